@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** Every error body of the API: HTTP status + { message, code }. */
+export const ErrorBodySchema = z.object({ message: z.string(), code: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Error codes the server sends. */
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'CSRF',
+  'INVALID_CREDENTIALS',
+  'EMAIL_NOT_VERIFIED',
+  'MFA_REQUIRED',
+  'MFA_INVALID',
+  'MFA_NOT_ALLOWED',
+  'CODE_INVALID',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
