@@ -1,0 +1,73 @@
+/** Favourites and recent lists kept in local storage (spec 1 sections 3 and 9, spec 2 section 9). */
+
+import { z } from 'zod';
+
+/** Local-storage keys of the web app. */
+export const STORAGE_KEYS = {
+  favourites: 'portal.favourites',
+  recent: 'portal.recent',
+  scriptTheme: 'portal.scriptTheme',
+  lastUser: 'portal.lastUser',
+} as const;
+
+/** Keys cleared when the signed-in user changes: favourites, recent and the script theme. */
+export const USER_SCOPED_STORAGE_KEYS = [STORAGE_KEYS.favourites, STORAGE_KEYS.recent, STORAGE_KEYS.scriptTheme] as const;
+
+/** Each list keeps at most this many entries. */
+export const LIST_MAX_ENTRIES = 10;
+
+export const ListEntrySchema = z.object({
+  id: z.string().min(1).max(200),
+  name: z.string().max(200),
+  /** Epoch milliseconds of the visit or of adding the favourite. */
+  ts: z.number(),
+});
+export type ListEntry = z.infer<typeof ListEntrySchema>;
+
+/**
+ * Adds an entry: a repeated id replaces the old entry (new name and ts), and beyond `max`
+ * the oldest entries by ts are dropped. Returns a new list, newest first.
+ */
+export function addListEntry(list: readonly ListEntry[] | null | undefined, entry: ListEntry, max: number = LIST_MAX_ENTRIES): ListEntry[] {
+  const others = Array.isArray(list) ? list.filter((e) => e.id !== entry.id) : [];
+  const next = [{ id: entry.id, name: entry.name, ts: entry.ts }, ...others];
+  // Stable sort keeps the new entry ahead of an older one with the same ts.
+  next.sort((a, b) => b.ts - a.ts);
+  return next.slice(0, Math.max(0, Math.floor(max)));
+}
+
+/** Removes the entry with this id. */
+export function removeListEntry(list: readonly ListEntry[] | null | undefined, id: string): ListEntry[] {
+  return Array.isArray(list) ? list.filter((e) => e.id !== id) : [];
+}
+
+/** True when the list holds this id. */
+export function hasListEntry(list: readonly ListEntry[] | null | undefined, id: string): boolean {
+  return Array.isArray(list) && list.some((e) => e.id === id);
+}
+
+/** Adds the entry when absent, removes it when present (the favourite star). */
+export function toggleListEntry(list: readonly ListEntry[] | null | undefined, entry: ListEntry, max: number = LIST_MAX_ENTRIES): ListEntry[] {
+  return hasListEntry(list, entry.id) ? removeListEntry(list, entry.id) : addListEntry(list, entry, max);
+}
+
+/** Reads a stored list: bad JSON or bad entries are dropped, duplicates and overflow removed. */
+export function parseStoredList(raw: string | null | undefined, max: number = LIST_MAX_ENTRIES): ListEntry[] {
+  if (typeof raw !== 'string' || raw === '') return [];
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(data)) return [];
+  let list: ListEntry[] = [];
+  // Oldest first, so a later duplicate of an id wins.
+  const entries = data.flatMap((item) => {
+    const parsed = ListEntrySchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+  entries.sort((a, b) => a.ts - b.ts);
+  for (const entry of entries) list = addListEntry(list, entry, max);
+  return list;
+}

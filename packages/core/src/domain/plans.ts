@@ -1,0 +1,182 @@
+/** Plans, trial and banners (spec 1 sections 4 and 9, DESIGN.md section 5). */
+
+import { isStaffAdmin } from './roles';
+
+export const PLAN_NAMES = ['Hosted', 'Trial', 'Basic'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+/** The tier name that makes a customer Hosted. */
+export const PREMIUM_TIER_NAME = 'PREMIUM';
+export const TRIAL_DAYS = 90;
+/** The trial badge turns danger at this many days or fewer. */
+export const TRIAL_DANGER_DAYS = 30;
+/** The trial banner shows at this many days or fewer. */
+export const TRIAL_BANNER_DAYS = 45;
+/** Data storage days forced for staff admins (senquip_admin). */
+export const DATA_STORAGE_DAYS_STAFF = 730;
+export const DAY_MS = 86_400_000;
+
+/** Badge text and tooltip when no tier data could be loaded. */
+export const NO_TIER_LABEL = '---';
+export const NO_TIER_TOOLTIP = 'Network request error.';
+export const BASIC_BANNER_TEXT = 'update rate limited to 5 minutes and data stored for 1 day';
+/** Basic thins ingest to one record per this many seconds (DESIGN.md section 5). */
+export const BASIC_RECORD_INTERVAL_S = 300;
+
+/** What a plan gives (spec 1 section 9). minUpdateRate's unit is not stated by the spec. */
+export interface PlanQuota {
+  minUpdateRate: number;
+  dataStorageDays: number;
+  emails: number;
+  sms: number;
+  dataToPortal: boolean;
+  api: boolean;
+  serverLog: boolean;
+  monthlyCost: number;
+  yearlyCost: number;
+  lifetimeCost: number;
+}
+
+const HOSTED: PlanQuota = {
+  minUpdateRate: 5,
+  dataStorageDays: 730,
+  emails: 300,
+  sms: 100,
+  dataToPortal: true,
+  api: true,
+  serverLog: true,
+  monthlyCost: 7.5,
+  yearlyCost: 75,
+  lifetimeCost: 700,
+};
+
+/** The plan table. Trial has Hosted's quotas and costs nothing. */
+export const PLANS = {
+  Hosted: HOSTED,
+  Trial: { ...HOSTED, monthlyCost: 0, yearlyCost: 0, lifetimeCost: 0 },
+  Basic: {
+    minUpdateRate: 5,
+    dataStorageDays: 1,
+    emails: 0,
+    sms: 0,
+    dataToPortal: false,
+    api: false,
+    serverLog: false,
+    monthlyCost: 0,
+    yearlyCost: 0,
+    lifetimeCost: 0,
+  },
+} as const satisfies Record<PlanName, PlanQuota>;
+
+export type PlanColour = 'success' | 'warning' | 'danger' | 'secondary' | 'muted';
+
+/** A tier as the billing side reports it. */
+export interface TierInput {
+  name: string;
+  dataToPortal?: boolean | null;
+  /** The server's own figure; used when added_ts is not given. */
+  trialDaysRemaining?: number | null;
+}
+
+export interface PlanStateInput {
+  tier?: TierInput | null;
+  /** When the device was first added (epoch seconds): the trial starts here. */
+  added_ts?: number | null;
+  /** When the trial was reset (epoch seconds); a reset happens once only. */
+  trial_reset_ts?: number | null;
+}
+
+export interface PlanState {
+  /** Null when no tier data could be loaded. */
+  plan: PlanName | null;
+  /** The badge text: the plan name or '---'. */
+  label: PlanName | typeof NO_TIER_LABEL;
+  colour: PlanColour;
+  tooltip: string;
+  trialDaysRemaining: number | null;
+  trialResetActive: boolean;
+  trialResetAvailable: boolean;
+  showTrialBanner: boolean;
+  showBasicBanner: boolean;
+  dataToPortal: boolean;
+}
+
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Whole trial days left: floor((added_ts + 90 days - now) / 1 day); added_ts in epoch seconds, now in epoch ms. */
+export function trialDaysRemaining(addedTs: number, nowMs: number): number {
+  return Math.floor((addedTs * 1000 + TRIAL_DAYS * DAY_MS - nowMs) / DAY_MS);
+}
+
+/** The trial badge colour: danger at 30 days or fewer, warning otherwise. */
+export function trialColour(days: number): 'danger' | 'warning' {
+  return days <= TRIAL_DANGER_DAYS ? 'danger' : 'warning';
+}
+
+/**
+ * The plan state of a device (spec 1 section 4). `nowMs` is epoch milliseconds; the record's
+ * added_ts and trial_reset_ts are epoch seconds. Days come from added_ts when given, else from
+ * the tier's trialDaysRemaining; with neither the plan is Basic and the trial reset is active.
+ */
+export function planState(input: PlanStateInput, nowMs: number): PlanState {
+  const tier = input.tier ?? null;
+  const days = isFiniteNumber(input.added_ts)
+    ? trialDaysRemaining(input.added_ts, nowMs)
+    : tier !== null && isFiniteNumber(tier.trialDaysRemaining)
+      ? Math.floor(tier.trialDaysRemaining)
+      : null;
+  const trialResetActive = days === null;
+  const trialResetAvailable = days !== null && days >= 0 && !isFiniteNumber(input.trial_reset_ts);
+
+  if (tier === null || typeof tier !== 'object' || typeof tier.name !== 'string') {
+    return {
+      plan: null,
+      label: NO_TIER_LABEL,
+      colour: 'muted',
+      tooltip: NO_TIER_TOOLTIP,
+      trialDaysRemaining: days,
+      trialResetActive,
+      trialResetAvailable,
+      showTrialBanner: false,
+      showBasicBanner: false,
+      dataToPortal: typeof tier?.dataToPortal === 'boolean' ? tier.dataToPortal : true,
+    };
+  }
+
+  const plan: PlanName = tier.name === PREMIUM_TIER_NAME ? 'Hosted' : days !== null && days >= 0 ? 'Trial' : 'Basic';
+  const dataToPortal = typeof tier.dataToPortal === 'boolean' ? tier.dataToPortal : PLANS[plan].dataToPortal;
+  const base = { plan, label: plan, trialDaysRemaining: days, trialResetActive, trialResetAvailable, dataToPortal };
+  switch (plan) {
+    case 'Hosted':
+      return { ...base, colour: 'success', tooltip: 'Hosted plan', showTrialBanner: false, showBasicBanner: false };
+    case 'Trial': {
+      const left = days ?? 0;
+      return {
+        ...base,
+        colour: trialColour(left),
+        tooltip: `${left} ${left === 1 ? 'day' : 'days'} remaining in trial`,
+        showTrialBanner: left <= TRIAL_BANNER_DAYS,
+        showBasicBanner: false,
+      };
+    }
+    case 'Basic':
+      return { ...base, colour: 'secondary', tooltip: `Basic plan: ${BASIC_BANNER_TEXT}`, showTrialBanner: false, showBasicBanner: true };
+  }
+}
+
+/** The banner shown on a trial with 45 days or fewer left. */
+export function trialBannerText(days: number): string {
+  return `Trial ends in ${days} ${days === 1 ? 'day' : 'days'}. Upgrade to the Hosted plan to keep full data.`;
+}
+
+export type UnavailableFeature = 'Widgets' | 'Custom charts';
+
+/** 'Widgets are unavailable on the {tier} Plan' / 'Custom charts are unavailable on the {tier} Plan'. */
+export function unavailableFeatureMessage(feature: UnavailableFeature, tierName: string): string {
+  return `${feature} are unavailable on the ${tierName} Plan`;
+}
+
+/** Data storage days for a user: 730 for staff admins, otherwise the plan's figure. */
+export function effectiveDataStorageDays(planDays: number, userGroups: readonly string[] | null | undefined): number {
+  return isStaffAdmin(userGroups) ? DATA_STORAGE_DAYS_STAFF : planDays;
+}
