@@ -1,0 +1,105 @@
+import { lazy } from 'react';
+import { Route, Routes } from 'react-router';
+import { useAuth } from '@/lib/auth/auth-context';
+import { brand } from '@/lib/brand';
+import { LoginGuard, RequireAuth, SignedOutOnly } from './guards';
+import { AppShell, BareShell } from './layout/app-shell';
+import { NotFound } from './not-found';
+
+// One chunk per route: the sign-in route loads only what it needs.
+const LoginRoute = lazy(() => import('./routes/login-route').then((m) => ({ default: m.LoginRoute })));
+const SignupRoute = lazy(() => import('./routes/signup-route').then((m) => ({ default: m.SignupRoute })));
+const ResetRequestRoute = lazy(() =>
+  import('./routes/reset-request-route').then((m) => ({ default: m.ResetRequestRoute })),
+);
+const ResetCompleteRoute = lazy(() =>
+  import('./routes/reset-complete-route').then((m) => ({ default: m.ResetCompleteRoute })),
+);
+const VerifyRoute = lazy(() => import('./routes/verify-route').then((m) => ({ default: m.VerifyRoute })));
+const FccRoute = lazy(() => import('./routes/fcc-route').then((m) => ({ default: m.FccRoute })));
+const HomeRoute = lazy(() => import('./routes/home-route').then((m) => ({ default: m.HomeRoute })));
+const AccountRoute = lazy(() => import('./routes/account-route').then((m) => ({ default: m.AccountRoute })));
+
+/**
+ * Signed-in routes of spec 1 section 2 that later issues build. They are declared now so a
+ * signed-out visitor is sent to sign in (and comes back), and show the not-found screen until built.
+ */
+const LATER_ROUTES: readonly string[] = [
+  '/add',
+  '/:groupid/add',
+  '/widget/:deviceid/:widgetid',
+  '/chart/:deviceid/:chartid',
+  ...(brand.hidePlans ? [] : ['/plans', '/subscriptions', '/subscriptions/:groupid']),
+  '/support',
+  '/support/:deviceid',
+  '/data/:deviceid',
+  '/:groupid/data/:deviceid',
+  '/raw/:deviceid',
+  '/config/:deviceid',
+  '/users/:deviceid',
+  '/diag/:deviceid',
+  '/script/:deviceid',
+  '/serverlog/:deviceid',
+  '/group/:groupid',
+  '/group/:groupid/settings',
+  '/group/:groupid/settings/:tabindex',
+  '/group/:groupid/:viewid',
+  '/group/:groupid/:viewid/editor/:widgetid',
+  '/sqadmin',
+  '/sqadmin/:deviceid',
+  '/sqprov',
+  '/sqprov/:deviceid',
+  '/sqtools',
+  '/sqstats',
+  '/sqpacking',
+];
+
+/** Custom device pages: no navigation bar or footer. */
+const LATER_CUSTOM_ROUTES: readonly string[] = [
+  '/custom/vibracorder/:deviceid',
+  '/custom/securified',
+  '/custom/securified/:deviceid',
+  '/custom/:homePage/:deviceid',
+];
+
+/** '/': home when signed in; the sign-in screen in place when signed out (so Logout lands on '/'). */
+function HomeGate() {
+  const { session } = useAuth();
+  return session.isAuthenticated ? <HomeRoute /> : <LoginRoute />;
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<BareShell />}>
+        <Route element={<RequireAuth />}>
+          {LATER_CUSTOM_ROUTES.map((path) => (
+            <Route key={path} path={path} element={<NotFound />} />
+          ))}
+          <Route path="/custom/*" element={<NotFound />} />
+        </Route>
+      </Route>
+      <Route element={<AppShell />}>
+        <Route element={<LoginGuard />}>
+          <Route path="/login" element={<LoginRoute />} />
+        </Route>
+        <Route element={<SignedOutOnly />}>
+          <Route path="/signup" element={<SignupRoute />} />
+          <Route path="/resetpassword" element={<ResetRequestRoute />} />
+          <Route path="/resetpassword/:code" element={<ResetCompleteRoute />} />
+        </Route>
+        <Route path="/verify/:code" element={<VerifyRoute />} />
+        <Route path="/fcc" element={<FccRoute />} />
+        <Route path="/" element={<HomeGate />} />
+        <Route element={<RequireAuth />}>
+          <Route path="/account" element={<AccountRoute />} />
+          <Route path="/account/:tab" element={<AccountRoute />} />
+          {LATER_ROUTES.map((path) => (
+            <Route key={path} path={path} element={<NotFound />} />
+          ))}
+        </Route>
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ReactNode } from 'react';
+import { TabPanel, TabView } from 'primereact/tabview';
+import { ERROR_LOADING_DATA } from '@portal/core';
+import { brand } from '@/lib/brand';
+import { useUserLogin } from '../api/get-user-login';
+import { MfaTab } from './mfa-tab';
+import { PasswordTab } from './password-tab';
+import { ProfileTab } from './profile-tab';
+
+export type AccountTab = 'profile' | 'password' | 'mfa';
+
+/** The tabs of /account/{tab}; 'mfa' only where the brand allows multi-factor authentication. */
+export const ACCOUNT_TABS: readonly AccountTab[] = brand.allowMFA ? ['profile', 'password', 'mfa'] : ['profile', 'password'];
+
+const TAB_LABELS: Record<AccountTab, ReactNode> = {
+  profile: 'Profile',
+  password: 'Password',
+  mfa: (
+    <>
+      <span className="tab-label-long">Multi-factor authentication</span>
+      <abbr className="tab-label-short" title="Multi-factor authentication">
+        MFA
+      </abbr>
+    </>
+  ),
+};
+
+interface AccountPageProps {
+  tab: AccountTab;
+  onSelectTab: (tab: AccountTab) => void;
+}
+
+export function AccountPage({ tab, onSelectTab }: AccountPageProps) {
+  const userQuery = useUserLogin();
+  const user = userQuery.data;
+  const index = Math.max(0, ACCOUNT_TABS.indexOf(tab));
+
+  return (
+    <div className="page page--narrow">
+      <header className="page-header">
+        <h1 className="page-title">Account</h1>
+        {user && <p className="page-subtitle">{user.email}</p>}
+      </header>
+      <div className="card account-card">
+        {!user ? (
+          <AccountSkeleton failed={userQuery.isError} />
+        ) : (
+          <TabView
+            activeIndex={index}
+            onTabChange={(event) => onSelectTab(ACCOUNT_TABS[event.index] ?? 'profile')}
+            renderActiveOnly
+          >
+            {ACCOUNT_TABS.map((name) => (
+              <TabPanel key={name} header={TAB_LABELS[name]}>
+                {name === 'profile' && <ProfileTab key={user.userId} user={user} />}
+                {name === 'password' && <PasswordTab />}
+                {name === 'mfa' && <MfaTab user={user} />}
+              </TabPanel>
+            ))}
+          </TabView>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function AccountSkeleton({ failed }: { failed: boolean }) {
+  if (failed) return <p className="muted">{ERROR_LOADING_DATA}</p>;
+  return (
+    <div className="skeleton-stack" aria-busy="true" aria-label="Loading account">
+      <div className="skeleton skeleton--tabs" />
+      <div className="skeleton skeleton--label" />
+      <div className="skeleton skeleton--input" />
+      <div className="skeleton skeleton--label" />
+      <div className="skeleton skeleton--input" />
+    </div>
+  );
+}

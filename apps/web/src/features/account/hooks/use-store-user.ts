@@ -1,0 +1,18 @@
+import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { UserInfo } from '@portal/core';
+import { useAuth } from '@/lib/auth/auth-context';
+import { USER_LOGIN_QUERY_KEY } from '../api/get-user-login';
+
+/** Keeps the cached user info and the session state in step with an answer carrying UserInfo. */
+export function useStoreUser() {
+  const queryClient = useQueryClient();
+  const { setUser } = useAuth();
+  return useCallback(
+    (user: UserInfo) => {
+      queryClient.setQueryData(USER_LOGIN_QUERY_KEY, user);
+      setUser(user);
+    },
+    [queryClient, setUser],
+  );
+}

@@ -1,0 +1,89 @@
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import ts from 'typescript';
+
+const API_PROXY = { '/api': { target: 'http://localhost:8080', changeOrigin: false } };
+
+/**
+ * PrimeReact's Lara theme hard-codes its blue; this rewrites those colours into the brand
+ * tokens each brand's style sheet defines (--brand-primary and friends), swaps the theme's
+ * Inter web font for the system font stack, and drops the font files it would otherwise ship.
+ */
+function brandTokensInPrimeTheme(): Plugin {
+  const swaps: Array<[RegExp, string | ((match: string, alpha: string) => string)]> = [
+    [/#3b82f6\b/gi, 'var(--brand-primary)'],
+    [/#2563eb\b/gi, 'var(--brand-primary-hover)'],
+    [/#1d4ed8\b/gi, 'var(--brand-primary-strong)'],
+    [/#bfdbfe\b/gi, 'var(--brand-focus)'],
+    [/#eff6ff\b/gi, 'var(--brand-primary-soft)'],
+    [
+      /rgba\(59, 130, 246, ([\d.]+)\)/g,
+      (_match, alpha) => `color-mix(in srgb, var(--brand-primary) ${Math.round(Number(alpha) * 100)}%, transparent)`,
+    ],
+    [/@font-face\s*{[^}]*}/g, ''],
+    [/"Inter var", sans-serif/g, 'var(--font-sans)'],
+    [/(--)?font-feature-settings: "cv02", "cv03", "cv04", "cv11";/g, ''],
+  ];
+  return {
+    name: 'portal:brand-tokens-in-prime-theme',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/primereact\/resources\/themes\/lara-light-blue\/theme\.css/.test(id)) return null;
+      let out = code;
+      for (const [pattern, replacement] of swaps) {
+        out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
+/**
+ * Core defines its Zod contracts at module level (`export const XSchema = z.object(...)`). A
+ * bundler must assume such calls have side effects, so any import from a core module that
+ * holds a schema would pin all of Zod into the entry chunk, although the browser uses the
+ * schemas' types only. Core is side-effect free by design (STYLE.md), so for the browser build
+ * each top-level initializer that uses Zod is wrapped in a pure-annotated IIFE: same value,
+ * same order, but dropped when nothing uses it.
+ */
+function pureCoreSchemas(): Plugin {
+  const coreSource = /\/packages\/core\/src\/.*\.ts$/;
+  const usesZod = /\bz\s*\./;
+  return {
+    name: 'portal:pure-core-schemas',
+    enforce: 'pre',
+    apply: 'build',
+    transform(code, id) {
+      if (!coreSource.test(id) || !usesZod.test(code)) return null;
+      const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      const edits: Array<{ start: number; end: number }> = [];
+      for (const statement of file.statements) {
+        if (!ts.isVariableStatement(statement)) continue;
+        for (const declaration of statement.declarationList.declarations) {
+          const init = declaration.initializer;
+          if (init && usesZod.test(init.getText(file))) edits.push({ start: init.getStart(file), end: init.getEnd() });
+        }
+      }
+      if (edits.length === 0) return null;
+      let out = code;
+      for (const { start, end } of edits.reverse()) {
+        out = `${out.slice(0, start)}/* @__PURE__ */ (() => (${out.slice(start, end)}))()${out.slice(end)}`;
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), brandTokensInPrimeTheme(), pureCoreSchemas()],
+  resolve: {
+    alias: { '@': new URL('./src', import.meta.url).pathname },
+  },
+  server: { proxy: API_PROXY },
+  preview: { proxy: API_PROXY },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    manifest: true,
+  },
+});
