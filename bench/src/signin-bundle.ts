@@ -1,4 +1,4 @@
-// The gzip size of the JavaScript and CSS that Chromium loads for the sign-in route, read from
+// The gzip size (kB = 1000 bytes) of the JavaScript and CSS that Chromium loads for the sign-in route, read from
 // the real built app served by the real server.
 import { gzipSync } from 'node:zlib';
 import { startStack } from '../../e2e/src/harness';
@@ -29,8 +29,8 @@ export async function signinBundle(): Promise<BenchResult[]> {
       await page.goto(stack.url('/login'), { waitUntil: 'networkidle' });
       await page.getByLabel('Password', { exact: true }).waitFor();
       await Promise.all(pending);
-      js.push(sizes.js / 1024);
-      css.push(sizes.css / 1024);
+      js.push(sizes.js / 1000);
+      css.push(sizes.css / 1000);
       await context.close();
     }
   } finally {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
+import type { UserGroup } from '@portal/core';
 import { startPortal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
 import { launchBrowser } from './browser';
@@ -64,13 +65,18 @@ export async function startStack() {
     if (verify.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verify)}`);
   }
 
+  /** A verified account in the given staff groups, made the way the seed makes its accounts. */
+  async function createStaffUser(email: string, password: string, userGroups: UserGroup[]): Promise<void> {
+    await portal.app.services.auth.ensureUser({ email, password, userGroups });
+  }
+
   async function close() {
     await browser.close();
     await portal.close();
     await mailbox.close();
   }
 
-  return { port, url, mailbox, browser, apiClient, createVerifiedUser, close };
+  return { port, url, mailbox, browser, apiClient, createVerifiedUser, createStaffUser, close };
 }
 
 let counter = 0;

@@ -140,4 +140,21 @@ describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-
     await expectText(page, 'You have no devices yet');
     await context.close();
   });
+
+  it('sends a provisioning_account member from home to /sqprov, and nobody else', async () => {
+    const email = uniqueEmail('prov');
+    await stack.createStaffUser(email, 'provisioning-1', ['provisioning_account']);
+    const { context, page } = await newPage(stack.browser);
+    await page.goto(stack.url('/login'));
+    await signIn(page, email, 'provisioning-1');
+    await page.waitForURL((url) => url.pathname === '/sqprov');
+    await context.close();
+
+    const demo = await newPage(stack.browser);
+    await demo.page.goto(stack.url('/login'));
+    await signIn(demo.page, DEMO.email, DEMO.password);
+    await expectText(demo.page, 'You have no devices yet');
+    expect(new URL(demo.page.url()).pathname).toBe('/');
+    await demo.context.close();
+  });
 });
