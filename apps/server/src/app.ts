@@ -1,0 +1,180 @@
+/**
+ * buildApp: the whole HTTP application (plugins, services, routes) on a given database.
+ * It never listens; portal.ts does, for both main.ts and the tests.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { DestinationStream } from 'pino';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { BRANDS, type BrandConfig, type BrandId } from '@portal/core';
+import type { Db } from './db/db';
+import { systemClock, type Clock } from './clock';
+import { createBackgroundTasks } from './background';
+import type { TrustProxy } from './config';
+import { registerDatabase } from './plugins/database';
+import { registerErrorHandling } from './plugins/errors';
+import { registerCsrf } from './plugins/csrf';
+import { registerAuth } from './plugins/auth';
+import { registerRequestContext } from './plugins/request-context';
+import { perMinute, registerRateLimit } from './plugins/rate-limit';
+import { registerSwagger } from './plugins/swagger';
+import { registerStatic } from './plugins/static';
+import { createAuthService, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthService } from './modules/auth/auth.service';
+import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { createAccountService, type AccountService } from './modules/account/account.service';
+import { registerAccountRoutes } from './modules/account/account.routes';
+import { createGroupsService } from './modules/groups/groups.service';
+import { registerGroupsRoutes } from './modules/groups/groups.routes';
+import {
+  createOutboxMailer,
+  createOutboxService,
+  createOutboxSmsSender,
+  createSmtpMailer,
+  type Mailer,
+  type SmsSender,
+} from './modules/mail/mail.service';
+import { registerMailRoutes } from './modules/mail/mail.routes';
+import { createClientErrorsService } from './modules/client-errors/client-errors.service';
+import { registerClientErrorsRoutes } from './modules/client-errors/client-errors.routes';
+import { createHealthService } from './modules/health/health.service';
+import { registerHealthRoutes } from './modules/health/health.routes';
+
+/** Default body limit of every route: the API takes small JSON bodies only. */
+export const BODY_LIMIT = 64 * 1024;
+
+export interface AppOptions {
+  db: Db;
+  clock?: Clock;
+  /** Public base URL for e-mailed links; default http://localhost:{listening port}. */
+  publicUrl?: string | undefined;
+  smtpUrl?: string | undefined;
+  mailFrom?: string;
+  /** Replaces the mailer chosen from smtpUrl (tests). */
+  mailer?: Mailer;
+  smsSender?: SmsSender;
+  /** Built web app; null or missing: pages answer 503. */
+  webDist?: string | null;
+  trustProxy?: TrustProxy;
+  brands?: Readonly<Record<BrandId, BrandConfig>>;
+  /** Requests per minute per client address on each sign-in family route. */
+  rateLimitPerMinute?: number;
+  authLimits?: Partial<AuthLimits>;
+  logLevel?: string;
+  /** Where logs go (default stdout). */
+  logStream?: DestinationStream;
+}
+
+export interface AppServices {
+  auth: AuthService;
+  account: AccountService;
+  mailer: Mailer;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}
+
+const CODE_IN_PATH = /^(\/api\/auth\/(?:verify|reset)\/)[^/?#]+/;
+
+/** Request log line: method, path (link codes masked), host and client address; never headers. */
+function serializeRequest(request: { method: string; url: string; host?: string; ip?: string }) {
+  return { method: request.method, url: request.url.replace(CODE_IN_PATH, '$1[redacted]'), host: request.host, remoteAddress: request.ip };
+}
+
+function loggerOptions(options: AppOptions): FastifyServerOptions['logger'] {
+  return {
+    level: options.logLevel ?? 'info',
+    redact: {
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.currentPassword',
+        '*.newPassword',
+        '*.totpSecret',
+        '*.passwordHash',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: { req: serializeRequest },
+    ...(options.logStream ? { stream: options.logStream } : {}),
+  };
+}
+
+/** A hop count becomes a function: Fastify's types take booleans, addresses or a function. */
+function trustProxySetting(trust: TrustProxy | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust ?? false;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(options),
+    trustProxy: trustProxySetting(options.trustProxy),
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Errors raised by the router before any route (malformed URL, over-long parameter).
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400;
+      void (reply as FastifyReply).code(status).send({ message: status === 414 ? 'The address is too long.' : 'The address is malformed.', code: 'BAD_REQUEST' });
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // An empty body with a JSON content type reads as "no body" (a POST with no payload).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+
+  const db = options.db;
+  const clock = options.clock ?? systemClock;
+  const brands = options.brands ?? BRANDS;
+  const background = createBackgroundTasks(app.log);
+  const outboxDeps = { db, clock, log: app.log };
+  const mailer =
+    options.mailer ??
+    (options.smtpUrl ? createSmtpMailer(options.smtpUrl, options.mailFrom ?? 'Portal <no-reply@portal.local>') : createOutboxMailer(outboxDeps));
+  const sms = options.smsSender ?? createOutboxSmsSender(outboxDeps);
+
+  const auth = createAuthService({ db, clock, mailer, sms, log: app.log, background, limits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits } });
+  const account = createAccountService({ db, clock, sms, auth });
+  const groups = createGroupsService({ db });
+  const outbox = createOutboxService({ db });
+  const clientErrors = createClientErrorsService();
+  const health = createHealthService({ db });
+  app.decorate('services', { auth, account, mailer });
+
+  const publicUrl = () => options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`;
+  const rateLimit = perMinute(options.rateLimitPerMinute ?? 20);
+
+  registerDatabase(app, db);
+  registerRequestContext(app, { brands, publicUrl });
+  registerCsrf(app);
+  await registerAuth(app, auth);
+  await registerRateLimit(app);
+  await registerSwagger(app);
+  const fallback = await registerStatic(app, options.webDist ?? null);
+  registerErrorHandling(app, { fallback });
+
+  registerHealthRoutes(app, health);
+  registerAuthRoutes(app, auth, rateLimit);
+  registerAccountRoutes(app, account, rateLimit);
+  registerGroupsRoutes(app, groups);
+  registerMailRoutes(app, outbox);
+  registerClientErrorsRoutes(app, clientErrors, rateLimit);
+
+  app.addHook('onClose', async () => {
+    await background.drain();
+    await mailer.close();
+  });
+  return app;
+}

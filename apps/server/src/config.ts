@@ -1,0 +1,137 @@
+/**
+ * Configuration: every environment variable the server reads, parsed and validated once at start.
+ * `CONFIG_VARIABLES` is the table the README prints.
+ */
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { BRAND_IDS, type BrandConfig, type BrandId } from '@portal/core';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface ConfigVariable {
+  name: string;
+  default: string;
+  description: string;
+}
+
+/** Every variable, its default and what it does (for the README). */
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
+  { name: 'PORT', default: '8080', description: 'HTTP port of the portal (0 picks a free port).' },
+  { name: 'HOST', default: '0.0.0.0', description: 'Address the HTTP server listens on.' },
+  { name: 'PUBLIC_URL', default: 'http://localhost:{PORT}', description: 'Public address of the portal, used in e-mailed links when a request comes from an unknown host.' },
+  { name: 'DATA_DIR', default: './data', description: "Directory of the embedded database (files in DATA_DIR/pglite; 'memory://' keeps it in memory). Unused with DATABASE_URL." },
+  { name: 'DATABASE_URL', default: '(unset: embedded PGlite)', description: 'PostgreSQL connection string, e.g. postgres://user@host:5432/portal.' },
+  { name: 'SMTP_URL', default: '(unset: outbox)', description: 'SMTP server for mail, e.g. smtp://user:pass@mail.example.com:587. Unset: mail is logged and kept in the outbox (GET /api/outbox, staff only).' },
+  { name: 'MAIL_FROM', default: 'Portal <no-reply@portal.local>', description: 'Sender of every e-mail.' },
+  { name: 'SEED_DEMO', default: 'true', description: 'Create the demo and staff accounts on start when missing.' },
+  { name: 'LOG_LEVEL', default: 'info', description: 'pino log level: fatal, error, warn, info, debug, trace or silent.' },
+  { name: 'WEB_DIST', default: 'apps/web/dist', description: 'Directory of the built web app served at /.' },
+  { name: 'TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-* headers: true, false, a hop count, or a comma-separated list of addresses/CIDRs.' },
+  { name: 'BRAND_OVERRIDES', default: '{}', description: 'JSON object of brand fields to override, keyed by brand id, e.g. {"tank":{"footerText":"..."}}.' },
+  { name: 'RATE_LIMIT_PER_MINUTE', default: '20', description: 'Requests per minute per client address on each sign-in, sign-up, reset and verification call.' },
+  // Later issues: MQTT_PORT (embedded broker), MQTT_URL (external broker).
+];
+
+export type TrustProxy = boolean | number | string[];
+export type BrandOverrides = Partial<Record<BrandId, Partial<Omit<BrandConfig, 'id'>>>>;
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  seedDemo: boolean;
+  logLevel: string;
+  webDist: string;
+  trustProxy: TrustProxy;
+  brandOverrides: BrandOverrides;
+  rateLimitPerMinute: number;
+}
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const BrandFieldsSchema = z.record(z.string(), z.unknown());
+const BrandOverridesSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.partialRecord(z.enum(BRAND_IDS), BrandFieldsSchema, { message: 'must map brand ids to objects of brand fields' }))
+  .transform((v) => v as BrandOverrides);
+
+const TrustProxySchema = z.string().transform((text): TrustProxy => {
+  const value = text.trim();
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+});
+
+const EnvSchema = z.object({
+  PORT: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(0, 'must be 0-65535').max(65535, 'must be 0-65535').default(8080)),
+  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  PUBLIC_URL: z.preprocess(
+    blankToUndefined,
+    z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://portal.example.com' }).transform((u) => u.replace(/\/+$/, '')).optional(),
+  ),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(blankToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional()),
+  SMTP_URL: z.preprocess(blankToUndefined, z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
+  MAIL_FROM: z.preprocess(blankToUndefined, z.string().default('Portal <no-reply@portal.local>')),
+  SEED_DEMO: z.preprocess(blankToUndefined, booleanText.default(true)),
+  LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  WEB_DIST: optionalText,
+  TRUST_PROXY: z.preprocess(blankToUndefined, TrustProxySchema.default(false)),
+  BRAND_OVERRIDES: z.preprocess(blankToUndefined, BrandOverridesSchema.default({})),
+  RATE_LIMIT_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').default(20)),
+});
+
+/** Thrown for an invalid environment; the message is one line naming the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment once; throws a ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0] ?? '')} ${issue.message}.`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL,
+    dataDir: e.DATA_DIR === 'memory://' ? e.DATA_DIR : resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    seedDemo: e.SEED_DEMO,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : resolve(REPO_ROOT, 'apps/web/dist'),
+    trustProxy: e.TRUST_PROXY,
+    brandOverrides: e.BRAND_OVERRIDES,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+  };
+}
+
+/** The variables as a Markdown table, for the README (`npm run config-table -w apps/server`). */
+export function configTableMarkdown(): string {
+  const rows = CONFIG_VARIABLES.map((v) => `| \`${v.name}\` | ${v.default.replace(/\|/g, '\\|')} | ${v.description.replace(/\|/g, '\\|')} |`);
+  return ['| Variable | Default | Meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}

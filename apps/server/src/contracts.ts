@@ -1,0 +1,33 @@
+/**
+ * Wire shapes of this issue that packages/core does not define yet. They belong in
+ * packages/core/src/contracts (STYLE.md 2); kept here until the core author adds them, then
+ * this file becomes re-exports.
+ */
+import { z } from 'zod';
+
+export const HealthResponseSchema = z.object({ status: z.literal('ok') });
+
+/** GET /api/groups: the groups the signed-in user belongs to. */
+export const GroupSummarySchema = z.object({ groupid: z.string(), groupName: z.string() });
+export const GroupListResponseSchema = z.array(GroupSummarySchema);
+export type GroupSummary = z.infer<typeof GroupSummarySchema>;
+
+/** POST /api/client-errors: a rendering crash reported by the web app. */
+export const ClientErrorBodySchema = z.strictObject({
+  message: z.string().min(1, 'Message is required').max(2000, 'Message is too long'),
+  stack: z.string().max(20_000, 'Stack is too long').optional(),
+  url: z.string().max(2000, 'URL is too long').optional(),
+});
+export type ClientErrorBody = z.infer<typeof ClientErrorBodySchema>;
+
+/** GET /api/outbox (staff only): mail and SMS kept by the built-in senders. */
+export const OutboxMessageSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['mail', 'sms']),
+  to: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  createdAt: z.string(),
+});
+export const OutboxResponseSchema = z.array(OutboxMessageSchema);
+export type OutboxMessage = z.infer<typeof OutboxMessageSchema>;

@@ -1,0 +1,25 @@
+/** Messages between the main thread and the PGlite worker thread. */
+
+export type WorkerRequest =
+  | { id: number; type: 'query'; sql: string; params: readonly unknown[]; txId?: number | undefined }
+  | { id: number; type: 'exec'; sql: string; txId?: number | undefined }
+  | { id: number; type: 'begin' }
+  | { id: number; type: 'end'; txId: number; commit: boolean }
+  | { id: number; type: 'close' };
+
+export interface WorkerError {
+  message: string;
+  code?: string | undefined;
+  constraint?: string | undefined;
+}
+
+export type WorkerResponse =
+  | { kind: 'reply'; id: number; ok: true; result: unknown }
+  | { kind: 'reply'; id: number; ok: false; error: WorkerError }
+  | { kind: 'ready' }
+  | { kind: 'failed'; error: WorkerError };
+
+export interface WorkerInit {
+  entry: string;
+  dataDir: string;
+}

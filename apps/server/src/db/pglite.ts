@@ -1,0 +1,170 @@
+/** The main-thread side of the PGlite database hosted in a worker thread (see pglite-worker.ts). */
+import { Worker } from 'node:worker_threads';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DbError, type Db } from './db';
+import type { WorkerError, WorkerInit, WorkerRequest, WorkerResponse } from './pglite-protocol';
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+function toDbError(error: WorkerError): DbError {
+  return new DbError(error.message, error.code, error.constraint);
+}
+
+class PgliteConnection {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private exitError: Error | null = null;
+
+  constructor(
+    private readonly worker: Worker,
+    private readonly onClosed: () => void,
+  ) {
+    worker.on('message', (message: WorkerResponse) => {
+      if (message.kind !== 'reply') return;
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (message.ok) waiting.resolve(message.result);
+      else waiting.reject(toDbError(message.error));
+    });
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new DbError(`The database worker stopped (exit code ${code})`)));
+  }
+
+  private fail(error: Error): void {
+    this.exitError ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(this.exitError);
+    this.pending.clear();
+  }
+
+  call<T>(request: RequestBody): Promise<T> {
+    if (this.exitError) return Promise.reject(this.exitError);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  async close(): Promise<void> {
+    try {
+      if (this.exitError) return;
+      const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+      await this.call({ type: 'close' });
+      await exited;
+    } finally {
+      this.onClosed();
+    }
+  }
+}
+
+class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+
+  constructor(
+    private readonly connection: PgliteConnection,
+    private readonly txId?: number,
+  ) {}
+
+  query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.connection.call<T[]>({ type: 'query', sql, params, txId: this.txId });
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.connection.call({ type: 'exec', sql, txId: this.txId });
+  }
+
+  async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    // Nested transactions simply join the outer one.
+    if (this.txId !== undefined) return fn(this);
+    const txId = await this.connection.call<number>({ type: 'begin' });
+    let result: T;
+    try {
+      result = await fn(new PgliteDb(this.connection, txId));
+    } catch (error) {
+      await this.connection.call({ type: 'end', txId, commit: false }).catch(() => undefined);
+      throw error;
+    }
+    await this.connection.call({ type: 'end', txId, commit: true });
+    return result;
+  }
+
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}
+
+const MEMORY = 'memory://';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is single-process: two portals on one directory would corrupt it. A lock file holding
+ * the owner's pid refuses the second one; a lock left by a dead process is taken over.
+ */
+function lockDirectory(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockFile = join(dataDir, 'portal.lock');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lockFile, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && processAlive(owner)) {
+        throw new DbError(`The database in ${dataDir} is in use by another portal (pid ${owner}): stop it or set DATA_DIR to another directory.`);
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new DbError(`Cannot lock the database in ${dataDir}: set DATA_DIR to a writable directory.`);
+}
+
+/**
+ * Starts the PGlite worker and waits until it is ready: files in `{dataDir}/pglite` (the
+ * directory is locked for this process), or in memory when `dataDir` is 'memory://'.
+ */
+export async function openPglite(dataDir: string): Promise<Db> {
+  const unlock = dataDir === MEMORY ? () => undefined : lockDirectory(dataDir);
+  try {
+    const worker = await startWorker(dataDir === MEMORY ? MEMORY : join(dataDir, 'pglite'));
+    return new PgliteDb(new PgliteConnection(worker, unlock));
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function startWorker(dataDir: string): Promise<Worker> {
+  const init: WorkerInit = { entry: new URL('./pglite-worker.ts', import.meta.url).href, dataDir };
+  const worker = new Worker(new URL('./pglite-worker-boot.mjs', import.meta.url), { workerData: init });
+  await new Promise<void>((resolve, reject) => {
+    const onMessage = (message: WorkerResponse) => {
+      if (message.kind === 'reply') return;
+      cleanup();
+      if (message.kind === 'ready') resolve();
+      else reject(new DbError(`Cannot open the database in ${dataDir}: ${message.error.message}`));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(new DbError(`Cannot open the database in ${dataDir}: ${error.message}`));
+    };
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+  });
+  return worker;
+}

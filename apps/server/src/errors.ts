@@ -1,0 +1,21 @@
+/** Errors a service throws on purpose; the error handler answers them as { message, code }. */
+import type { ErrorCode } from '@portal/core';
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const unauthenticated = (message = 'No current user') => new AppError(401, 'UNAUTHENTICATED', message);
+export const forbidden = (message = 'You do not have permission to do this.') => new AppError(403, 'FORBIDDEN', message);
+export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
+export const rateLimited = () => new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+
+export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minutes and try again.';
+export const UNKNOWN_ERROR_MESSAGE = 'An unknown error occurred';

@@ -1,0 +1,275 @@
+/** SQL of accounts and sign-in: users, sessions, MFA challenges, e-mailed codes, attempt counters. */
+import type { MfaType } from '@portal/core';
+import type { Db } from '../../db/db';
+
+export interface User {
+  id: string;
+  email: string;
+  passwordHash: string;
+  emailVerified: boolean;
+  marketingOptIn: boolean;
+  phone: string | null;
+  mfaType: MfaType;
+  totpSecret: string | null;
+  totpPendingSecret: string | null;
+  smsPending: { phone: string; codeHash: string; expiresAt: Date; attempts: number } | null;
+  userGroups: string[];
+  brandImageUrl: string | null;
+  createdAt: Date;
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  email_verified: boolean;
+  marketing_opt_in: boolean;
+  phone: string | null;
+  mfa_type: MfaType;
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  sms_pending_phone: string | null;
+  sms_pending_code_hash: string | null;
+  sms_pending_expires_at: Date | null;
+  sms_pending_attempts: number;
+  user_groups: string[];
+  brand_image_url: string | null;
+  created_at: Date;
+}
+
+const USER_COLUMNS = `u.id, u.email, u.password_hash, u.email_verified, u.marketing_opt_in, u.phone, u.mfa_type,
+  u.totp_secret, u.totp_pending_secret, u.sms_pending_phone, u.sms_pending_code_hash, u.sms_pending_expires_at,
+  u.sms_pending_attempts, u.user_groups, u.brand_image_url, u.created_at`;
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    emailVerified: row.email_verified,
+    marketingOptIn: row.marketing_opt_in,
+    phone: row.phone,
+    mfaType: row.mfa_type,
+    totpSecret: row.totp_secret,
+    totpPendingSecret: row.totp_pending_secret,
+    smsPending:
+      row.sms_pending_phone && row.sms_pending_code_hash && row.sms_pending_expires_at
+        ? {
+            phone: row.sms_pending_phone,
+            codeHash: row.sms_pending_code_hash,
+            expiresAt: row.sms_pending_expires_at,
+            attempts: row.sms_pending_attempts,
+          }
+        : null,
+    userGroups: row.user_groups,
+    brandImageUrl: row.brand_image_url,
+    createdAt: row.created_at,
+  };
+}
+
+// ---- users
+
+export interface NewUser {
+  id: string;
+  email: string;
+  passwordHash: string;
+  emailVerified: boolean;
+  marketingOptIn: boolean;
+  userGroups: string[];
+  createdAt: Date;
+}
+
+/** Inserts a user; throws a unique violation when the e-mail is taken. */
+export async function insertUser(db: Db, user: NewUser): Promise<User> {
+  const rows = await db.query<UserRow>(
+    `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${USER_COLUMNS}`,
+    [user.id, user.email, user.passwordHash, user.emailVerified, user.marketingOptIn, user.userGroups, user.createdAt],
+  );
+  return toUser(rows[0]!);
+}
+
+/** Inserts a user unless the e-mail exists; true when inserted. */
+export async function insertUserIfAbsent(db: Db, user: NewUser): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `INSERT INTO users (id, email, password_hash, email_verified, marketing_opt_in, user_groups, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (email) DO NOTHING RETURNING id`,
+    [user.id, user.email, user.passwordHash, user.emailVerified, user.marketingOptIn, user.userGroups, user.createdAt],
+  );
+  return rows.length === 1;
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<User | null> {
+  const rows = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.email = $1`, [email]);
+  return rows[0] ? toUser(rows[0]) : null;
+}
+
+export async function findUserById(db: Db, id: string): Promise<User | null> {
+  const rows = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [id]);
+  return rows[0] ? toUser(rows[0]) : null;
+}
+
+export async function updatePasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+}
+
+export async function markEmailVerified(db: Db, userId: string): Promise<void> {
+  await db.query('UPDATE users SET email_verified = true WHERE id = $1', [userId]);
+}
+
+// ---- sessions
+
+export interface SessionUser {
+  user: User;
+  lastSeenAt: Date;
+}
+
+export async function insertSession(
+  db: Db,
+  session: { idHash: string; userId: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db.query(
+    'INSERT INTO sessions (id_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $3)',
+    [session.idHash, session.userId, session.createdAt, session.expiresAt],
+  );
+}
+
+/** The user of a live (unexpired) session. */
+export async function findSessionUser(db: Db, idHash: string, now: Date): Promise<SessionUser | null> {
+  const rows = await db.query<UserRow & { last_seen_at: Date }>(
+    `SELECT ${USER_COLUMNS}, s.last_seen_at FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.id_hash = $1 AND s.expires_at > $2`,
+    [idHash, now],
+  );
+  const row = rows[0];
+  return row ? { user: toUser(row), lastSeenAt: row.last_seen_at } : null;
+}
+
+export async function touchSession(db: Db, idHash: string, now: Date): Promise<void> {
+  await db.query('UPDATE sessions SET last_seen_at = $2 WHERE id_hash = $1', [idHash, now]);
+}
+
+export async function deleteSession(db: Db, idHash: string): Promise<void> {
+  await db.query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
+}
+
+/** Ends every session of a user except `keepIdHash` (when given). */
+export async function deleteUserSessions(db: Db, userId: string, keepIdHash?: string): Promise<void> {
+  await db.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2', [userId, keepIdHash ?? '']);
+}
+
+export async function deleteExpiredSessions(db: Db, userId: string, now: Date): Promise<void> {
+  await db.query('DELETE FROM sessions WHERE user_id = $1 AND expires_at <= $2', [userId, now]);
+}
+
+// ---- MFA challenges (between the password step and the code step of a sign-in)
+
+export type ChallengeKind = 'SOFTWARE_TOKEN_MFA' | 'SMS_MFA';
+
+export interface Challenge {
+  userId: string;
+  kind: ChallengeKind;
+  codeHash: string | null;
+  attempts: number;
+}
+
+export async function insertChallenge(
+  db: Db,
+  challenge: { tokenHash: string; userId: string; kind: ChallengeKind; codeHash: string | null; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db.query('DELETE FROM auth_challenges WHERE expires_at <= $1 OR user_id = $2', [challenge.createdAt, challenge.userId]);
+  await db.query(
+    `INSERT INTO auth_challenges (token_hash, user_id, kind, code_hash, attempts, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, 0, $5, $6)`,
+    [challenge.tokenHash, challenge.userId, challenge.kind, challenge.codeHash, challenge.createdAt, challenge.expiresAt],
+  );
+}
+
+/**
+ * Spends one attempt of a live challenge that has attempts left and returns it (with the
+ * attempt counted); null when it is missing, expired or used up. Counting before checking the
+ * code means parallel guesses cannot exceed the limit.
+ */
+export async function spendChallengeAttempt(db: Db, tokenHash: string, now: Date, maxAttempts: number): Promise<Challenge | null> {
+  const rows = await db.query<{ user_id: string; kind: ChallengeKind; code_hash: string | null; attempts: number }>(
+    `UPDATE auth_challenges SET attempts = attempts + 1
+     WHERE token_hash = $1 AND expires_at > $2 AND attempts < $3
+     RETURNING user_id, kind, code_hash, attempts`,
+    [tokenHash, now, maxAttempts],
+  );
+  const row = rows[0];
+  return row ? { userId: row.user_id, kind: row.kind, codeHash: row.code_hash, attempts: row.attempts } : null;
+}
+
+/** Deletes a challenge; true when this call deleted it (so it is used once). */
+export async function deleteChallenge(db: Db, tokenHash: string): Promise<boolean> {
+  const rows = await db.query<{ token_hash: string }>('DELETE FROM auth_challenges WHERE token_hash = $1 RETURNING token_hash', [tokenHash]);
+  return rows.length === 1;
+}
+
+export async function deleteUserChallenges(db: Db, userId: string): Promise<void> {
+  await db.query('DELETE FROM auth_challenges WHERE user_id = $1', [userId]);
+}
+
+// ---- e-mailed codes (verification and reset links)
+
+export type UserCodeKind = 'verify' | 'reset';
+
+export async function insertUserCode(
+  db: Db,
+  code: { codeHash: string; userId: string; kind: UserCodeKind; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db.query('INSERT INTO user_codes (code_hash, user_id, kind, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+    code.codeHash,
+    code.userId,
+    code.kind,
+    code.createdAt,
+    code.expiresAt,
+  ]);
+}
+
+/** Marks a live, unused code as used and returns its user id; null when none matched. */
+export async function useUserCode(db: Db, codeHash: string, kind: UserCodeKind, now: Date): Promise<string | null> {
+  const rows = await db.query<{ user_id: string }>(
+    `UPDATE user_codes SET used_at = $3
+     WHERE code_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > $3
+     RETURNING user_id`,
+    [codeHash, kind, now],
+  );
+  return rows[0]?.user_id ?? null;
+}
+
+/** A code already used but not yet expired (a verification link opened twice). */
+export async function findUsedUserCode(db: Db, codeHash: string, kind: UserCodeKind, now: Date): Promise<string | null> {
+  const rows = await db.query<{ user_id: string }>(
+    'SELECT user_id FROM user_codes WHERE code_hash = $1 AND kind = $2 AND used_at IS NOT NULL AND expires_at > $3',
+    [codeHash, kind, now],
+  );
+  return rows[0]?.user_id ?? null;
+}
+
+/** Voids the other unused codes of a kind (a used reset link voids the older ones). */
+export async function voidUserCodes(db: Db, userId: string, kind: UserCodeKind, now: Date): Promise<void> {
+  await db.query('UPDATE user_codes SET used_at = $3 WHERE user_id = $1 AND kind = $2 AND used_at IS NULL', [userId, kind, now]);
+}
+
+export async function deleteStaleUserCodes(db: Db, userId: string, now: Date): Promise<void> {
+  await db.query('DELETE FROM user_codes WHERE user_id = $1 AND expires_at <= $2', [userId, now]);
+}
+
+// ---- per-address attempt counters
+
+export async function countAttempts(db: Db, key: string, since: Date): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM auth_attempts WHERE key = $1 AND created_at > $2', [key, since]);
+  return rows[0]?.n ?? 0;
+}
+
+/** Records an attempt and forgets this key's attempts older than `forgetBefore`. */
+export async function recordAttempt(db: Db, key: string, now: Date, forgetBefore: Date): Promise<void> {
+  await db.query('DELETE FROM auth_attempts WHERE key = $1 AND created_at <= $2', [key, forgetBefore]);
+  await db.query('INSERT INTO auth_attempts (key, created_at) VALUES ($1, $2)', [key, now]);
+}
+
+export async function clearAttempts(db: Db, key: string): Promise<void> {
+  await db.query('DELETE FROM auth_attempts WHERE key = $1', [key]);
+}

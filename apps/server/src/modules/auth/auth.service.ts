@@ -1,0 +1,362 @@
+/**
+ * Accounts and sign-in: sign-up with e-mail verification, password sign-in with an optional
+ * second factor (TOTP or SMS), sessions, password reset. Every secret handed out (session id,
+ * challenge token, link code) is random and stored only as its sha256.
+ */
+import { authenticator } from 'otplib';
+import {
+  UserGroupSchema,
+  type BrandConfig,
+  type LoginBody,
+  type ResetCompleteBody,
+  type SignupBody,
+  type UserGroup,
+  type UserInfo,
+} from '@portal/core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/db';
+import { isUniqueViolation } from '../../db/db';
+import type { Clock } from '../../clock';
+import type { BackgroundTasks } from '../../background';
+import { AppError, conflict, rateLimited, unauthenticated } from '../../errors';
+import {
+  dummyPasswordHash,
+  hashPassword,
+  randomDigits,
+  randomId,
+  randomToken,
+  sameDigest,
+  sha256,
+  verifyPassword,
+} from '../../security';
+import type { Mailer, SmsSender } from '../mail/mail.service';
+import { resetMail, signInCodeSms, verificationMail } from './auth.mail';
+import * as repo from './auth.repository';
+import type { ChallengeKind, User } from './auth.repository';
+
+export type { ChallengeKind, User } from './auth.repository';
+
+const MINUTE = 60_000;
+export const SESSION_TTL_MS = 7 * 24 * 60 * MINUTE;
+export const SESSION_MAX_AGE_SECONDS = SESSION_TTL_MS / 1000;
+export const CHALLENGE_TTL_MS = 5 * MINUTE;
+export const CHALLENGE_MAX_AGE_SECONDS = CHALLENGE_TTL_MS / 1000;
+export const RESET_CODE_TTL_MS = 60 * MINUTE;
+export const VERIFY_CODE_TTL_MS = 24 * 60 * MINUTE;
+export const MAX_MFA_ATTEMPTS = 5;
+/** last_seen_at is refreshed at most this often, so reads do not each cost a write. */
+const SESSION_TOUCH_MS = 5 * MINUTE;
+/** TOTP codes one step either side of now are accepted (clock drift of the phone). */
+const TOTP_WINDOW = 1;
+
+export const AUTH_MESSAGES = {
+  signedUp: 'Account created. We have sent you an e-mail with a link to verify your address.',
+  emailTaken: 'An account with the given email already exists.',
+  verified: 'Your e-mail address is verified. You can now sign in.',
+  verifyInvalid: 'This verification link is invalid or has expired.',
+  badCredentials: 'Incorrect username or password.',
+  notVerified: 'Your e-mail address is not verified yet. We have sent you a new verification link.',
+  mfaInvalid: 'Invalid code received for user',
+  signInExpired: 'Your sign-in has expired. Please sign in again.',
+  signedOut: 'Signed out',
+  resetRequested: 'If an account exists for that address, we have sent it a link to reset the password.',
+  resetDone: 'Your password has been reset. You can now sign in.',
+  resetInvalid: 'This reset link is invalid or has expired.',
+  wrongPassword: 'Incorrect password.',
+  passwordChanged: 'Password changed',
+} as const;
+
+export interface AuthLimits {
+  /** Failed sign-ins (wrong password or MFA code) per e-mail address per window. */
+  failedSignInsPerAddress: number;
+  /** Reset requests per e-mail address per window. */
+  resetRequestsPerAddress: number;
+  windowMs: number;
+}
+
+export const DEFAULT_AUTH_LIMITS: AuthLimits = {
+  failedSignInsPerAddress: 10,
+  resetRequestsPerAddress: 5,
+  windowMs: 15 * MINUTE,
+};
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  sms: SmsSender;
+  log: FastifyBaseLogger;
+  background: BackgroundTasks;
+  limits: AuthLimits;
+}
+
+/** What a request contributes to a flow: its brand, and the origin for links in e-mail. */
+export interface RequestContext {
+  brand: BrandConfig;
+  linkOrigin: string;
+}
+
+export type LoginResult =
+  | { status: 'SIGNED_IN'; user: UserInfo; sessionId: string }
+  | { status: 'MFA_REQUIRED'; challenge: ChallengeKind; challengeToken: string };
+
+export interface Authenticated {
+  user: User;
+  sessionHash: string;
+}
+
+export interface SeedUser {
+  email: string;
+  password: string;
+  userGroups: UserGroup[];
+}
+
+const isUserGroup = (group: string): group is UserGroup => UserGroupSchema.safeParse(group).success;
+
+/** The public view of a user (no hashes, no secrets). */
+export function toUserInfo(user: User): UserInfo {
+  return {
+    userId: user.id,
+    email: user.email,
+    phone: user.phone ?? '',
+    emailVerified: user.emailVerified,
+    marketingOptIn: user.marketingOptIn,
+    mfa: user.mfaType,
+    userGroups: user.userGroups.filter(isUserGroup),
+    brandImageUrl: user.brandImageUrl,
+  };
+}
+
+/** Checks a TOTP code against a secret at the server's time. */
+export function checkTotp(code: string, secret: string, now: Date): boolean {
+  try {
+    return authenticator.clone({ epoch: now.getTime(), window: TOTP_WINDOW }).check(code, secret);
+  } catch {
+    return false;
+  }
+}
+
+const signInKey = (email: string) => `signin:${email}`;
+const resetKey = (email: string) => `reset:${email}`;
+
+export function createAuthService(deps: AuthDeps) {
+  const { db, clock, limits } = deps;
+  const after = (ms: number) => new Date(clock.now().getTime() + ms);
+  const windowStart = () => new Date(clock.now().getTime() - limits.windowMs);
+
+  async function sendVerification(user: User, ctx: RequestContext): Promise<void> {
+    const code = randomToken();
+    const now = clock.now();
+    await repo.deleteStaleUserCodes(db, user.id, now);
+    await repo.insertUserCode(db, { codeHash: sha256(code), userId: user.id, kind: 'verify', createdAt: now, expiresAt: after(VERIFY_CODE_TTL_MS) });
+    try {
+      await deps.mailer.send(verificationMail(ctx.brand, user.email, `${ctx.linkOrigin}/verify/${code}`));
+    } catch (error) {
+      // The account stands; signing in again re-sends the link.
+      deps.log.error({ err: error }, 'Sending the verification mail failed');
+    }
+  }
+
+  /** A new session; the one the browser held before (if any) ends, so ids never carry over. */
+  async function startSession(user: User, previousSessionId: string | undefined): Promise<string> {
+    const sessionId = randomToken();
+    const now = clock.now();
+    if (previousSessionId) await repo.deleteSession(db, sha256(previousSessionId));
+    await repo.deleteExpiredSessions(db, user.id, now);
+    await repo.insertSession(db, { idHash: sha256(sessionId), userId: user.id, createdAt: now, expiresAt: after(SESSION_TTL_MS) });
+    return sessionId;
+  }
+
+  async function recordFailedSignIn(email: string): Promise<void> {
+    await repo.recordAttempt(db, signInKey(email), clock.now(), windowStart());
+  }
+
+  return {
+    toUserInfo,
+
+    async signup(body: SignupBody, ctx: RequestContext): Promise<{ message: string }> {
+      if (await repo.findUserByEmail(db, body.email)) throw conflict(AUTH_MESSAGES.emailTaken);
+      const passwordHash = await hashPassword(body.password);
+      let user: User;
+      try {
+        user = await repo.insertUser(db, {
+          id: randomId(),
+          email: body.email,
+          passwordHash,
+          emailVerified: false,
+          marketingOptIn: ctx.brand.hideMarketingEmailSignup ? false : (body.marketingOptIn ?? false),
+          userGroups: [],
+          createdAt: clock.now(),
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(AUTH_MESSAGES.emailTaken);
+        throw error;
+      }
+      await sendVerification(user, ctx);
+      return { message: AUTH_MESSAGES.signedUp };
+    },
+
+    async verifyEmail(code: string): Promise<{ message: string }> {
+      const codeHash = sha256(code);
+      const now = clock.now();
+      const verified = await db.transaction(async (tx) => {
+        const userId = await repo.useUserCode(tx, codeHash, 'verify', now);
+        if (userId) {
+          await repo.markEmailVerified(tx, userId);
+          return true;
+        }
+        // A link opened twice (a second tab, a mail scanner) still answers success.
+        return (await repo.findUsedUserCode(tx, codeHash, 'verify', now)) !== null;
+      });
+      if (!verified) throw new AppError(400, 'CODE_INVALID', AUTH_MESSAGES.verifyInvalid);
+      return { message: AUTH_MESSAGES.verified };
+    },
+
+    async login(body: LoginBody, ctx: RequestContext, previousSessionId?: string): Promise<LoginResult> {
+      if ((await repo.countAttempts(db, signInKey(body.email), windowStart())) >= limits.failedSignInsPerAddress) {
+        throw rateLimited();
+      }
+      const user = await repo.findUserByEmail(db, body.email);
+      const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
+      if (!user || !passwordOk) {
+        await recordFailedSignIn(body.email);
+        throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.badCredentials);
+      }
+      if (!user.emailVerified) {
+        await sendVerification(user, ctx);
+        throw new AppError(403, 'EMAIL_NOT_VERIFIED', AUTH_MESSAGES.notVerified);
+      }
+      // MFA is enforced on every brand for a user who turned it on, whatever the host.
+      if (user.mfaType === 'TOTP' || user.mfaType === 'SMS') {
+        const challengeToken = randomToken();
+        const kind: ChallengeKind = user.mfaType === 'TOTP' ? 'SOFTWARE_TOKEN_MFA' : 'SMS_MFA';
+        const code = kind === 'SMS_MFA' ? randomDigits(6) : null;
+        await repo.insertChallenge(db, {
+          tokenHash: sha256(challengeToken),
+          userId: user.id,
+          kind,
+          codeHash: code ? sha256(code) : null,
+          createdAt: clock.now(),
+          expiresAt: after(CHALLENGE_TTL_MS),
+        });
+        if (code) await deps.sms.send({ to: user.phone ?? '', text: signInCodeSms(ctx.brand, code) });
+        return { status: 'MFA_REQUIRED', challenge: kind, challengeToken };
+      }
+      await repo.clearAttempts(db, signInKey(user.email));
+      return { status: 'SIGNED_IN', user: toUserInfo(user), sessionId: await startSession(user, previousSessionId) };
+    },
+
+    async completeMfa(challengeToken: string | undefined, code: string, previousSessionId?: string): Promise<{ user: UserInfo; sessionId: string }> {
+      if (!challengeToken) throw unauthenticated(AUTH_MESSAGES.signInExpired);
+      const tokenHash = sha256(challengeToken);
+      const now = clock.now();
+      const challenge = await repo.spendChallengeAttempt(db, tokenHash, now, MAX_MFA_ATTEMPTS);
+      if (!challenge) throw unauthenticated(AUTH_MESSAGES.signInExpired);
+      const user = await repo.findUserById(db, challenge.userId);
+      if (!user) throw unauthenticated(AUTH_MESSAGES.signInExpired);
+      const valid =
+        challenge.kind === 'SOFTWARE_TOKEN_MFA'
+          ? user.mfaType === 'TOTP' && user.totpSecret !== null && checkTotp(code, user.totpSecret, now)
+          : challenge.codeHash !== null && sameDigest(sha256(code), challenge.codeHash);
+      if (!valid) {
+        if (challenge.attempts >= MAX_MFA_ATTEMPTS) await repo.deleteChallenge(db, tokenHash);
+        await recordFailedSignIn(user.email);
+        throw new AppError(401, 'MFA_INVALID', AUTH_MESSAGES.mfaInvalid);
+      }
+      if (!(await repo.deleteChallenge(db, tokenHash))) throw unauthenticated(AUTH_MESSAGES.signInExpired);
+      await repo.clearAttempts(db, signInKey(user.email));
+      return { user: toUserInfo(user), sessionId: await startSession(user, previousSessionId) };
+    },
+
+    async logout(sessionId: string | undefined): Promise<{ message: string }> {
+      if (sessionId) await repo.deleteSession(db, sha256(sessionId));
+      return { message: AUTH_MESSAGES.signedOut };
+    },
+
+    /** The user of a session cookie, or null when it is unknown or expired. */
+    async authenticate(sessionId: string | undefined): Promise<Authenticated | null> {
+      if (!sessionId) return null;
+      const sessionHash = sha256(sessionId);
+      const now = clock.now();
+      const found = await repo.findSessionUser(db, sessionHash, now);
+      if (!found) return null;
+      if (now.getTime() - found.lastSeenAt.getTime() > SESSION_TOUCH_MS) await repo.touchSession(db, sessionHash, now);
+      return { user: found.user, sessionHash };
+    },
+
+    async requestReset(email: string, ctx: RequestContext): Promise<{ message: string }> {
+      // Counted per address whether or not the account exists, so the answer reveals nothing.
+      if ((await repo.countAttempts(db, resetKey(email), windowStart())) >= limits.resetRequestsPerAddress) throw rateLimited();
+      await repo.recordAttempt(db, resetKey(email), clock.now(), windowStart());
+      const user = await repo.findUserByEmail(db, email);
+      if (user) {
+        const code = randomToken();
+        const now = clock.now();
+        await repo.deleteStaleUserCodes(db, user.id, now);
+        await repo.insertUserCode(db, { codeHash: sha256(code), userId: user.id, kind: 'reset', createdAt: now, expiresAt: after(RESET_CODE_TTL_MS) });
+        // Sent after answering, so an existing address does not take measurably longer.
+        const mail = resetMail(ctx.brand, user.email, `${ctx.linkOrigin}/resetpassword/${code}`);
+        deps.background.run('Sending the reset mail', () => deps.mailer.send(mail));
+      }
+      return { message: AUTH_MESSAGES.resetRequested };
+    },
+
+    async completeReset(code: string, body: ResetCompleteBody): Promise<{ message: string }> {
+      const passwordHash = await hashPassword(body.password);
+      const now = clock.now();
+      const email = await db.transaction(async (tx) => {
+        const userId = await repo.useUserCode(tx, sha256(code), 'reset', now);
+        if (!userId) return null;
+        await repo.updatePasswordHash(tx, userId, passwordHash);
+        await repo.markEmailVerified(tx, userId);
+        await repo.voidUserCodes(tx, userId, 'reset', now);
+        await repo.deleteUserSessions(tx, userId);
+        await repo.deleteUserChallenges(tx, userId);
+        return (await repo.findUserById(tx, userId))?.email ?? null;
+      });
+      if (!email) throw new AppError(400, 'CODE_INVALID', AUTH_MESSAGES.resetInvalid);
+      await repo.clearAttempts(db, signInKey(email));
+      return { message: AUTH_MESSAGES.resetDone };
+    },
+
+    async getUser(userId: string): Promise<User> {
+      const user = await repo.findUserById(db, userId);
+      if (!user) throw unauthenticated();
+      return user;
+    },
+
+    checkPassword(user: User, password: string): Promise<boolean> {
+      return verifyPassword(password, user.passwordHash);
+    },
+
+    /** Sets a new password and ends every other session of the user (keeps `keepSessionHash`). */
+    async changePassword(user: User, currentPassword: string, newPassword: string, keepSessionHash: string): Promise<{ message: string }> {
+      if (!(await verifyPassword(currentPassword, user.passwordHash))) {
+        throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
+      }
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        await repo.updatePasswordHash(tx, user.id, passwordHash);
+        await repo.deleteUserSessions(tx, user.id, keepSessionHash);
+        await repo.deleteUserChallenges(tx, user.id);
+      });
+      return { message: AUTH_MESSAGES.passwordChanged };
+    },
+
+    /** Creates a verified account unless the address exists (seeding); true when created. */
+    async ensureUser(seed: SeedUser): Promise<boolean> {
+      if (await repo.findUserByEmail(db, seed.email)) return false;
+      return repo.insertUserIfAbsent(db, {
+        id: randomId(),
+        email: seed.email,
+        passwordHash: await hashPassword(seed.password),
+        emailVerified: true,
+        marketingOptIn: false,
+        userGroups: seed.userGroups,
+        createdAt: clock.now(),
+      });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

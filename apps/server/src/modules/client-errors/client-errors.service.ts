@@ -1,0 +1,13 @@
+/** Rendering crashes reported by the web app when no error-reporting DSN is configured. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { ClientErrorBody } from '../../contracts';
+
+export function createClientErrorsService() {
+  return {
+    report(log: FastifyBaseLogger, body: ClientErrorBody, userId: string | null): void {
+      log.error({ clientError: { message: body.message, stack: body.stack, url: body.url, userId } }, `Client error: ${body.message}`);
+    },
+  };
+}
+
+export type ClientErrorsService = ReturnType<typeof createClientErrorsService>;

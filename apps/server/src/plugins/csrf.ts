@@ -1,0 +1,27 @@
+/**
+ * CSRF guard: a state-changing call must carry `X-Requested-With: portal`. A cross-site form
+ * cannot set the header, and a cross-site fetch that sets it needs a CORS preflight we never grant.
+ */
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors';
+
+export const CSRF_HEADER = 'x-requested-with';
+export const CSRF_VALUE = 'portal';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false for a route that authenticates otherwise (device ingest with its own key). */
+    csrf?: boolean;
+  }
+}
+
+export function registerCsrf(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    if (request.routeOptions.config?.csrf === false) return;
+    if (request.headers[CSRF_HEADER] !== CSRF_VALUE) {
+      throw new AppError(403, 'CSRF', `Missing header X-Requested-With: ${CSRF_VALUE}`);
+    }
+  });
+}

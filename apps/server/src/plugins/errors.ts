@@ -1,0 +1,91 @@
+/**
+ * Every error leaves as HTTP status + { message, code }: validation failures name the field,
+ * unknown /api routes are 404, and anything unexpected is a logged 500 without details.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ErrorBodySchema, type ErrorCode } from '@portal/core';
+import { AppError, UNKNOWN_ERROR_MESSAGE } from '../errors';
+
+type Issue = { instancePath?: string; message?: string; keyword?: string };
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  429: 'RATE_LIMITED',
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request (message names the field)',
+  401: 'Not signed in, or wrong credentials',
+  403: 'Not allowed (CSRF header missing, brand or group refuses)',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Request body too large',
+  429: 'Too many attempts',
+};
+
+/** Response schemas of the listed error statuses, for a route's `schema.response` (OpenAPI). */
+export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBodySchema> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error')]));
+}
+
+/** One readable sentence for a failed validation: the first issue, prefixed by its field. */
+export function describeValidation(issues: Issue[], context: string | undefined): string {
+  const issue = issues[0] ?? {};
+  const field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  let message = issue.message ?? 'Invalid value';
+  if (!field && /expected object, received (undefined|null)/.test(message)) {
+    return context === 'body' ? 'A JSON request body is required' : message;
+  }
+  if (/expected object, received/.test(message) && !field) return 'The request body must be a JSON object';
+  if (/received undefined$/.test(message)) message = 'Required';
+  return field ? `${field}: ${message}` : message;
+}
+
+function send(reply: FastifyReply, statusCode: number, code: ErrorCode, message: string): FastifyReply {
+  return reply.code(statusCode).type('application/json; charset=utf-8').send({ message, code });
+}
+
+/** An answer for requests no route matched outside /api (the web app's history fallback). */
+export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => unknown;
+
+export function registerErrorHandling(app: FastifyInstance, options: { fallback?: NotFoundFallback } = {}): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return send(reply, error.statusCode, error.code, error.message);
+    if (hasZodFastifySchemaValidationErrors(error) || Array.isArray(error.validation)) {
+      return send(reply, 400, 'BAD_REQUEST', describeValidation(error.validation as Issue[], error.validationContext));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(reply, 413, 'BAD_REQUEST', 'The request body is too large.');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(reply, 415, 'BAD_REQUEST', 'Unsupported content type: send application/json.');
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(reply, 400, 'BAD_REQUEST', 'The request body is not valid JSON.');
+    }
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return send(reply, 400, 'BAD_REQUEST', 'The request body is not valid JSON.');
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'Request refused');
+      return send(reply, status, STATUS_CODES[status] ?? 'BAD_REQUEST', error.message);
+    }
+    request.log.error({ err: error }, 'Request failed');
+    return send(reply, 500, 'INTERNAL', UNKNOWN_ERROR_MESSAGE);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const isApi = path === '/api' || path.startsWith('/api/');
+    if (!isApi && options.fallback && (request.method === 'GET' || request.method === 'HEAD')) {
+      return options.fallback(request, reply);
+    }
+    return send(reply, 404, 'NOT_FOUND', 'Not found');
+  });
+}

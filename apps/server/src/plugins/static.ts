@@ -1,0 +1,35 @@
+/**
+ * Serves the built web app (WEB_DIST). Any GET outside /api that is not a file gets index.html
+ * (client-side routes); hashed files under /assets/ are cached for good, index.html never.
+ * Without a build, pages answer 503 with a one-line hint.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { NotFoundFallback } from './errors';
+
+export const NOT_BUILT_MESSAGE = 'The web app is not built: run npm run build';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const NO_CACHE = 'no-cache';
+
+/** Registers static serving when `webDist` holds a build; returns the history fallback. */
+export async function registerStatic(app: FastifyInstance, webDist: string | null): Promise<NotFoundFallback> {
+  if (!webDist || !existsSync(join(webDist, 'index.html'))) {
+    return (_request, reply) => reply.code(503).type('text/plain; charset=utf-8').header('cache-control', NO_CACHE).send(NOT_BUILT_MESSAGE);
+  }
+  await app.register(fastifyStatic, {
+    root: webDist,
+    cacheControl: false,
+    setHeaders: (res, path) => {
+      const rel = path.slice(webDist.length).replace(/\\/g, '/');
+      res.setHeader('cache-control', rel.startsWith('/assets/') ? IMMUTABLE : NO_CACHE);
+    },
+  });
+  return (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    // A missing hashed asset is a real 404 (an old tab after a deploy), not a page.
+    if (path.startsWith('/assets/')) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    return reply.header('cache-control', NO_CACHE).sendFile('index.html');
+  };
+}

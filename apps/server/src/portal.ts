@@ -1,0 +1,89 @@
+/**
+ * startPortal: opens the database, migrates, seeds when asked, builds the app and listens.
+ * main.ts and the tests start the portal through this one function.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { withBrandOverrides } from '@portal/core';
+import { buildApp, type AppOptions } from './app';
+import type { Config } from './config';
+import { openDatabase, type Db } from './db/db';
+import { migrate } from './db/migrate';
+import { seedDemo } from './seed';
+
+export interface Portal {
+  /** The address to open: PUBLIC_URL, else http://localhost:{port}. */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  db: Db;
+  /** Stops accepting requests, finishes background work, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Options that only tests and tools set (the environment cannot). */
+export type PortalOptions = Omit<AppOptions, 'db' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'webDist' | 'trustProxy' | 'brands' | 'rateLimitPerMinute' | 'logLevel'> & {
+  /** PostgreSQL only: work in this schema (tests isolate runs with it). */
+  dbSchema?: string;
+};
+
+/** One line for a failed listen, naming the variable to change. */
+function listenError(error: unknown, variable: string, port: number): Error {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') return new Error(`Port ${port} is already in use: set ${variable} to a free port.`);
+  if (code === 'EACCES') return new Error(`Port ${port} needs privileges this process lacks: set ${variable} to a port above 1023.`);
+  if (code === 'EADDRNOTAVAIL') return new Error(`The address to listen on is not available: check HOST.`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export async function startPortal(config: Config, options: PortalOptions = {}): Promise<Portal> {
+  const { dbSchema, ...appOptions } = options;
+  const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: dbSchema });
+  let app: FastifyInstance | undefined;
+  try {
+    await migrate(db);
+    app = await buildApp({
+      ...appOptions,
+      db,
+      publicUrl: config.publicUrl,
+      smtpUrl: config.smtpUrl,
+      mailFrom: config.mailFrom,
+      webDist: config.webDist,
+      trustProxy: config.trustProxy,
+      brands: withBrandOverrides(config.brandOverrides),
+      rateLimitPerMinute: config.rateLimitPerMinute,
+      logLevel: config.logLevel,
+    });
+    if (config.seedDemo) await seedDemo(app.services);
+    await app.ready();
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (error) {
+      throw listenError(error, 'PORT', config.port);
+    }
+    // Later issues: the embedded MQTT broker starts here (MQTT_PORT, same one-line error on a
+    // taken port) and is closed in close() before the HTTP server.
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+
+  const port = (app.server.address() as AddressInfo).port;
+  const url = config.publicUrl ?? `http://localhost:${port}`;
+  const started = app;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    app: started,
+    db,
+    close() {
+      closing ??= (async () => {
+        await started.close();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/** Passwords, tokens and codes: node:crypto only. Secrets are stored as hashes, never as given. */
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
+
+function scryptAsync(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+/** Hashes a password with scrypt and a random salt: `scrypt$N$r$p$salt$key` (base64url). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password.normalize('NFC'), salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Checks a password against a stored hash in constant time; false for a malformed hash. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [, n, r, p, saltText, keyText] = parts as [string, string, string, string, string, string];
+  const expected = Buffer.from(keyText, 'base64url');
+  if (expected.length === 0) return false;
+  const key = await scryptAsync(password.normalize('NFC'), Buffer.from(saltText, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
+  return timingSafeEqual(key, expected);
+}
+
+/** A hash to compare against when the account does not exist, so both paths cost the same. */
+let dummyHash: Promise<string> | undefined;
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomToken());
+  return dummyHash;
+}
+
+/** 32 random bytes, base64url: session ids, challenge tokens, link codes. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** A random id for a database row. */
+export function randomId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** A random numeric code of `length` digits (SMS codes). */
+export function randomDigits(length = 6): string {
+  let code = '';
+  for (let i = 0; i < length; i += 1) code += String(randomInt(10));
+  return code;
+}
+
+/** sha256 hex digest: how tokens and codes are stored and looked up. */
+export function sha256(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex digests. */
+export function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
