@@ -30,14 +30,16 @@ const report = join(out, 'vitest.json');
 console.log('\n== tests (core, server, e2e)');
 const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
 let passed = 0;
-let failed = status === 0 ? 0 : 1;
+let failed = 0;
 try {
   const result = JSON.parse(readFileSync(report, 'utf8'));
   passed = result.numPassedTests;
-  failed = result.numFailedTests + (result.numFailedTestSuites ?? 0) + (status !== 0 && result.numFailedTests === 0 ? 1 : 0);
-  console.log(`\n${result.numTotalTests} tests, ${result.numPendingTests} skipped`);
+  failed = result.numFailedTests;
+  console.log(`\n${result.numTotalTests} tests, ${result.numPendingTests} skipped, ${result.numFailedTestSuites} failed files`);
 } catch {
-  // no report: the run itself failed before writing it
+  // no report: the run failed before writing it
 }
+// a failed file (an error outside any test) fails the run even when no single test failed
+if (status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(status === 0 && failed === 0 ? 0 : 1);

@@ -201,7 +201,7 @@ export function describeServerSuite(dbKind: DbKind): void {
           for (const field of route.strings) {
             expectError(await send({ body: { ...route.valid, [field]: 'x'.repeat(30_000) } }), 400, 'BAD_REQUEST', new RegExp(`^${field}: `));
           }
-          expectError(await send({ body: { ...route.valid, padding: 'x'.repeat(70 * 1024) } }), 413, 'BAD_REQUEST', 'The request body is too large.');
+          expectError(await send({ body: { ...route.valid, padding: 'x'.repeat(70 * 1024) } }), 413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
         });
       }
 
@@ -573,6 +573,9 @@ export function describeServerSuite(dbKind: DbKind): void {
     });
 
     describe('multi-factor authentication', () => {
+      /** The TOTP time step at the portal's clock. */
+      const currentStep = () => Math.floor(tp.clock.now().getTime() / 30_000);
+
       async function enrolTotp(client: ApiClient): Promise<string> {
         const setup = await client.post('/api/account/mfa/totp/setup');
         expect(setup.status).toBe(200);
@@ -594,6 +597,8 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect((await userRow(tp, user.email)).mfaType).toBe('NONE');
         const enabled = await client.post('/api/account/mfa/totp/enable', { code: totpCode(secret, tp.clock) });
         expect(enabled.body).toMatchObject({ mfa: 'TOTP' });
+        // The next time step: the enabling code is used up (replay protection).
+        tp.clock.advance(30_000);
 
         const fresh = tp.client();
         const login = await fresh.post('/api/auth/login', { email: user.email, password: user.password });
@@ -617,6 +622,7 @@ export function describeServerSuite(dbKind: DbKind): void {
       it('5 wrong codes end the challenge; a missing or expired challenge is 401 UNAUTHENTICATED', async () => {
         const user = await makeUser(tp);
         const secret = await enrolTotp(await signedIn(tp, user));
+        tp.clock.advance(30_000);
         const client = tp.client();
         expectError(await client.post('/api/auth/mfa', { code: '123456' }), 401, 'UNAUTHENTICATED', M.signInExpired);
 
@@ -630,6 +636,7 @@ export function describeServerSuite(dbKind: DbKind): void {
         tp.clock.advance(5 * MINUTE + 1000);
         expectError(await client.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) }), 401, 'UNAUTHENTICATED', M.signInExpired);
         tp.clock.reset();
+        tp.clock.advance(30_000);
 
         const again = tp.client();
         await again.post('/api/auth/login', { email: user.email, password: user.password });
@@ -639,6 +646,7 @@ export function describeServerSuite(dbKind: DbKind): void {
       it('MFA is enforced on every brand; enrolment is refused (403) where the brand does not allow it', async () => {
         const user = await makeUser(tp);
         const secret = await enrolTotp(await signedIn(tp, user));
+        tp.clock.advance(30_000);
         const tank = `tank.localhost:${tp.port}`;
         const client = tp.client();
         const login = await client.post('/api/auth/login', { email: user.email, password: user.password }, { host: tank });
@@ -667,7 +675,72 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(off.status).toBe(200);
         expect(off.body).toMatchObject({ mfa: 'NONE' });
         expect((await userRow(tp, user.email)).totpSecret).toBeNull();
+        expect((await userRow(tp, user.email)).totpLastStep).toBe(0);
         await signedIn(tp, user);
+      });
+
+      it('TOTP replay: the enabling code cannot sign in, nor can a code already used; the next step\'s code can', async () => {
+        const user = await makeUser(tp);
+        const client = await signedIn(tp, user);
+        const { secret } = (await client.post('/api/account/mfa/totp/setup')).body as { secret: string };
+        const stepBefore = currentStep();
+        const enablingCode = totpCode(secret, tp.clock);
+        expect((await client.post('/api/account/mfa/totp/enable', { code: enablingCode })).status).toBe(200);
+        const enabledStep = (await userRow(tp, user.email)).totpLastStep;
+        expect(enabledStep).toBeGreaterThanOrEqual(stepBefore);
+        expect(enabledStep).toBeLessThanOrEqual(currentStep());
+        const failedSignIns = async () =>
+          (await tp.portal.db.query<{ n: number }>('SELECT count(*)::int AS n FROM auth_attempts WHERE key = $1', [`signin:${user.email}`]))[0]!.n;
+
+        // The enabling code, at once and one step later (still inside the drift window): refused.
+        const first = tp.client();
+        await first.post('/api/auth/login', { email: user.email, password: user.password });
+        expectError(await first.post('/api/auth/mfa', { code: enablingCode }), 401, 'MFA_INVALID', M.mfaInvalid);
+        tp.clock.advance(30_000);
+        expectError(await first.post('/api/auth/mfa', { code: enablingCode }), 401, 'MFA_INVALID', M.mfaInvalid);
+        expect(await failedSignIns()).toBe(2);
+        expect((await userRow(tp, user.email)).totpLastStep).toBe(enabledStep);
+
+        // A fresh code signs in (same challenge, attempts left) and is then used up.
+        const used = totpCode(secret, tp.clock);
+        const ok = await first.post('/api/auth/mfa', { code: used });
+        expect(ok.status).toBe(200);
+        expect(ok.body).toMatchObject({ status: 'SIGNED_IN', user: { email: user.email, mfa: 'TOTP' } });
+        expect((await userRow(tp, user.email)).totpLastStep).toBeGreaterThan(enabledStep);
+
+        const second = tp.client();
+        const login = await second.post('/api/auth/login', { email: user.email, password: user.password });
+        expect(login.body).toEqual({ status: 'MFA_REQUIRED', challenge: 'SOFTWARE_TOKEN_MFA' });
+        expectError(await second.post('/api/auth/mfa', { code: used }), 401, 'MFA_INVALID', M.mfaInvalid);
+        expect(await failedSignIns()).toBe(1);
+        expect((await sessionOf(second)).isAuthenticated).toBe(false);
+
+        // The next step's code works on the same challenge.
+        tp.clock.advance(30_000);
+        const next = await second.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) });
+        expect(next.status).toBe(200);
+        expect((await sessionOf(second)).isAuthenticated).toBe(true);
+      });
+
+      it('TOTP replay: turning MFA off and enrolling a new secret starts the record afresh', async () => {
+        const user = await makeUser(tp);
+        const client = await signedIn(tp, user);
+        await enrolTotp(client);
+        expect((await userRow(tp, user.email)).totpLastStep).toBeGreaterThan(0);
+        expect((await client.post('/api/account/mfa/disable', { password: user.password })).status).toBe(200);
+        expect((await userRow(tp, user.email)).totpLastStep).toBe(0);
+
+        // Re-enrolment records the new enabling code's step, even at an earlier clock.
+        tp.clock.advance(-5 * MINUTE);
+        const stepBefore = currentStep();
+        const secret = await enrolTotp(client);
+        const enabledStep = (await userRow(tp, user.email)).totpLastStep;
+        expect(enabledStep).toBeGreaterThanOrEqual(stepBefore);
+        expect(enabledStep).toBeLessThanOrEqual(currentStep());
+        tp.clock.advance(30_000);
+        const fresh = tp.client();
+        await fresh.post('/api/auth/login', { email: user.email, password: user.password });
+        expect((await fresh.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) })).status).toBe(200);
       });
 
       it('SMS: enrol with the code sent to the phone, then sign in with a code read from the outbox', async () => {

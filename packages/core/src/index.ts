@@ -11,3 +11,4 @@ export * from './domain/session';
 export * from './domain/constants';
 export * from './contracts/errors';
 export * from './contracts/auth';
+export * from './contracts/system';

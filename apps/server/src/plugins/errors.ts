@@ -61,9 +61,9 @@ export function registerErrorHandling(app: FastifyInstance, options: { fallback?
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(reply, 413, 'BAD_REQUEST', 'The request body is too large.');
+        return send(reply, 413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(reply, 415, 'BAD_REQUEST', 'Unsupported content type: send application/json.');
+        return send(reply, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type: send application/json.');
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return send(reply, 400, 'BAD_REQUEST', 'The request body is not valid JSON.');

@@ -7,6 +7,8 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 /** Error codes the server sends. */
 export const ERROR_CODES = [
   'BAD_REQUEST',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
   'UNAUTHENTICATED',
   'FORBIDDEN',
   'NOT_FOUND',

@@ -15,13 +15,16 @@ export async function setTotpPendingSecret(db: Db, userId: string, secret: strin
   await db.query('UPDATE users SET totp_pending_secret = $2 WHERE id = $1', [userId, secret]);
 }
 
-/** Turns on TOTP with the pending secret; false when the pending secret changed meanwhile. */
-export async function enableTotp(db: Db, userId: string, secret: string): Promise<boolean> {
+/**
+ * Turns on TOTP with the pending secret and records `step`, the time step of the confirming code,
+ * as the last one used (so that code cannot sign in); false when the pending secret changed meanwhile.
+ */
+export async function enableTotp(db: Db, userId: string, secret: string, step: number): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
-    `UPDATE users SET mfa_type = 'TOTP', totp_secret = $2, totp_pending_secret = NULL,
+    `UPDATE users SET mfa_type = 'TOTP', totp_secret = $2, totp_pending_secret = NULL, totp_last_step = $3,
        sms_pending_phone = NULL, sms_pending_code_hash = NULL, sms_pending_expires_at = NULL, sms_pending_attempts = 0
      WHERE id = $1 AND totp_pending_secret = $2 RETURNING id`,
-    [userId, secret],
+    [userId, secret, step],
   );
   return rows.length === 1;
 }
@@ -54,7 +57,7 @@ export async function clearSmsPending(db: Db, userId: string): Promise<void> {
 
 export async function enableSms(db: Db, userId: string, phone: string): Promise<void> {
   await db.query(
-    `UPDATE users SET mfa_type = 'SMS', phone = $2, totp_secret = NULL, totp_pending_secret = NULL,
+    `UPDATE users SET mfa_type = 'SMS', phone = $2, totp_secret = NULL, totp_pending_secret = NULL, totp_last_step = 0,
        sms_pending_phone = NULL, sms_pending_code_hash = NULL, sms_pending_expires_at = NULL, sms_pending_attempts = 0
      WHERE id = $1`,
     [userId, phone],
@@ -63,7 +66,7 @@ export async function enableSms(db: Db, userId: string, phone: string): Promise<
 
 export async function disableMfa(db: Db, userId: string): Promise<void> {
   await db.query(
-    `UPDATE users SET mfa_type = 'NONE', totp_secret = NULL, totp_pending_secret = NULL,
+    `UPDATE users SET mfa_type = 'NONE', totp_secret = NULL, totp_pending_secret = NULL, totp_last_step = 0,
        sms_pending_phone = NULL, sms_pending_code_hash = NULL, sms_pending_expires_at = NULL, sms_pending_attempts = 0
      WHERE id = $1`,
     [userId],

@@ -6,7 +6,7 @@ import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict } from '../../errors';
 import { randomDigits, sameDigest, sha256 } from '../../security';
-import { AUTH_MESSAGES, MAX_MFA_ATTEMPTS, checkTotp, toUserInfo, type AuthService, type User } from '../auth/auth.service';
+import { AUTH_MESSAGES, MAX_MFA_ATTEMPTS, matchTotpStep, toUserInfo, type AuthService, type User } from '../auth/auth.service';
 import { enrolmentCodeSms } from '../auth/auth.mail';
 import type { SmsSender } from '../mail/mail.service';
 import * as repo from './account.repository';
@@ -64,8 +64,10 @@ export function createAccountService(deps: AccountDeps) {
     async enableTotp(user: User, brand: BrandConfig, code: string): Promise<UserInfo> {
       assertMfaAllowed(brand);
       const secret = user.totpPendingSecret;
-      if (!secret || !checkTotp(code, secret, clock.now())) throw mfaInvalid();
-      if (!(await repo.enableTotp(db, user.id, secret))) throw mfaInvalid();
+      const step = secret ? matchTotpStep(code, secret, clock.now()) : null;
+      if (!secret || step === null) throw mfaInvalid();
+      // The enabling code's step is recorded, so the same code cannot then sign in.
+      if (!(await repo.enableTotp(db, user.id, secret, step))) throw mfaInvalid();
       return reload(user.id);
     },
 

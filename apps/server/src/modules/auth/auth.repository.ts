@@ -12,6 +12,8 @@ export interface User {
   mfaType: MfaType;
   totpSecret: string | null;
   totpPendingSecret: string | null;
+  /** The last TOTP time step accepted (enrolment or sign-in); 0 when none. */
+  totpLastStep: number;
   smsPending: { phone: string; codeHash: string; expiresAt: Date; attempts: number } | null;
   userGroups: string[];
   brandImageUrl: string | null;
@@ -28,6 +30,7 @@ interface UserRow {
   mfa_type: MfaType;
   totp_secret: string | null;
   totp_pending_secret: string | null;
+  totp_last_step: number;
   sms_pending_phone: string | null;
   sms_pending_code_hash: string | null;
   sms_pending_expires_at: Date | null;
@@ -38,7 +41,7 @@ interface UserRow {
 }
 
 const USER_COLUMNS = `u.id, u.email, u.password_hash, u.email_verified, u.marketing_opt_in, u.phone, u.mfa_type,
-  u.totp_secret, u.totp_pending_secret, u.sms_pending_phone, u.sms_pending_code_hash, u.sms_pending_expires_at,
+  u.totp_secret, u.totp_pending_secret, u.totp_last_step, u.sms_pending_phone, u.sms_pending_code_hash, u.sms_pending_expires_at,
   u.sms_pending_attempts, u.user_groups, u.brand_image_url, u.created_at`;
 
 function toUser(row: UserRow): User {
@@ -52,6 +55,7 @@ function toUser(row: UserRow): User {
     mfaType: row.mfa_type,
     totpSecret: row.totp_secret,
     totpPendingSecret: row.totp_pending_secret,
+    totpLastStep: row.totp_last_step,
     smsPending:
       row.sms_pending_phone && row.sms_pending_code_hash && row.sms_pending_expires_at
         ? {
@@ -115,6 +119,19 @@ export async function updatePasswordHash(db: Db, userId: string, passwordHash: s
 
 export async function markEmailVerified(db: Db, userId: string): Promise<void> {
   await db.query('UPDATE users SET email_verified = true WHERE id = $1', [userId]);
+}
+
+/**
+ * Records `step` as the user's last accepted TOTP time step, only when it is later than the one
+ * recorded; false when it is not (a replayed code). One statement, so parallel sign-ins with the
+ * same code cannot both succeed (RFC 6238 section 5.2).
+ */
+export async function claimTotpStep(db: Db, userId: string, step: number): Promise<boolean> {
+  const rows = await db.query<{ id: string }>('UPDATE users SET totp_last_step = $2 WHERE id = $1 AND totp_last_step < $2 RETURNING id', [
+    userId,
+    step,
+  ]);
+  return rows.length === 1;
 }
 
 // ---- sessions

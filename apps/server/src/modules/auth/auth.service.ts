@@ -127,12 +127,19 @@ export function toUserInfo(user: User): UserInfo {
   };
 }
 
-/** Checks a TOTP code against a secret at the server's time. */
-export function checkTotp(code: string, secret: string, now: Date): boolean {
+const TOTP_STEP_MS = 30_000;
+
+/**
+ * The time step (unix ms / 30 s) a TOTP code matches at the server's time, within TOTP_WINDOW
+ * steps either side; null when it matches none. The step is what replay protection records.
+ */
+export function matchTotpStep(code: string, secret: string, now: Date): number | null {
+  const epoch = now.getTime();
   try {
-    return authenticator.clone({ epoch: now.getTime(), window: TOTP_WINDOW }).check(code, secret);
+    const delta = authenticator.clone({ epoch, window: TOTP_WINDOW }).checkDelta(code, secret);
+    return delta === null ? null : Math.floor(epoch / TOTP_STEP_MS) + delta;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -254,10 +261,14 @@ export function createAuthService(deps: AuthDeps) {
       if (!challenge) throw unauthenticated(AUTH_MESSAGES.signInExpired);
       const user = await repo.findUserById(db, challenge.userId);
       if (!user) throw unauthenticated(AUTH_MESSAGES.signInExpired);
-      const valid =
-        challenge.kind === 'SOFTWARE_TOKEN_MFA'
-          ? user.mfaType === 'TOTP' && user.totpSecret !== null && checkTotp(code, user.totpSecret, now)
-          : challenge.codeHash !== null && sameDigest(sha256(code), challenge.codeHash);
+      let valid: boolean;
+      if (challenge.kind === 'SOFTWARE_TOKEN_MFA') {
+        const step = user.mfaType === 'TOTP' && user.totpSecret !== null ? matchTotpStep(code, user.totpSecret, now) : null;
+        // A code is accepted once: its step must be later than the last one used (RFC 6238 5.2).
+        valid = step !== null && (await repo.claimTotpStep(db, user.id, step));
+      } else {
+        valid = challenge.codeHash !== null && sameDigest(sha256(code), challenge.codeHash);
+      }
       if (!valid) {
         if (challenge.attempts >= MAX_MFA_ATTEMPTS) await repo.deleteChallenge(db, tokenHash);
         await recordFailedSignIn(user.email);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ClientErrorBodySchema } from '../../contracts';
+import { ClientErrorBodySchema } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import type { RateLimit } from '../../plugins/rate-limit';
 import type { ClientErrorsService } from './client-errors.service';

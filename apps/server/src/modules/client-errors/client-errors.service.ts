@@ -1,6 +1,6 @@
 /** Rendering crashes reported by the web app when no error-reporting DSN is configured. */
 import type { FastifyBaseLogger } from 'fastify';
-import type { ClientErrorBody } from '../../contracts';
+import type { ClientErrorBody } from '@portal/core';
 
 export function createClientErrorsService() {
   return {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { GroupListResponseSchema } from '../../contracts';
+import { GroupListResponseSchema } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { GroupsService } from './groups.service';

@@ -1,6 +1,6 @@
 /** Groups of a user (GET /api/groups). Creating and sharing groups arrive with the groups issue. */
 import type { Db } from '../../db/db';
-import type { GroupSummary } from '../../contracts';
+import type { GroupSummary } from '@portal/core';
 import { groupsOfUser } from './groups.repository';
 
 export function createGroupsService(deps: { db: Db }) {

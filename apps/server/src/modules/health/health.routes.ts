@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { HealthResponseSchema } from '../../contracts';
+import { HealthResponseSchema } from '@portal/core';
 import type { HealthService } from './health.service';
 
 export function registerHealthRoutes(app: FastifyInstance, health: HealthService): void {

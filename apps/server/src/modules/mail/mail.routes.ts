@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { OutboxResponseSchema } from '../../contracts';
+import { OutboxResponseSchema } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireGroup } from '../../plugins/auth';
 import type { OutboxService } from './mail.service';

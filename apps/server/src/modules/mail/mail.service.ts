@@ -7,7 +7,7 @@ import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
-import type { OutboxMessage } from '../../contracts';
+import type { OutboxMessage } from '@portal/core';
 import { insertOutboxMessage, latestOutboxMessages } from './mail.repository';
 
 export interface MailMessage {

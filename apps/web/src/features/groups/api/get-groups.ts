@@ -1,12 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { STALE_TIMES_MS } from '@portal/core';
+import { STALE_TIMES_MS, type GroupSummary } from '@portal/core';
 import { api } from '@/lib/api';
 
-/** A group the user belongs to, as GET /api/groups lists it. (No core contract for it yet.) */
-export interface GroupSummary {
-  groupid: string;
-  groupName: string;
-}
+export type { GroupSummary };
 
 /** GET /api/groups: the user's groups. */
 export function getGroups(): Promise<GroupSummary[]> {

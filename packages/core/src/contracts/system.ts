@@ -1,8 +1,4 @@
-/**
- * Wire shapes of this issue that packages/core does not define yet. They belong in
- * packages/core/src/contracts (STYLE.md 2); kept here until the core author adds them, then
- * this file becomes re-exports.
- */
+/** Wire shapes of the groups list, health check, client error reports and the staff outbox. */
 import { z } from 'zod';
 
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
