@@ -124,6 +124,8 @@ describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-
     await page.goto(stack.url('/login'));
     await page.getByRole('link', { name: /forgot/i }).click();
     await expectPath(page, '/resetpassword');
+    // the route's code loads on demand: wait for its screen, not only for the URL
+    await expectText(page, 'Reset your password');
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expectText(page, 'Check your e-mail');
