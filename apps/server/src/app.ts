@@ -19,6 +19,7 @@ import { registerRequestContext } from './plugins/request-context';
 import { perMinute, registerRateLimit } from './plugins/rate-limit';
 import { registerSwagger } from './plugins/swagger';
 import { registerStatic } from './plugins/static';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { createAuthService, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthService } from './modules/auth/auth.service';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAccountService, type AccountService } from './modules/account/account.service';
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimit = perMinute(options.rateLimitPerMinute ?? 20);
 
   registerDatabase(app, db);
+  registerSecurityHeaders(app);
   registerRequestContext(app, { brands, publicUrl });
   registerCsrf(app);
   await registerAuth(app, auth);
