@@ -38,6 +38,11 @@ export function confirmError(password: string, confirm: string): string | undefi
   return confirm === password ? undefined : FIELD_MESSAGES.passwordsDiffer;
 }
 
+/** Messages for a new password and its confirmation, keyed as NewPasswordFields shows them. */
+export function newPasswordErrors(password: string, confirm: string) {
+  return { password: newPasswordError(password), confirm: confirmError(password, confirm) };
+}
+
 /** Message for a phone number ('' allowed when `optional`). */
 export function phoneError(phone: string, optional = false): string | undefined {
   const value = phone.trim();

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { isValidMfaCode, type TotpSetupResponse, type UserInfo } from '@portal/core';
@@ -69,21 +70,14 @@ export function MfaTab({ user }: { user: UserInfo }) {
   );
 }
 
-const TOTP_CODE = fieldIds('mfa-totp-code');
-
-function TotpSetup({ onCancel }: { onCancel: () => void }) {
-  const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
+/**
+ * The code of a setup's last step and its submit: turns MFA on with a valid code (the user is
+ * stored and the answer shown), or clears the code and shows the error.
+ */
+function useEnableWithCode(enableMutation: UseMutationResult<UserInfo, Error, string>) {
   const [code, setCode] = useState('');
   const dialog = useMessageDialog();
   const storeUser = useStoreUser();
-  const setupMutation = useSetupTotp();
-  const enableMutation = useEnableTotp();
-
-  const start = () =>
-    setupMutation.mutate(undefined, {
-      onSuccess: setSetup,
-      onError: (error) => dialog.showError(error),
-    });
 
   const enable = (event?: FormEvent) => {
     event?.preventDefault();
@@ -99,6 +93,24 @@ function TotpSetup({ onCancel }: { onCancel: () => void }) {
       },
     });
   };
+
+  return { code, setCode, enable };
+}
+
+const TOTP_CODE = fieldIds('mfa-totp-code');
+
+function TotpSetup({ onCancel }: { onCancel: () => void }) {
+  const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
+  const dialog = useMessageDialog();
+  const setupMutation = useSetupTotp();
+  const enableMutation = useEnableTotp();
+  const { code, setCode, enable } = useEnableWithCode(enableMutation);
+
+  const start = () =>
+    setupMutation.mutate(undefined, {
+      onSuccess: setSetup,
+      onError: (error) => dialog.showError(error),
+    });
 
   if (!setup) {
     return (
@@ -162,12 +174,11 @@ const SMS_CODE = fieldIds('mfa-sms-code');
 function SmsSetup({ initialPhone, onCancel }: { initialPhone: string; onCancel: () => void }) {
   const [phone, setPhone] = useState(initialPhone);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [code, setCode] = useState('');
   const touched = useTouched();
   const dialog = useMessageDialog();
-  const storeUser = useStoreUser();
   const setupMutation = useSetupSms();
   const enableMutation = useEnableSms();
+  const { code, setCode, enable } = useEnableWithCode(enableMutation);
 
   const invalid = phoneMessage(phone);
   const phoneError = touched.isShown('phone') ? invalid : undefined;
@@ -183,21 +194,6 @@ function SmsSetup({ initialPhone, onCancel }: { initialPhone: string; onCancel: 
         dialog.showSuccess(answer);
       },
       onError: (error) => dialog.showError(error),
-    });
-  };
-
-  const enable = (event?: FormEvent) => {
-    event?.preventDefault();
-    if (!isValidMfaCode(code) || enableMutation.isPending) return;
-    enableMutation.mutate(code, {
-      onSuccess: (user) => {
-        storeUser(user);
-        dialog.showSuccess(user);
-      },
-      onError: (error) => {
-        setCode('');
-        dialog.showError(error);
-      },
     });
   };
 

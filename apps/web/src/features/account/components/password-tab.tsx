@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Button } from 'primereact/button';
 import { PASSWORD_MIN_LENGTH } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
+import { NewPasswordFields } from '@/components/ui/new-password-fields';
 import { PasswordInput } from '@/components/ui/password-input';
-import { FIELD_MESSAGES, confirmError, errorsOf, newPasswordError, useTouched } from '@/lib/form';
+import { FIELD_MESSAGES, errorsOf, newPasswordErrors, useTouched } from '@/lib/form';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useChangePassword } from '../api/change-password';
 
@@ -23,8 +24,7 @@ export function PasswordTab() {
 
   const errors = errorsOf({
     currentPassword: currentPassword === '' ? FIELD_MESSAGES.currentPasswordRequired : undefined,
-    newPassword: newPasswordError(newPassword),
-    confirm: confirmError(newPassword, confirm),
+    ...newPasswordErrors(newPassword, confirm),
   });
   const shown = (field: keyof typeof errors) => (touched.isShown(field) ? errors[field] : undefined);
 
@@ -63,28 +63,17 @@ export function PasswordTab() {
           aria-describedby={describedBy(CURRENT, undefined, shown('currentPassword'))}
         />
       </FormField>
-      <FormField ids={NEXT} label="New password" hint={PASSWORD_HINT} error={shown('newPassword')}>
-        <PasswordInput
-          id={NEXT.input}
-          autoComplete="new-password"
-          value={newPassword}
-          onChange={(event) => setNewPassword(event.target.value)}
-          onBlur={touched.touch('newPassword')}
-          invalid={Boolean(shown('newPassword'))}
-          aria-describedby={describedBy(NEXT, PASSWORD_HINT, shown('newPassword'))}
-        />
-      </FormField>
-      <FormField ids={CONFIRM} label="Confirm new password" error={shown('confirm')}>
-        <PasswordInput
-          id={CONFIRM.input}
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
-          onBlur={touched.touch('confirm')}
-          invalid={Boolean(shown('confirm'))}
-          aria-describedby={describedBy(CONFIRM, undefined, shown('confirm'))}
-        />
-      </FormField>
+      <NewPasswordFields
+        ids={{ password: NEXT, confirm: CONFIRM }}
+        labels={{ password: 'New password', confirm: 'Confirm new password' }}
+        hint={PASSWORD_HINT}
+        password={newPassword}
+        confirm={confirm}
+        onPasswordChange={setNewPassword}
+        onConfirmChange={setConfirm}
+        errors={errors}
+        touched={touched}
+      />
       <div className="form-actions">
         <Button type="submit" label="Change password" icon="pi pi-lock" loading={passwordMutation.isPending} />
       </div>

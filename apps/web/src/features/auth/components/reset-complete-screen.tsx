@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
-import { PASSWORD_MIN_LENGTH } from '@portal/core';
-import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
-import { PasswordInput } from '@/components/ui/password-input';
-import { confirmError, errorsOf, newPasswordError, useTouched } from '@/lib/form';
+import { fieldIds } from '@/components/ui/form-field';
+import { NewPasswordFields } from '@/components/ui/new-password-fields';
+import { errorsOf, newPasswordErrors, useTouched } from '@/lib/form';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useCompleteReset } from '../api/complete-reset';
 import { AuthCard } from './auth-card';
@@ -12,7 +11,6 @@ import { SentPanel } from './sent-panel';
 
 const PASSWORD = fieldIds('reset-password');
 const CONFIRM = fieldIds('reset-confirm');
-const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters`;
 
 /** Choose a new password with the code of a reset link. */
 export function ResetCompleteScreen({ code }: { code: string }) {
@@ -23,8 +21,7 @@ export function ResetCompleteScreen({ code }: { code: string }) {
   const dialog = useMessageDialog();
   const resetMutation = useCompleteReset();
 
-  const errors = errorsOf({ password: newPasswordError(password), confirm: confirmError(password, confirm) });
-  const shown = (field: keyof typeof errors) => (touched.isShown(field) ? errors[field] : undefined);
+  const errors = errorsOf(newPasswordErrors(password, confirm));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,29 +60,17 @@ export function ResetCompleteScreen({ code }: { code: string }) {
       }
     >
       <form className="auth-form" onSubmit={onSubmit} noValidate>
-        <FormField ids={PASSWORD} label="New password" hint={PASSWORD_HINT} error={shown('password')}>
-          <PasswordInput
-            id={PASSWORD.input}
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            onBlur={touched.touch('password')}
-            invalid={Boolean(shown('password'))}
-            aria-describedby={describedBy(PASSWORD, PASSWORD_HINT, shown('password'))}
-            autoFocus
-          />
-        </FormField>
-        <FormField ids={CONFIRM} label="Confirm new password" error={shown('confirm')}>
-          <PasswordInput
-            id={CONFIRM.input}
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(event) => setConfirm(event.target.value)}
-            onBlur={touched.touch('confirm')}
-            invalid={Boolean(shown('confirm'))}
-            aria-describedby={describedBy(CONFIRM, undefined, shown('confirm'))}
-          />
-        </FormField>
+        <NewPasswordFields
+          ids={{ password: PASSWORD, confirm: CONFIRM }}
+          labels={{ password: 'New password', confirm: 'Confirm new password' }}
+          password={password}
+          confirm={confirm}
+          onPasswordChange={setPassword}
+          onConfirmChange={setConfirm}
+          errors={errors}
+          touched={touched}
+          autoFocus
+        />
         <Button type="submit" label="Set new password" className="auth-form__submit" loading={resetMutation.isPending} />
       </form>
     </AuthCard>

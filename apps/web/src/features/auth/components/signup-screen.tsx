@@ -3,11 +3,11 @@ import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { InputText } from 'primereact/inputtext';
-import { PASSWORD_MIN_LENGTH, normaliseEmail } from '@portal/core';
+import { normaliseEmail } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
-import { PasswordInput } from '@/components/ui/password-input';
+import { NewPasswordFields } from '@/components/ui/new-password-fields';
 import { brand } from '@/lib/brand';
-import { confirmError, emailError, errorsOf, newPasswordError, useTouched } from '@/lib/form';
+import { emailError, errorsOf, newPasswordErrors, useTouched } from '@/lib/form';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useSignup } from '../api/signup';
 import { AuthCard } from './auth-card';
@@ -16,7 +16,6 @@ import { SentPanel } from './sent-panel';
 const EMAIL = fieldIds('signup-email');
 const PASSWORD = fieldIds('signup-password');
 const CONFIRM = fieldIds('signup-confirm');
-const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters`;
 
 /** Create an account; on success, a panel asks the user to check their e-mail. */
 export function SignupScreen() {
@@ -32,8 +31,7 @@ export function SignupScreen() {
   const showMarketing = !brand.hideMarketingEmailSignup;
   const errors = errorsOf({
     email: emailError(email),
-    password: newPasswordError(password),
-    confirm: confirmError(password, confirm),
+    ...newPasswordErrors(password, confirm),
   });
   const shown = (field: keyof typeof errors) => (touched.isShown(field) ? errors[field] : undefined);
 
@@ -80,28 +78,16 @@ export function SignupScreen() {
             autoFocus
           />
         </FormField>
-        <FormField ids={PASSWORD} label="Password" hint={PASSWORD_HINT} error={shown('password')}>
-          <PasswordInput
-            id={PASSWORD.input}
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            onBlur={touched.touch('password')}
-            invalid={Boolean(shown('password'))}
-            aria-describedby={describedBy(PASSWORD, PASSWORD_HINT, shown('password'))}
-          />
-        </FormField>
-        <FormField ids={CONFIRM} label="Confirm password" error={shown('confirm')}>
-          <PasswordInput
-            id={CONFIRM.input}
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(event) => setConfirm(event.target.value)}
-            onBlur={touched.touch('confirm')}
-            invalid={Boolean(shown('confirm'))}
-            aria-describedby={describedBy(CONFIRM, undefined, shown('confirm'))}
-          />
-        </FormField>
+        <NewPasswordFields
+          ids={{ password: PASSWORD, confirm: CONFIRM }}
+          labels={{ password: 'Password', confirm: 'Confirm password' }}
+          password={password}
+          confirm={confirm}
+          onPasswordChange={setPassword}
+          onConfirmChange={setConfirm}
+          errors={errors}
+          touched={touched}
+        />
         {showMarketing && (
           <div className="checkbox-field">
             <Checkbox
