@@ -20,6 +20,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'simulator',
+          include: ['apps/simulator/test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['e2e/src/**/*.test.ts'],
           testTimeout: 60_000,

@@ -12,3 +12,5 @@ export * from './domain/constants';
 export * from './contracts/errors';
 export * from './contracts/auth';
 export * from './contracts/system';
+export * from './contracts/device-record';
+export * from './contracts/devices';

@@ -1,0 +1,332 @@
+/**
+ * One simulated device. It wakes every base_interval seconds to take a sample, makes contact
+ * every transmit_interval samples (default 60 s x 1: one record a minute) and sleeps in
+ * between. On contact it sends what it holds (records kept in an outbox while the link is
+ * down, resent with backoff) and a diagnostics message now and then; it applies a delivered
+ * config (a new interval changes the cadence from then on), answers `Admin.Trigger {index}`
+ * with the event 'Trigger {index} activated' and acknowledges every command it receives.
+ */
+import type { CommandMessage, DeviceCommand, DeviceEvent, DeviceRecord } from '@portal/core';
+import { systemClock, type Clock, type TimerHandle } from './clock';
+import type { DeviceLink } from './links';
+import { DeviceModel, EVENT_LEVEL, type ModelName } from './models';
+import { createRng, type Rng } from './prng';
+
+export interface DeviceConfig {
+  device: { base_interval: number; transmit_interval: number; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export const DEFAULT_CONFIG: DeviceConfig = { device: { base_interval: 60, transmit_interval: 1 } };
+
+export interface DeviceStats {
+  samples: number;
+  records: number;
+  contacts: number;
+  diags: number;
+  commands: number;
+  acks: number;
+  triggers: number;
+  configs: number;
+  errors: number;
+  connects: number;
+  reconnects: number;
+  dropped: number;
+  lastError: string | null;
+}
+
+/** Runs `task` when a slot is free (bounded concurrency across a fleet). */
+export type Gate = <T>(task: () => Promise<T>) => Promise<T>;
+const openGate: Gate = (task) => task();
+
+export interface SimDeviceOptions {
+  id: string;
+  key: string;
+  model: ModelName;
+  link: DeviceLink;
+  /** Seed of the device's generator (default: the device id). */
+  seed?: string | number;
+  clock?: Clock;
+  config?: { base_interval?: number; transmit_interval?: number };
+  gate?: Gate;
+  /** Delay before the first sample (ms of clock time). */
+  startDelayMs?: number;
+  /** Send diagnostics on the first contact and then every this many contacts (default 60). */
+  diagEvery?: number;
+  /** Records kept while the link is down; older ones are dropped beyond it. */
+  outboxLimit?: number;
+  /** Records per message at most (keeps a message well under 64 kB). */
+  batchLimit?: number;
+  maxBackoffMs?: number;
+  log?: (line: string) => void;
+}
+
+const asInterval = (value: unknown, min: number, max: number): number | null =>
+  typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? Math.round(value) : null;
+
+export class SimDevice {
+  readonly id: string;
+  readonly model: DeviceModel;
+  readonly stats: DeviceStats = {
+    samples: 0,
+    records: 0,
+    contacts: 0,
+    diags: 0,
+    commands: 0,
+    acks: 0,
+    triggers: 0,
+    configs: 0,
+    errors: 0,
+    connects: 0,
+    reconnects: 0,
+    dropped: 0,
+    lastError: null,
+  };
+  config: DeviceConfig;
+  script: string | null = null;
+  /** Every command received, in order (for tests and logs). */
+  readonly received: DeviceCommand[] = [];
+
+  private readonly link: DeviceLink;
+  private readonly clock: Clock;
+  private readonly gate: Gate;
+  private readonly jitter: Rng;
+  private readonly options: SimDeviceOptions;
+  private sampleTimer: TimerHandle | null = null;
+  private retryTimer: TimerHandle | null = null;
+  private outbox: DeviceRecord[] = [];
+  private pendingEvents: DeviceEvent[] = [];
+  private pendingDiagLines: string[] = [];
+  private samplesSinceContact = 0;
+  private failures = 0;
+  private running = false;
+  private sending: Promise<void> | null = null;
+  private again = false;
+
+  constructor(options: SimDeviceOptions) {
+    this.options = options;
+    this.id = options.id;
+    this.link = options.link;
+    this.clock = options.clock ?? systemClock;
+    this.gate = options.gate ?? openGate;
+    this.model = new DeviceModel({ model: options.model, seed: options.seed ?? options.id });
+    this.jitter = createRng(`backoff:${options.seed ?? options.id}`);
+    this.config = {
+      ...DEFAULT_CONFIG,
+      device: {
+        ...DEFAULT_CONFIG.device,
+        ...(options.config?.base_interval ? { base_interval: options.config.base_interval } : {}),
+        ...(options.config?.transmit_interval ? { transmit_interval: options.config.transmit_interval } : {}),
+      },
+    };
+    this.link.onCommands((message) => this.handleMessage(message));
+    this.link.onDisconnect((reason) => {
+      if (!this.running) return;
+      this.note(`link lost: ${reason}`);
+      this.scheduleRetry();
+    });
+  }
+
+  get baseIntervalS(): number {
+    return this.config.device.base_interval;
+  }
+
+  get transmitInterval(): number {
+    return this.config.device.transmit_interval;
+  }
+
+  /** Seconds between contacts. */
+  get contactIntervalS(): number {
+    return this.baseIntervalS * this.transmitInterval;
+  }
+
+  get connected(): boolean {
+    return this.link.connected;
+  }
+
+  get queued(): number {
+    return this.outbox.length;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.sampleTimer = this.clock.setTimeout(() => this.tick(), this.options.startDelayMs ?? 0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.sampleTimer !== null) this.clock.clearTimeout(this.sampleTimer);
+    if (this.retryTimer !== null) this.clock.clearTimeout(this.retryTimer);
+    this.sampleTimer = this.retryTimer = null;
+    await this.sending?.catch(() => {});
+    await this.link.close();
+  }
+
+  /** Takes a sample now and, every transmit_interval samples, makes contact. */
+  private tick(): void {
+    if (!this.running) return;
+    this.sampleTimer = this.clock.setTimeout(() => this.tick(), this.baseIntervalS * 1000);
+    this.takeSample();
+    this.samplesSinceContact += 1;
+    if (this.samplesSinceContact >= this.transmitInterval) {
+      this.samplesSinceContact = 0;
+      void this.contact();
+    }
+  }
+
+  private takeSample(): void {
+    const events = this.pendingEvents;
+    this.pendingEvents = [];
+    this.outbox.push(this.model.sample(this.clock.now() / 1000, events));
+    this.stats.samples += 1;
+    const limit = this.options.outboxLimit ?? 1000;
+    if (this.outbox.length > limit) {
+      this.stats.dropped += this.outbox.length - limit;
+      this.outbox.splice(0, this.outbox.length - limit);
+    }
+  }
+
+  /** Sends what the device holds; one send at a time, a request made meanwhile runs after. */
+  contact(): Promise<void> {
+    if (this.sending) {
+      this.again = true;
+      return this.sending;
+    }
+    this.sending = this.gate(() => this.send()).finally(() => {
+      this.sending = null;
+      if (this.again && this.running) {
+        this.again = false;
+        void this.contact();
+      }
+    });
+    return this.sending;
+  }
+
+  private async send(): Promise<void> {
+    if (!this.running && this.outbox.length === 0) return;
+    try {
+      const wasDown = !this.link.connected;
+      if (wasDown) await this.link.connect();
+      const batchLimit = this.options.batchLimit ?? 20;
+      const diagEvery = this.options.diagEvery ?? 60;
+      if (this.stats.contacts % diagEvery === 0 || this.pendingDiagLines.length > 0) {
+        const lines = this.pendingDiagLines;
+        this.pendingDiagLines = [];
+        if (await this.link.sendDiag(this.model.diagnostics(this.clock.now() / 1000, lines))) this.stats.diags += 1;
+      }
+      while (this.outbox.length > 0) {
+        const batch = this.outbox.slice(0, batchLimit);
+        const reply = await this.link.sendRecords(batch);
+        this.outbox.splice(0, batch.length);
+        this.stats.records += batch.length;
+        if (reply) this.handleMessage(reply);
+      }
+      this.stats.contacts += 1;
+      this.failures = 0;
+      if (wasDown) {
+        // counted once the link has carried a contact (HTTP has no connection of its own)
+        this.stats.connects += 1;
+        if (this.stats.connects > 1) this.stats.reconnects += 1;
+      }
+    } catch (err) {
+      this.stats.errors += 1;
+      this.stats.lastError = err instanceof Error ? err.message : String(err);
+      this.note(`contact failed: ${this.stats.lastError}`);
+      this.scheduleRetry();
+    }
+  }
+
+  /** Tries again after 1 s, 2 s, 4 s ... (at most maxBackoffMs), with 20 % jitter. */
+  private scheduleRetry(): void {
+    if (!this.running || this.retryTimer !== null) return;
+    const max = this.options.maxBackoffMs ?? 60_000;
+    const delay = Math.min(max, 1000 * 2 ** Math.min(this.failures, 16)) * this.jitter.range(0.8, 1.2);
+    this.failures += 1;
+    this.retryTimer = this.clock.setTimeout(() => {
+      this.retryTimer = null;
+      void this.contact();
+    }, delay);
+  }
+
+  /** Applies a command message: config first, then the script, then each command in order. */
+  handleMessage(message: CommandMessage): void {
+    if (message.config) this.applyConfig(message.config);
+    if (message.script !== undefined) {
+      this.script = message.script;
+      this.pendingDiagLines.push(`Script loaded (${Buffer.from(message.script, 'base64').length} bytes)`);
+    }
+    let urgent = false;
+    for (const command of message.commands) {
+      this.stats.commands += 1;
+      this.received.push(command);
+      if (command.method === 'Admin.Trigger') {
+        const args = (command.args ?? {}) as { index?: unknown };
+        const index = typeof args.index === 'number' || typeof args.index === 'string' ? args.index : '?';
+        this.pendingEvents.push({ topic: 'trigger', msg: `Trigger ${index} activated`, lv: EVENT_LEVEL.info });
+        this.stats.triggers += 1;
+        urgent = true;
+      } else {
+        this.pendingDiagLines.push(`Command ${command.method} (${command.id}) done`);
+      }
+      void this.acknowledge(command.id);
+    }
+    if (message.config || message.script !== undefined) urgent = true;
+    if (urgent && this.running) {
+      // the device is awake: report at once (the trigger event, the config it now runs)
+      this.clock.setTimeout(() => {
+        if (!this.running) return;
+        if (this.pendingEvents.length > 0) this.takeSample();
+        void this.contact();
+      }, 0);
+    }
+  }
+
+  private async acknowledge(commandId: number): Promise<void> {
+    try {
+      if (await this.link.ack(commandId)) this.stats.acks += 1;
+    } catch (err) {
+      this.stats.errors += 1;
+      this.stats.lastError = `ack ${commandId}: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  /**
+   * Merges a delivered config. base_interval (1-86400 s) and transmit_interval (1-1000) are
+   * read from `device` (the settings layout) or the top level; a change restarts the sample
+   * timer so the new cadence begins now.
+   */
+  applyConfig(incoming: Record<string, unknown>): void {
+    const nested = (incoming.device ?? {}) as Record<string, unknown>;
+    const base = asInterval(nested.base_interval ?? incoming.base_interval, 1, 86_400);
+    const transmit = asInterval(nested.transmit_interval ?? incoming.transmit_interval, 1, 1000);
+    const before = this.contactIntervalS;
+    const { device: _device, ...rest } = incoming;
+    this.config = {
+      ...this.config,
+      ...rest,
+      device: {
+        ...this.config.device,
+        ...(typeof incoming.device === 'object' && incoming.device !== null ? nested : {}),
+        base_interval: base ?? this.baseIntervalS,
+        transmit_interval: transmit ?? this.transmitInterval,
+      },
+    };
+    delete (this.config as Record<string, unknown>).base_interval;
+    delete (this.config as Record<string, unknown>).transmit_interval;
+    this.stats.configs += 1;
+    this.pendingDiagLines.push(
+      `Config applied: base_interval ${this.baseIntervalS} s, transmit_interval ${this.transmitInterval}`,
+    );
+    if (this.running && (base !== null || transmit !== null)) {
+      this.samplesSinceContact = Math.min(this.samplesSinceContact, this.transmitInterval - 1);
+      if (this.sampleTimer !== null) this.clock.clearTimeout(this.sampleTimer);
+      this.sampleTimer = this.clock.setTimeout(() => this.tick(), this.baseIntervalS * 1000);
+      if (before !== this.contactIntervalS) this.note(`interval now ${this.contactIntervalS} s`);
+    }
+  }
+
+  private note(line: string): void {
+    this.options.log?.(`${this.id} ${line}`);
+  }
+}

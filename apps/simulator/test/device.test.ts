@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { DeviceRecordSchema } from '@portal/core';
+import { FakeClock, flush } from '../src/clock';
+import { SimDevice } from '../src/device';
+import { createGate, startFleet } from '../src/fleet';
+import { MemoryLink } from './helpers';
+
+function setup(options: { transmit?: number } = {}) {
+  const clock = new FakeClock(Date.UTC(2026, 5, 1, 8));
+  const link = new MemoryLink(() => clock.now());
+  const device = new SimDevice({
+    id: 'SIM000001',
+    key: 'k',
+    model: 'ORB-X1',
+    link,
+    clock,
+    config: { transmit_interval: options.transmit },
+  });
+  const gaps = () => link.messages.slice(1).map((m, i) => (m.at - (link.messages[i]?.at ?? 0)) / 1000);
+  return { clock, link, device, gaps };
+}
+
+describe('SimDevice', () => {
+  it('sleeps between contacts: one record every base_interval x transmit_interval (default 60 s)', async () => {
+    const { clock, link, device, gaps } = setup();
+    device.start();
+    await clock.advance(0);
+    expect(link.records).toHaveLength(1);
+    await clock.advance(59_999);
+    expect(link.records).toHaveLength(1);
+    await clock.advance(1);
+    expect(link.records).toHaveLength(2);
+    await clock.advance(180_000);
+    expect(link.records).toHaveLength(5);
+    expect(gaps()).toEqual([60, 60, 60, 60]);
+    for (const r of link.records) expect(DeviceRecordSchema.safeParse(r).success).toBe(true);
+    expect(link.diags).toHaveLength(1); // on the first contact
+    await device.stop();
+  });
+
+  it('applies a delivered config: a new interval changes the cadence from then on', async () => {
+    const { clock, link, device, gaps } = setup();
+    device.start();
+    await clock.advance(120_000); // contacts at 0, 60, 120
+    expect(link.messages).toHaveLength(3);
+    link.push({ commands: [], config: { device: { base_interval: 10 } } });
+    await clock.advance(0);
+    expect(device.baseIntervalS).toBe(10);
+    expect(device.stats.configs).toBe(1);
+    const before = link.messages.length;
+    await clock.advance(60_000);
+    const fresh = gaps().slice(before);
+    expect(fresh.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(fresh)).toEqual(new Set([10]));
+    // transmit_interval 3: three samples 10 s apart, sent together every 30 s
+    link.push({ commands: [], config: { device: { transmit_interval: 3 } } });
+    await clock.advance(0);
+    const start = link.messages.length;
+    await clock.advance(90_000);
+    const batches = link.messages.slice(start);
+    expect(batches).toHaveLength(3);
+    for (const b of batches) {
+      expect(b.records).toHaveLength(3);
+      expect(b.records.map((r) => Math.round(r.ts - (b.records[0]?.ts ?? 0)))).toEqual([0, 10, 20]);
+    }
+    expect(gaps().slice(start - 1)).toEqual([30, 30, 30]);
+    // a diagnostics message says what the device now runs
+    expect(JSON.stringify(link.diags)).toContain('transmit_interval 3');
+    // an out-of-range interval is ignored
+    link.push({ commands: [], config: { device: { base_interval: -5 } } });
+    await clock.advance(0);
+    expect(device.baseIntervalS).toBe(10);
+    await device.stop();
+  });
+
+  it('answers Admin.Trigger with an event at once and acknowledges every command', async () => {
+    const { clock, link, device } = setup();
+    device.start();
+    await clock.advance(5_000);
+    link.push({
+      commands: [
+        { id: 11, method: 'Admin.Trigger', args: { index: 2 } },
+        { id: 12, method: 'Admin.Reboot' },
+        { id: 13, method: 'Admin.Trigger', args: { index: 4 } },
+      ],
+    });
+    await clock.advance(0);
+    expect(link.acks).toEqual([11, 12, 13]);
+    expect(device.stats.acks).toBe(3);
+    const last = link.records.at(-1);
+    expect(last?.events?.filter((e) => e.topic === 'trigger').map((e) => e.msg)).toEqual([
+      'Trigger 2 activated',
+      'Trigger 4 activated',
+    ]);
+    expect(last?.events?.every((e) => (e.lv ?? 0) >= 1 && (e.lv ?? 0) <= 10)).toBe(true);
+    expect(link.records).toHaveLength(2); // the scheduled one and the triggered one
+    await device.stop();
+  });
+
+  it('handles commands returned in a reply (HTTP style) the same way', async () => {
+    const { clock, link, device } = setup();
+    link.nextReply = {
+      commands: [{ id: 5, method: 'Admin.Trigger', args: { index: 1 } }],
+      config: { base_interval: 30 },
+    };
+    device.start();
+    await clock.advance(0);
+    expect(device.baseIntervalS).toBe(30);
+    expect(link.acks).toEqual([5]);
+    expect(link.records.at(-1)?.events?.some((e) => e.msg === 'Trigger 1 activated')).toBe(true);
+    await device.stop();
+  });
+
+  it('keeps records while the link is down and delivers them after reconnecting with backoff', async () => {
+    const { clock, link, device } = setup();
+    device.start();
+    await clock.advance(0);
+    link.cut();
+    const attempts0 = link.connectAttempts;
+    await clock.advance(300_000);
+    expect(link.records).toHaveLength(1);
+    expect(device.queued).toBeGreaterThanOrEqual(5);
+    // backoff: fewer attempts than a retry every second would make
+    const attempts = link.connectAttempts - attempts0;
+    expect(attempts).toBeGreaterThan(3);
+    expect(attempts).toBeLessThan(20);
+    expect(device.stats.errors).toBeGreaterThan(3);
+    link.restore();
+    await clock.advance(120_000);
+    expect(device.queued).toBe(0);
+    expect(link.records.length).toBeGreaterThanOrEqual(8);
+    const ts = link.records.map((r) => r.ts);
+    expect([...ts].sort((a, b) => a - b)).toEqual(ts);
+    expect(device.stats.reconnects).toBe(1);
+    await device.stop();
+  });
+
+  it('stop() ends the timers', async () => {
+    const { clock, link, device } = setup();
+    device.start();
+    await clock.advance(0);
+    await device.stop();
+    await clock.advance(600_000);
+    expect(link.records).toHaveLength(1);
+    expect(clock.pending).toBe(0);
+  });
+});
+
+describe('fleet', () => {
+  it('runs devices with bounded concurrency and sums their statistics', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 5, 1, 8));
+    const links = new Map<string, MemoryLink>();
+    let active = 0;
+    let peak = 0;
+    let hold = true;
+    const held: (() => void)[] = [];
+    const ids = Array.from({ length: 12 }, (_, i) => `FLT${String(i).padStart(6, '0')}`);
+    const fleet = startFleet({
+      devices: ids.map((id, i) => ({
+        id,
+        key: 'k',
+        model: ['ORB-C1', 'ORB-X1', 'QUAD-C2', 'QUAD-X2'][i % 4] ?? 'ORB-C1',
+      })),
+      transport: 'mqtt',
+      clock,
+      concurrency: 3,
+      staggerMs: 0,
+      linkFactory: (d) => {
+        const link = new MemoryLink(() => clock.now());
+        const send = link.sendRecords.bind(link);
+        link.sendRecords = async (records) => {
+          active += 1;
+          peak = Math.max(peak, active);
+          if (hold) await new Promise<void>((resolve) => held.push(resolve));
+          active -= 1;
+          return send(records);
+        };
+        links.set(d.id, link);
+        return link;
+      },
+    });
+    await clock.advance(0);
+    // twelve devices due at once, three sends in flight, the rest waiting for a slot
+    expect(active).toBe(3);
+    let rounds = 0;
+    while (held.length > 0) {
+      for (const release of held.splice(0)) release();
+      await flush();
+      expect(active).toBeLessThanOrEqual(3);
+      rounds += 1;
+    }
+    expect(rounds).toBe(4);
+    expect(fleet.stats.records).toBe(12);
+    hold = false;
+    await clock.advance(120_000);
+    expect(peak).toBe(3);
+    const stats = fleet.stats;
+    expect(stats.devices).toBe(12);
+    expect(stats.records).toBe(36);
+    expect(stats.online).toBe(12);
+    expect(stats.diags).toBe(12);
+    expect([...links.values()].every((l) => l.records.length === 3)).toBe(true);
+    await fleet.stop();
+  });
+
+  it('refuses an unknown model', () => {
+    expect(() =>
+      startFleet({ devices: [{ id: 'X', key: 'k', model: 'ORB-Z9' }], transport: 'http', httpUrl: 'http://x' }),
+    ).toThrow(/Unknown model/);
+  });
+
+  it('createGate runs at most n tasks at once, in order', async () => {
+    const gate = createGate(2);
+    const order: number[] = [];
+    let running = 0;
+    let peak = 0;
+    await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        gate(async () => {
+          running += 1;
+          peak = Math.max(peak, running);
+          order.push(n);
+          await new Promise((resolve) => setImmediate(resolve));
+          running -= 1;
+        }),
+      ),
+    );
+    expect(peak).toBe(2);
+    expect(order).toEqual([1, 2, 3, 4, 5]);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * What devices send and receive (DESIGN.md section 6): the data record, its events and CAN
+ * frames, the diagnostics message, the command message the server pushes on `dev/{id}/cmd`
+ * (and returns from HTTP ingest) and the acknowledgement a device publishes on `dev/{id}/ack`.
+ *
+ * The rules of a record, in the order `parseDeviceRecord` applies them:
+ * - the whole message is at most 64 kB (RECORD_LIMITS.maxPayloadBytes) and holds one record
+ *   or an array of at most 500;
+ * - a record is a JSON object with `ts`, epoch seconds (fraction allowed), not older than
+ *   7 days and not more than 5 minutes in the future; otherwise the record is refused;
+ * - at most 200 keys; more and the record is refused;
+ * - a measurement key matches /^[A-Za-z][A-Za-z0-9_]{0,63}$/ and holds a number, a string of
+ *   at most 1024 characters, a boolean or an array of at most 256 numbers; any other key or
+ *   value (including `__proto__`, nested objects, null) is dropped and reported,
+ *   and the rest of the record is kept;
+ * - `events` is an array of {topic?, msg, lv?, severity?}; `can1`/`can2` arrays of {id, data}
+ *   with `data` a hex string; a malformed one of these is dropped like any other key.
+ */
+import { z } from 'zod';
+
+export const RECORD_LIMITS = {
+  maxKeys: 200,
+  maxKeyLength: 64,
+  maxStringLength: 1024,
+  maxArrayLength: 256,
+  maxPayloadBytes: 65_536,
+  maxRecordsPerMessage: 500,
+  maxEvents: 100,
+  maxCanFrames: 256,
+  /** A record older than this (seconds before now) is refused. */
+  maxAgeSeconds: 7 * 86_400,
+  /** A record further than this (seconds after now) in the future is refused. */
+  maxFutureSeconds: 300,
+} as const;
+
+/** A measurement key name. */
+export const RECORD_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/** Keys with a structure of their own; every other key is a measurement. */
+export const RECORD_STRUCTURED_KEYS = ['ts', 'events', 'can1', 'can2'] as const;
+
+export const RecordValueSchema = z.union([
+  z.number().finite(),
+  z.string().max(RECORD_LIMITS.maxStringLength),
+  z.boolean(),
+  z.array(z.number().finite()).max(RECORD_LIMITS.maxArrayLength),
+]);
+export type RecordValue = z.infer<typeof RecordValueSchema>;
+
+/** An event carried in a record: some devices give lv, some a severity word, some both. */
+export const DeviceEventSchema = z.object({
+  topic: z.string().max(64).optional(),
+  msg: z.string().max(RECORD_LIMITS.maxStringLength),
+  lv: z.number().finite().optional(),
+  severity: z.string().max(16).optional(),
+});
+export type DeviceEvent = z.infer<typeof DeviceEventSchema>;
+
+/** A CAN frame: numeric or hex-string id, data as a hex string (up to 64 bytes, CAN FD). */
+export const CanFrameSchema = z.object({
+  id: z.union([z.number().int().nonnegative(), z.string().regex(/^(0x)?[0-9A-Fa-f]{1,8}$/)]),
+  data: z.string().regex(/^([0-9A-Fa-f]{2}){0,64}$/, 'data must be a hex string'),
+});
+export type CanFrame = z.infer<typeof CanFrameSchema>;
+
+const EventsSchema = z.array(DeviceEventSchema).max(RECORD_LIMITS.maxEvents);
+const CanFramesSchema = z.array(CanFrameSchema).max(RECORD_LIMITS.maxCanFrames);
+
+/** A valid, clean record (what `parseDeviceRecord` returns; what a simulator should send). */
+export const DeviceRecordSchema = z
+  .object({
+    ts: z.number().finite().positive(),
+    events: EventsSchema.optional(),
+    can1: CanFramesSchema.optional(),
+    can2: CanFramesSchema.optional(),
+  })
+  .catchall(RecordValueSchema)
+  .superRefine((record, ctx) => {
+    const keys = Object.keys(record);
+    if (keys.length > RECORD_LIMITS.maxKeys) {
+      ctx.addIssue({ code: 'custom', message: `A record has at most ${RECORD_LIMITS.maxKeys} keys` });
+    }
+    for (const key of keys) {
+      if (!RECORD_KEY_PATTERN.test(key)) {
+        ctx.addIssue({ code: 'custom', message: `Invalid key name: ${key.slice(0, 70)}`, path: [key] });
+      }
+    }
+  });
+export type DeviceRecord = z.infer<typeof DeviceRecordSchema>;
+
+/** Diagnostics (`dev/{id}/diag`): a JSON object with an optional ts; stored as given. */
+export const DeviceDiagnosticsSchema = z.record(z.string(), z.unknown());
+
+/** A command as delivered to a device. */
+export const DeviceCommandSchema = z.object({
+  id: z.number().int(),
+  method: z.string().min(1).max(64),
+  args: z.unknown().optional(),
+});
+export type DeviceCommand = z.infer<typeof DeviceCommandSchema>;
+
+/** What the server pushes on `dev/{id}/cmd` and answers to `POST /api/ingest/{id}`. */
+export const CommandMessageSchema = z.object({
+  commands: z.array(DeviceCommandSchema),
+  config: z.record(z.string(), z.unknown()).optional(),
+  /** Base64 of the device script. */
+  script: z.string().optional(),
+});
+export type CommandMessage = z.infer<typeof CommandMessageSchema>;
+
+/** A device's acknowledgement on `dev/{id}/ack`. */
+export const CommandAckSchema = z.object({ id: z.number().int() });
+export type CommandAck = z.infer<typeof CommandAckSchema>;
+
+/** The body of `POST /api/device/{id}/rpc`. */
+export const RpcRequestSchema = z.strictObject({
+  method: z.string().min(1, 'Method is required').max(64, 'Method is too long'),
+  args: z.unknown().optional(),
+});
+export type RpcRequest = z.infer<typeof RpcRequestSchema>;
+
+/** The body of `DELETE /api/device/{id}/rpc`. */
+export const RpcCancelSchema = z.strictObject({ commandID: z.coerce.number().int() });
+
+export const COMMAND_STATES = ['queued', 'sent', 'delivered', 'cancelled', 'expired'] as const;
+export type CommandState = (typeof COMMAND_STATES)[number];
+
+export type RecordParseResult =
+  | { ok: true; record: DeviceRecord; dropped: { key: string; reason: string }[] }
+  | { ok: false; reason: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function printable(key: string): string {
+  return JSON.stringify(key.length > 70 ? `${key.slice(0, 70)}…` : key);
+}
+
+/**
+ * Checks one record against the rules above at `nowSeconds` (epoch seconds). A refused record
+ * comes back with the reason; an accepted one comes back clean (a fresh object with no
+ * prototype tricks) along with the keys dropped from it.
+ */
+export function parseDeviceRecord(input: unknown, nowSeconds: number): RecordParseResult {
+  if (!isPlainObject(input)) return { ok: false, reason: 'A record must be a JSON object' };
+  const ts = Object.prototype.hasOwnProperty.call(input, 'ts') ? input.ts : undefined;
+  if (typeof ts !== 'number' || !Number.isFinite(ts) || ts <= 0) {
+    return { ok: false, reason: 'A record needs ts, epoch seconds' };
+  }
+  if (ts < nowSeconds - RECORD_LIMITS.maxAgeSeconds) {
+    return { ok: false, reason: `ts ${ts} is more than 7 days old` };
+  }
+  if (ts > nowSeconds + RECORD_LIMITS.maxFutureSeconds) {
+    return { ok: false, reason: `ts ${ts} is more than 5 minutes in the future` };
+  }
+  const keys = Object.keys(input);
+  if (keys.length > RECORD_LIMITS.maxKeys) {
+    return { ok: false, reason: `A record has at most ${RECORD_LIMITS.maxKeys} keys (${keys.length} given)` };
+  }
+  const dropped: { key: string; reason: string }[] = [];
+  const out: Record<string, unknown> = { ts };
+  for (const key of keys) {
+    if (key === 'ts') continue;
+    if (!RECORD_KEY_PATTERN.test(key)) {
+      dropped.push({ key, reason: `Invalid key name ${printable(key)}` });
+      continue;
+    }
+    const value = input[key];
+    if (key === 'events' || key === 'can1' || key === 'can2') {
+      const parsed = (key === 'events' ? EventsSchema : CanFramesSchema).safeParse(value);
+      if (parsed.success) out[key] = parsed.data;
+      else dropped.push({ key, reason: `Malformed ${key}` });
+      continue;
+    }
+    const parsed = RecordValueSchema.safeParse(value);
+    if (parsed.success) out[key] = parsed.data;
+    else dropped.push({ key, reason: `Key ${printable(key)} has a value of the wrong type` });
+  }
+  return { ok: true, record: out as DeviceRecord, dropped };
+}

@@ -1,0 +1,316 @@
+/**
+ * Device contracts (issue 3): provisioning, device users, settings, passwords and distributor
+ * actions; the device models and the default device config (spec 2 section 3).
+ */
+import { z } from 'zod';
+import { DEVICE_ID_PATTERN } from '../domain/ids';
+import { DeviceRoleSchema } from '../domain/roles';
+import {
+  DECIMAL_PLACES_MAX,
+  DISPLAY_TEXT_MAX_LENGTH,
+  SORT_ORDER_MAX,
+  SORT_ORDER_MIN,
+  customPageName,
+  sanitise,
+} from '../domain/validation';
+import { EmailSchema, MfaCodeSchema } from './auth';
+
+// ---- Models, firmware, ids -------------------------------------------------------------------
+
+export const DEVICE_MODELS = ['ORB-C1', 'ORB-X1', 'QUAD-C2', 'QUAD-X2'] as const;
+export type DeviceModel = (typeof DEVICE_MODELS)[number];
+export const DEVICE_FAMILIES = ['ORB', 'QUAD'] as const;
+export type DeviceFamily = (typeof DEVICE_FAMILIES)[number];
+
+export const DeviceModelSchema = z.enum(DEVICE_MODELS, { message: `model must be one of ${DEVICE_MODELS.join(', ')}` });
+
+/** The family of a model: the part before the dash (ORB or QUAD). */
+export function deviceFamily(model: DeviceModel): DeviceFamily {
+  return model.startsWith('QUAD') ? 'QUAD' : 'ORB';
+}
+
+/** Firmware string SFW{3 digits}-{major}.{minor}.{patch}. */
+export const FIRMWARE_PATTERN = /^SFW\d{3}-\d{1,4}\.\d{1,4}\.\d{1,4}$/;
+/** Firmware of a newly provisioned device when none is given (default firmware doc version 003). */
+export const DEFAULT_FIRMWARE = 'SFW003-1.0.0';
+export const FirmwareSchema = z.string().regex(FIRMWARE_PATTERN, 'fw must look like SFW003-1.2.3');
+
+export const DeviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, 'The device id must be 9 uppercase letters or digits');
+export const DeviceIdParamsSchema = z.strictObject({ id: DeviceIdSchema });
+
+/** Setup passwords printed on the label: 8 characters from an alphabet without look-alikes. */
+export const SETUP_PASSWORD_LENGTH = 8;
+export const SETUP_PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** Messages the device calls answer with. */
+export const DEVICE_MESSAGES = {
+  notFound: 'Device not found',
+  badClaim: 'Invalid device id or setup password.',
+  lastAdmin: 'A device must keep at least one ADMIN.',
+  userNotFound: 'That user has no access to this device.',
+  nameNotEditable: 'The device name can be changed only for virtual devices (ids starting 0-).',
+  mfaRequired: 'Enter the current code of your authenticator app.',
+  mfaInvalid: 'Invalid code.',
+  alreadyUser: 'You already have access to this device.',
+  invited: 'Invitation sent. Access is granted when the address signs up.',
+  userAdded: 'User added.',
+  userUpdated: 'Permission changed.',
+  userRemoved: 'User removed.',
+  claimed: 'Device added.',
+  trialResetDone: 'Success: the trial restarts when the next user is added.',
+  trialResetUnavailable: 'The trial of this device has already been reset.',
+  noPassOn: 'Success: the next user to add this device becomes its ADMIN without the setup password.',
+  noPassOff: 'Success: adding this device needs the setup password again.',
+} as const;
+
+// ---- Device config (spec 2 section 3) --------------------------------------------------------
+
+export interface DefaultConfigInput {
+  id: string;
+  model: DeviceModel;
+  name: string;
+  fw: string;
+}
+
+/** The config document a device gets when provisioned: base_interval 60, sleep enabled on vin. */
+export function defaultDeviceConfig(input: DefaultConfigInput): Record<string, unknown> {
+  const family = deviceFamily(input.model);
+  const channels = (n: number, extra: Record<string, unknown>) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${i + 1}`, { enabled: false, name: '', ...extra }]));
+  return {
+    settings: {
+      device: {
+        id: input.id,
+        model: input.model,
+        name: input.name,
+        fw: input.fw,
+        base_interval: 60,
+        transmit_interval: 1,
+        sq_interval: 0,
+        batt: { enabled: true },
+      },
+      vin: { sleep: { enabled: true, threshold: 11.5, hysteresis: 0.5 } },
+      gps: { enabled: true, interval: 1 },
+      accel: { enabled: family === 'QUAD', threshold: 0.5 },
+      ambient: { enabled: true },
+      inputs: {
+        analog: channels(5, { mode: 'voltage' }),
+        current: channels(5, {}),
+        digital: channels(5, {}),
+        frequency: channels(5, {}),
+        duty: channels(5, {}),
+        pulse: channels(5, {}),
+      },
+      serial1: { enabled: false, baud: 9600, capture: { start: '', end: '', request: '' } },
+      can1: { enabled: family === 'QUAD', bitrate: 250000, mode: 'j1939' },
+      can2: { enabled: false, bitrate: 250000, mode: 'j1939' },
+      ble: { enabled: false },
+      script: {},
+      endpoint: { data_to_portal: true },
+    },
+  };
+}
+
+// ---- Provisioning --------------------------------------------------------------------------
+
+export const ProvEditDeviceBodySchema = z.strictObject({
+  model: DeviceModelSchema,
+  fw: FirmwareSchema.optional(),
+  name: z.string().max(20, 'name: at most 20 characters').transform((v) => sanitise(v)).optional(),
+});
+export type ProvEditDeviceBody = z.infer<typeof ProvEditDeviceBodySchema>;
+
+export const ProvDeviceSchema = z.object({
+  deviceid: z.string(),
+  model: DeviceModelSchema,
+  family: z.enum(DEVICE_FAMILIES),
+  fw: z.string(),
+  name: z.string(),
+  tier: z.string(),
+  added: z.boolean(),
+  createdAt: z.string(),
+  lastContact: z.number().nullable(),
+  /** Only in the answer that created the device. */
+  setupPassword: z.string().optional(),
+  deviceKey: z.string().optional(),
+});
+export type ProvDevice = z.infer<typeof ProvDeviceSchema>;
+
+export const ProvLogBodySchema = z.strictObject({
+  message: z.string().trim().min(1, 'message is required').max(2000, 'message: at most 2000 characters'),
+});
+export const ProvLogEntrySchema = z.object({ id: z.number(), message: z.string(), author: z.string().nullable(), ts: z.string() });
+export const ProvLogResponseSchema = z.object({ deviceid: z.string(), entries: z.array(ProvLogEntrySchema) });
+export type ProvLogEntry = z.infer<typeof ProvLogEntrySchema>;
+
+// ---- Device users -------------------------------------------------------------------------
+
+/**
+ * POST /device/{id}/user: either {setupPassword, groupid?} (add the device to the caller) or
+ * {targetEmail, targetPermission} (an ADMIN adds a user).
+ */
+export const DeviceUserPostBodySchema = z
+  .strictObject({
+    setupPassword: z.string().max(64, 'setupPassword: at most 64 characters').optional(),
+    groupid: z.string().max(64, 'groupid: at most 64 characters').optional(),
+    targetEmail: EmailSchema.optional(),
+    targetPermission: DeviceRoleSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const grant = body.targetEmail !== undefined || body.targetPermission !== undefined;
+    if (grant && (body.targetEmail === undefined || body.targetPermission === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'targetEmail and targetPermission go together', path: [body.targetEmail === undefined ? 'targetEmail' : 'targetPermission'] });
+    }
+    if (grant && body.setupPassword !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'send either setupPassword or targetEmail, not both', path: ['setupPassword'] });
+    }
+  });
+export type DeviceUserPostBody = z.infer<typeof DeviceUserPostBodySchema>;
+
+export const DeviceUserPutBodySchema = z.strictObject({
+  userid: z.string().min(1, 'userid is required').max(64),
+  permission: DeviceRoleSchema,
+});
+export const DeviceUserDeleteBodySchema = z.strictObject({ userid: z.string().min(1, 'userid is required').max(64) });
+
+export const PermissionsQuerySchema = z.strictObject({ flattenGroups: z.enum(['true', 'false']).optional() });
+
+export const DeviceUserEntrySchema = z.object({ userid: z.string(), email: z.string(), permission: DeviceRoleSchema });
+export const DeviceInviteEntrySchema = z.object({ email: z.string(), permission: DeviceRoleSchema });
+export const PermissionsResponseSchema = z.object({
+  deviceid: z.string(),
+  users: z.array(DeviceUserEntrySchema),
+  invites: z.array(DeviceInviteEntrySchema),
+});
+export type DeviceUserEntry = z.infer<typeof DeviceUserEntrySchema>;
+
+export const DeviceUserResultSchema = z.object({
+  message: z.string(),
+  deviceid: z.string(),
+  permission: DeviceRoleSchema.optional(),
+  userid: z.string().optional(),
+  invited: z.boolean().optional(),
+});
+export type DeviceUserResult = z.infer<typeof DeviceUserResultSchema>;
+
+// ---- Settings -----------------------------------------------------------------------------
+
+const text = (max: number, label: string) =>
+  z
+    .string()
+    .max(max, `${label}: at most ${max} characters`)
+    .transform((v) => sanitise(v, { maxLength: max }));
+
+const displayText = (label: string) => text(DISPLAY_TEXT_MAX_LENGTH, label);
+
+export const DISPLAY_TYPES = ['default', 'hide', 'gauge', 'digital', 'hours', 'raw', 'escaped', 'hex', 'base64', 'trendline'] as const;
+
+export const GaugeSettingsSchema = z.strictObject({
+  min: z.number(),
+  max: z.number(),
+  warnLow: z.number(),
+  warnHigh: z.number(),
+  alarmLow: z.number(),
+  alarmHigh: z.number(),
+});
+
+export const DigitalSettingsSchema = z.strictObject({
+  lowThreshold: z.number().default(0.5),
+  lowString: displayText('lowString').default('OFF'),
+  highString: displayText('highString').default('ON'),
+});
+
+/** Per-key display settings (spec 2 section 3 and the limits of section 5). */
+export const DisplaySettingSchema = z.strictObject({
+  displayType: z.enum(DISPLAY_TYPES).optional(),
+  sort: z.number().int('sort must be a whole number').min(SORT_ORDER_MIN, 'sort must be 1-100').max(SORT_ORDER_MAX, 'sort must be 1-100').optional(),
+  name: displayText('name').optional(),
+  units: displayText('units').optional(),
+  dp: z.number().int('dp must be a whole number').min(0, 'dp must be 0-8').max(DECIMAL_PLACES_MAX, 'dp must be 0-8').optional(),
+  showLastReading: z.boolean().optional(),
+  gaugeSettings: GaugeSettingsSchema.optional(),
+  digitalSettings: DigitalSettingsSchema.optional(),
+  groupKey: z.string().max(64).optional(),
+  operatorEditable: z.boolean().optional(),
+  confirmEnabled: z.boolean().optional(),
+  confirmText: text(200, 'confirmText').optional(),
+  colour: z.string().max(32).optional(),
+});
+export type DisplaySetting = z.infer<typeof DisplaySettingSchema>;
+
+export const DATA_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+export const MAX_DISPLAY_SETTING_KEYS = 500;
+
+/** A change of PORTAL_displaySettings: per key, new settings, or null to remove the key's settings. */
+export const DisplaySettingsPatchSchema = z.record(z.string(), DisplaySettingSchema.nullable()).superRefine((record, ctx) => {
+  const keys = Object.keys(record);
+  if (keys.length > MAX_DISPLAY_SETTING_KEYS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_DISPLAY_SETTING_KEYS} keys` });
+  for (const key of keys) {
+    if (!DATA_KEY_PATTERN.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'display setting keys are data key names' });
+  }
+});
+
+export const DeviceNotesSchema = z.strictObject({
+  status: text(40, 'status').optional(),
+  home_page: z.string().max(40, 'home_page: at most 40 characters').transform(customPageName).optional(),
+  asset_type: text(40, 'asset_type').optional(),
+  make: text(40, 'make').optional(),
+  model: text(40, 'model').optional(),
+  customer: text(60, 'customer').optional(),
+  installer: text(60, 'installer').optional(),
+  description: text(1000, 'description').optional(),
+  images: z
+    .strictObject({
+      asset_image: z.string().max(200).nullable().optional(),
+      brand_image: z.string().max(200).nullable().optional(),
+    })
+    .optional(),
+});
+export type DeviceNotes = z.infer<typeof DeviceNotesSchema>;
+
+export const DeviceSettingsPutBodySchema = z
+  .strictObject({
+    PORTAL_deviceName: z.string().max(20, 'PORTAL_deviceName: at most 20 characters').transform((v) => sanitise(v)).optional(),
+    PORTAL_deviceNotes: DeviceNotesSchema.optional(),
+    PORTAL_displaySettings: DisplaySettingsPatchSchema.optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'Send PORTAL_deviceName, PORTAL_deviceNotes or PORTAL_displaySettings');
+export type DeviceSettingsPutBody = z.infer<typeof DeviceSettingsPutBodySchema>;
+
+export const TierInfoSchema = z.object({
+  name: z.string(),
+  dataToPortal: z.boolean(),
+  trialDaysRemaining: z.number().nullable(),
+});
+
+export const DeviceSettingsResponseSchema = z.object({
+  deviceid: z.string(),
+  deviceSettings: z.object({
+    PORTAL_displaySettings: z.record(z.string(), z.unknown()),
+    PORTAL_deviceName: z.string(),
+    PORTAL_deviceNotes: z.record(z.string(), z.unknown()),
+    PORTAL_add_next_user_without_pass: z.object({ active: z.boolean() }),
+    tier: TierInfoSchema,
+    trialResetActive: z.boolean(),
+    trialResetAvailable: z.boolean(),
+    dataStorageDays: z.number(),
+  }),
+  myPermission: DeviceRoleSchema,
+  requesterUserId: z.string(),
+});
+export type DeviceSettingsResponse = z.infer<typeof DeviceSettingsResponseSchema>;
+
+// ---- Passwords and distributor actions ------------------------------------------------------
+
+export const DevicePasswordsBodySchema = z.strictObject({ code: MfaCodeSchema.optional() });
+export const DevicePasswordsResponseSchema = z.object({ deviceid: z.string(), setupPassword: z.string() });
+
+export const DistributorActionBodySchema = z.discriminatedUnion(
+  'action',
+  [
+    z.strictObject({ action: z.literal('reset-trial'), params: z.strictObject({}).optional() }),
+    z.strictObject({ action: z.literal('no-pass'), params: z.strictObject({ mode: z.enum(['ADMIN', 'DISABLE'], { message: 'params.mode must be ADMIN or DISABLE' }) }) }),
+  ],
+  { message: "action must be 'reset-trial' or 'no-pass'" },
+);
+export type DistributorActionBody = z.infer<typeof DistributorActionBodySchema>;
