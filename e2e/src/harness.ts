@@ -17,6 +17,7 @@ export async function startStack() {
   const portal = await startPortal({
     ...loadConfig({}),
     port: 0,
+    mqttPort: 0,
     host: '127.0.0.1',
     dataDir: 'memory://',
     smtpUrl: mailbox.url,

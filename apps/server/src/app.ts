@@ -39,6 +39,11 @@ import { createClientErrorsService } from './modules/client-errors/client-errors
 import { registerClientErrorsRoutes } from './modules/client-errors/client-errors.routes';
 import { createHealthService } from './modules/health/health.service';
 import { registerHealthRoutes } from './modules/health/health.routes';
+import { createDevicesService, type DevicesService } from './modules/devices/devices.service';
+import { registerDevicesRoutes } from './modules/devices/devices.routes';
+import { createTelemetryService, type TelemetryOptions, type TelemetryService } from './modules/telemetry/telemetry.service';
+import { registerTelemetryRoutes } from './modules/telemetry/telemetry.routes';
+import { registerIngestRoutes } from './ingest/http';
 
 /** Default body limit of every route: the API takes small JSON bodies only. */
 export const BODY_LIMIT = 64 * 1024;
@@ -60,6 +65,8 @@ export interface AppOptions {
   /** Requests per minute per client address on each sign-in family route. */
   rateLimitPerMinute?: number;
   authLimits?: Partial<AuthLimits>;
+  /** Ingest queue and command delivery settings (tests). */
+  telemetry?: Partial<TelemetryOptions>;
   logLevel?: string;
   /** Where logs go (default stdout). */
   logStream?: DestinationStream;
@@ -69,6 +76,8 @@ export interface AppServices {
   auth: AuthService;
   account: AccountService;
   mailer: Mailer;
+  devices: DevicesService;
+  telemetry: TelemetryService;
 }
 
 declare module 'fastify' {
@@ -146,13 +155,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (options.smtpUrl ? createSmtpMailer(options.smtpUrl, options.mailFrom ?? 'Portal <no-reply@portal.local>') : createOutboxMailer(outboxDeps));
   const sms = options.smsSender ?? createOutboxSmsSender(outboxDeps);
 
-  const auth = createAuthService({ db, clock, mailer, sms, log: app.log, background, limits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits } });
+  const devices = createDevicesService({ db, clock, mailer, log: app.log, checkTotp: (user, code) => auth.checkTotp(user, code) });
+  const auth = createAuthService({
+    db,
+    clock,
+    mailer,
+    sms,
+    log: app.log,
+    background,
+    limits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits },
+    onSignup: async (user) => void (await devices.applyInvites(user.id, user.email)),
+  });
   const account = createAccountService({ db, clock, sms, auth });
   const groups = createGroupsService({ db });
   const outbox = createOutboxService({ db });
   const clientErrors = createClientErrorsService();
   const health = createHealthService({ db });
-  app.decorate('services', { auth, account, mailer });
+  const telemetry = createTelemetryService({ db, clock, devices, log: app.log, ...(options.telemetry ? { options: options.telemetry } : {}) });
+  app.decorate('services', { auth, account, mailer, devices, telemetry });
 
   const publicUrl = () => options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`;
   const rateLimit = perMinute(options.rateLimitPerMinute ?? 20);
@@ -173,8 +193,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerGroupsRoutes(app, groups);
   registerMailRoutes(app, outbox);
   registerClientErrorsRoutes(app, clientErrors, rateLimit);
+  registerDevicesRoutes(app, devices);
+  registerTelemetryRoutes(app, telemetry);
+  await registerIngestRoutes(app, telemetry);
 
   app.addHook('onClose', async () => {
+    await telemetry.close();
     await background.drain();
     await mailer.close();
   });

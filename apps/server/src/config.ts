@@ -30,7 +30,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-* headers: true, false, a hop count, or a comma-separated list of addresses/CIDRs.' },
   { name: 'BRAND_OVERRIDES', default: '{}', description: 'JSON object of brand fields to override, keyed by brand id, e.g. {"tank":{"footerText":"..."}}.' },
   { name: 'RATE_LIMIT_PER_MINUTE', default: '20', description: 'Requests per minute per client address on each sign-in, sign-up, reset and verification call.' },
-  // Later issues: MQTT_PORT (embedded broker), MQTT_URL (external broker).
+  { name: 'MQTT_PORT', default: '1883', description: 'Port of the embedded MQTT broker devices connect to (0 picks a free port). Unused with MQTT_URL.' },
+  { name: 'MQTT_URL', default: '(unset: embedded broker)', description: 'External MQTT broker, e.g. mqtt://broker:1883; the portal then subscribes with the shared subscription $share/portal/dev/+/data (and diag, ack) instead of running its own broker.' },
 ];
 
 export type TrustProxy = boolean | number | string[];
@@ -50,6 +51,8 @@ export interface Config {
   trustProxy: TrustProxy;
   brandOverrides: BrandOverrides;
   rateLimitPerMinute: number;
+  mqttPort: number;
+  mqttUrl: string | undefined;
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -97,6 +100,8 @@ const EnvSchema = z.object({
   WEB_DIST: optionalText,
   TRUST_PROXY: z.preprocess(blankToUndefined, TrustProxySchema.default(false)),
   BRAND_OVERRIDES: z.preprocess(blankToUndefined, BrandOverridesSchema.default({})),
+  MQTT_PORT: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(0, 'must be 0-65535').max(65535, 'must be 0-65535').default(1883)),
+  MQTT_URL: z.preprocess(blankToUndefined, z.string().regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://').optional()),
   RATE_LIMIT_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').default(20)),
 });
 
@@ -127,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     brandOverrides: e.BRAND_OVERRIDES,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    mqttPort: e.MQTT_PORT,
+    mqttUrl: e.MQTT_URL,
   };
 }
 

@@ -10,11 +10,14 @@ import type { Config } from './config';
 import { openDatabase, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { seedDemo } from './seed';
+import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './ingest/mqtt';
 
 export interface Portal {
   /** The address to open: PUBLIC_URL, else http://localhost:{port}. */
   url: string;
   port: number;
+  /** The embedded MQTT broker's port; null when MQTT_URL names an external broker. */
+  mqttPort: number | null;
   app: FastifyInstance;
   db: Db;
   /** Stops accepting requests, finishes background work, then closes the database. */
@@ -25,6 +28,10 @@ export interface Portal {
 export type PortalOptions = Omit<AppOptions, 'db' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'webDist' | 'trustProxy' | 'brands' | 'rateLimitPerMinute' | 'logLevel'> & {
   /** PostgreSQL only: work in this schema (tests isolate runs with it). */
   dbSchema?: string;
+  /** External broker only: the shared-subscription group (default 'portal'; tests isolate runs with it). */
+  mqttShareGroup?: string;
+  /** External broker only: parallel subscriber connections (default 4). */
+  mqttConnections?: number;
 };
 
 /** One line for a failed listen, naming the variable to change. */
@@ -37,9 +44,10 @@ function listenError(error: unknown, variable: string, port: number): Error {
 }
 
 export async function startPortal(config: Config, options: PortalOptions = {}): Promise<Portal> {
-  const { dbSchema, ...appOptions } = options;
+  const { dbSchema, mqttShareGroup, mqttConnections, ...appOptions } = options;
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: dbSchema });
   let app: FastifyInstance | undefined;
+  let mqttIngest: MqttIngest | undefined;
   try {
     await migrate(db);
     app = await buildApp({
@@ -61,9 +69,24 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
     } catch (error) {
       throw listenError(error, 'PORT', config.port);
     }
-    // Later issues: the embedded MQTT broker starts here (MQTT_PORT, same one-line error on a
-    // taken port) and is closed in close() before the HTTP server.
+    const telemetry = app.services.telemetry;
+    if (config.mqttUrl) {
+      mqttIngest = await connectExternalBroker({
+        url: config.mqttUrl,
+        shareGroup: mqttShareGroup ?? 'portal',
+        connections: mqttConnections ?? 4,
+        telemetry,
+        log: app.log,
+      });
+    } else {
+      try {
+        mqttIngest = await startEmbeddedBroker({ port: config.mqttPort, host: config.host, telemetry, log: app.log });
+      } catch (error) {
+        throw listenError(error, 'MQTT_PORT', config.mqttPort);
+      }
+    }
   } catch (error) {
+    await mqttIngest?.close().catch(() => undefined);
     await app?.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
@@ -72,14 +95,18 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
   const port = (app.server.address() as AddressInfo).port;
   const url = config.publicUrl ?? `http://localhost:${port}`;
   const started = app;
+  const mqtt = mqttIngest;
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
+    mqttPort: mqtt.port,
     app: started,
     db,
     close() {
       closing ??= (async () => {
+        // Devices first (no new messages), then HTTP and the ingest queue, then the database.
+        await mqtt.close().catch(() => undefined);
         await started.close();
         await db.close();
       })();

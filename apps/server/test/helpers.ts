@@ -122,6 +122,9 @@ export interface TestPortalOptions {
   publicUrl?: string;
   seed?: boolean;
   authLimits?: PortalOptions['authLimits'];
+  /** An external MQTT broker instead of the embedded one, and its shared-subscription group. */
+  mqttUrl?: string;
+  mqttShareGroup?: string;
 }
 
 export interface TestPortal {
@@ -148,6 +151,8 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
   }
   const config = loadConfig({
     PORT: '0',
+    MQTT_PORT: '0',
+    MQTT_URL: options.mqttUrl,
     HOST: '127.0.0.1',
     DATA_DIR: 'memory://',
     DATABASE_URL: databaseUrl,
@@ -165,6 +170,7 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     logStream: logs.stream,
     ...(schema ? { dbSchema: schema } : {}),
     ...(options.authLimits ? { authLimits: options.authLimits } : {}),
+    ...(options.mqttShareGroup ? { mqttShareGroup: options.mqttShareGroup } : {}),
   });
   const base = `http://127.0.0.1:${portal.port}`;
   const responses: TestPortal['responses'] = [];

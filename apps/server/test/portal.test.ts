@@ -48,6 +48,8 @@ describe('configuration', () => {
       TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
       BRAND_OVERRIDES: '{"tank":{"footerText":"Tanks Ltd"}}',
       RATE_LIMIT_PER_MINUTE: '50',
+      MQTT_PORT: '0',
+      MQTT_URL: 'mqtt://broker:1883',
     });
     expect(config).toEqual({
       port: 0,
@@ -63,6 +65,8 @@ describe('configuration', () => {
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       brandOverrides: { tank: { footerText: 'Tanks Ltd' } },
       rateLimitPerMinute: 50,
+      mqttPort: 0,
+      mqttUrl: 'mqtt://broker:1883',
     });
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
@@ -85,7 +89,7 @@ describe('configuration', () => {
 
   it('documents every variable it reads', () => {
     expect(CONFIG_VARIABLES.map((v) => v.name).sort()).toEqual(
-      ['PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'MAIL_FROM', 'SEED_DEMO', 'LOG_LEVEL', 'WEB_DIST', 'TRUST_PROXY', 'BRAND_OVERRIDES', 'RATE_LIMIT_PER_MINUTE'].sort(),
+      ['PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'MAIL_FROM', 'SEED_DEMO', 'LOG_LEVEL', 'WEB_DIST', 'TRUST_PROXY', 'BRAND_OVERRIDES', 'RATE_LIMIT_PER_MINUTE', 'MQTT_PORT', 'MQTT_URL'].sort(),
     );
   });
 });
@@ -125,7 +129,7 @@ describe('start-up', () => {
   it('a taken port is one line naming PORT (startPortal)', async () => {
     const taken = await takePort();
     try {
-      const config = loadConfig({ PORT: String(taken.port), HOST: '127.0.0.1', DATA_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'silent' });
+      const config = loadConfig({ PORT: String(taken.port), MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'silent' });
       await expect(startPortal(config)).rejects.toThrow(`Port ${taken.port} is already in use: set PORT to a free port.`);
     } finally {
       await taken.close();
@@ -149,7 +153,7 @@ describe('start-up', () => {
   });
 
   it('main.ts prints the URL and the accounts, answers, and stops cleanly on SIGTERM', async () => {
-    const run = runMain({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://' });
+    const run = runMain({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://' });
     try {
       const [, url] = await run.output(/Portal is running at (http:\/\/localhost:\d+)/);
       await run.output(/API reference/);
@@ -176,7 +180,7 @@ describe('start-up', () => {
   it('main.ts on a taken port prints one line and exits 1', async () => {
     const taken = await takePort();
     try {
-      const run = runMain({ PORT: String(taken.port), HOST: '127.0.0.1', DATA_DIR: 'memory://', SEED_DEMO: 'false' });
+      const run = runMain({ PORT: String(taken.port), MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', SEED_DEMO: 'false' });
       expect(await run.exited).toBe(1);
       const { stderr, stdout } = run.text();
       expect(stderr.trim()).toBe(`Port ${taken.port} is already in use: set PORT to a free port.`);

@@ -80,6 +80,28 @@ const ROUTES: [string, string][] = [
   ['post', '/api/client-errors'],
   ['get', '/api/outbox'],
   ['get', '/api/health'],
+  // issue 3, telemetry and ingest
+  ['get', '/api/device/{id}/data'],
+  ['get', '/api/device/{id}/diagnostics'],
+  ['get', '/api/device/{id}/serverlog'],
+  ['get', '/api/device/{id}/rpc'],
+  ['post', '/api/device/{id}/rpc'],
+  ['delete', '/api/device/{id}/rpc'],
+  ['get', '/api/device/{id}/metrics'],
+  ['post', '/api/ingest/{id}'],
+  // issue 3, devices (provisioning, device users, settings, passwords, distributor actions)
+  ['post', '/api/prov-portal-edit-device/{id}'],
+  ['get', '/api/prov-portal-get-device/{id}'],
+  ['get', '/api/prov-portal-get-device-log/{id}'],
+  ['post', '/api/prov-portal-add-device-log/{id}'],
+  ['post', '/api/device/{id}/user'],
+  ['put', '/api/device/{id}/user'],
+  ['delete', '/api/device/{id}/user'],
+  ['get', '/api/device/{id}/permissions'],
+  ['get', '/api/device/{id}/settings'],
+  ['put', '/api/device/{id}/settings'],
+  ['post', '/api/device/{id}/passwords'],
+  ['post', '/api/billing-distributor-action/{id}'],
 ];
 
 interface BodyRoute {

@@ -88,6 +88,8 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
   background: BackgroundTasks;
   limits: AuthLimits;
+  /** Called once a new account exists (device invitations are applied here). */
+  onSignup?: (user: { id: string; email: string }) => Promise<void>;
 }
 
 /** What a request contributes to a flow: its brand, and the origin for links in e-mail. */
@@ -199,6 +201,8 @@ export function createAuthService(deps: AuthDeps) {
         if (isUniqueViolation(error)) throw conflict(AUTH_MESSAGES.emailTaken);
         throw error;
       }
+      // The account cannot sign in before its address is verified, so grants may wait here.
+      await deps.onSignup?.(user);
       await sendVerification(user, ctx);
       return { message: AUTH_MESSAGES.signedUp };
     },
@@ -330,10 +334,22 @@ export function createAuthService(deps: AuthDeps) {
       return { message: AUTH_MESSAGES.resetDone };
     },
 
+    /** The account of an address, or null (seeding and tools; never answers a request). */
+    async findUserByEmail(email: string): Promise<User | null> {
+      return repo.findUserByEmail(db, email);
+    },
+
     async getUser(userId: string): Promise<User> {
       const user = await repo.findUserById(db, userId);
       if (!user) throw unauthenticated();
       return user;
+    },
+
+    /** True when `code` is the user's current TOTP code, not used before (RFC 6238 5.2). */
+    async checkTotp(user: User, code: string): Promise<boolean> {
+      if (user.mfaType !== 'TOTP' || user.totpSecret === null) return false;
+      const step = matchTotpStep(code, user.totpSecret, clock.now());
+      return step !== null && (await repo.claimTotpStep(db, user.id, step));
     },
 
     checkPassword(user: User, password: string): Promise<boolean> {

@@ -1,0 +1,130 @@
+/**
+ * Provisions a batch of devices and prints their credentials (shown only here, once):
+ *
+ *   npm run provision -- --model ORB-C1 --count 5 [--prefix ORB] [--database-url postgres://...|--data-dir ./data] [--json]
+ *
+ * Uses the same devices service as POST /api/prov-portal-edit-device/{id}. With the embedded
+ * database (PGlite) stop the portal first: one process at a time may open DATA_DIR.
+ */
+import { parseArgs } from 'node:util';
+import { randomInt } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pino } from 'pino';
+import { DEVICE_MODELS, FIRMWARE_PATTERN, ProvEditDeviceBodySchema, type DeviceModel } from '@portal/core';
+import { openDatabase } from '../db/db';
+import { migrate } from '../db/migrate';
+import { systemClock } from '../clock';
+import { createDevicesService, type ProvisionedDevice } from '../modules/devices/devices.service';
+
+const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const ID_LENGTH = 9;
+const MAX_COUNT = 10_000;
+
+const USAGE = `Usage: npm run provision -- --model ${DEVICE_MODELS.join('|')} [--count N] [--prefix ABC] [--fw SFW003-1.0.0] [--database-url URL | --data-dir DIR] [--json]`;
+
+class UsageError extends Error {}
+
+function fail(message: string): never {
+  throw new UsageError(message);
+}
+
+interface Options {
+  model: DeviceModel;
+  count: number;
+  prefix: string;
+  fw: string | undefined;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  json: boolean;
+}
+
+function readOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      model: { type: 'string' },
+      count: { type: 'string', default: '1' },
+      prefix: { type: 'string', default: '' },
+      fw: { type: 'string' },
+      'database-url': { type: 'string' },
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const model = values.model;
+  if (!model || !(DEVICE_MODELS as readonly string[]).includes(model)) fail(`--model must be one of ${DEVICE_MODELS.join(', ')}`);
+  const count = Number(values.count);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) fail(`--count must be a whole number from 1 to ${MAX_COUNT}`);
+  const prefix = values.prefix.toUpperCase();
+  if (!/^[A-Z0-9]{0,6}$/.test(prefix)) fail('--prefix must be at most 6 letters or digits');
+  if (values.fw !== undefined && !FIRMWARE_PATTERN.test(values.fw)) fail('--fw must look like SFW003-1.2.3');
+  const databaseUrl = values['database-url'] ?? (process.env.DATABASE_URL || undefined);
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail('--database-url must start with postgres://');
+  const dataDirText = values['data-dir'] ?? (process.env.DATA_DIR || './data');
+  return {
+    model: model as DeviceModel,
+    count,
+    prefix,
+    fw: values.fw,
+    databaseUrl,
+    dataDir: dataDirText === 'memory://' ? dataDirText : resolve(dataDirText),
+    json: values.json,
+  };
+}
+
+function randomDeviceId(prefix: string): string {
+  let id = prefix;
+  while (id.length < ID_LENGTH) id += ID_CHARS[randomInt(ID_CHARS.length)];
+  return id;
+}
+
+function table(devices: ProvisionedDevice[]): string {
+  const header = ['deviceid', 'model', 'setup password', 'device key'];
+  const rows = devices.map((d) => [d.deviceid, d.model, d.setupPassword, d.deviceKey]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  const db = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  try {
+    await migrate(db);
+    const devices = createDevicesService({
+      db,
+      clock: systemClock,
+      log: pino({ level: 'silent' }),
+      mailer: { description: 'none', send: async () => undefined, close: async () => undefined },
+    });
+    const body = ProvEditDeviceBodySchema.parse({ model: options.model, ...(options.fw ? { fw: options.fw } : {}) });
+    const made: ProvisionedDevice[] = [];
+    for (let attempts = 0; made.length < options.count; attempts += 1) {
+      if (attempts > options.count * 20) throw new Error(`Could not find free device ids with prefix '${options.prefix}'.`);
+      const device = await devices.createDevice(randomDeviceId(options.prefix), body, 'cli');
+      if (device) made.push(device);
+    }
+    if (options.json) console.log(JSON.stringify(made.map((d) => ({ deviceid: d.deviceid, model: d.model, fw: d.fw, setupPassword: d.setupPassword, deviceKey: d.deviceKey }))));
+    else {
+      console.log(table(made));
+      console.log(`\n${made.length} device${made.length === 1 ? '' : 's'} provisioned. Keep the device keys: they are not shown again.`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

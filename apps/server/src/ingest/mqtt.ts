@@ -1,0 +1,271 @@
+/**
+ * MQTT ingest (DESIGN.md section 6), two ways:
+ * - the embedded Aedes broker (MQTT_PORT): username = device id, password = device key; a device
+ *   may publish only to dev/{ownId}/(data|diag|ack) and subscribe only to dev/{ownId}/cmd; a
+ *   record is stored inside `authorizePublish`, which Aedes runs before it writes the PUBACK, so
+ *   a QoS 1 publish is acknowledged only once its record is committed;
+ * - an external broker (MQTT_URL): the server subscribes with the shared subscriptions
+ *   `$share/{group}/dev/+/(data|diag|ack)` over a few connections and holds each PUBACK (mqtt.js
+ *   `handleMessage`) until the message is committed. The broker authenticates devices.
+ * Either way, after a data publish the device's queued commands and pending config go to
+ * dev/{id}/cmd (QoS 1).
+ */
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import mqtt, { type MqttClient } from 'mqtt';
+import { RECORD_LIMITS, type CommandMessage } from '@portal/core';
+import type { CommandSink, TelemetryService } from '../modules/telemetry/telemetry.service';
+
+const OWN_TOPIC = /^dev\/([^/]+)\/(data|diag|ack)$/;
+
+export interface MqttIngest {
+  /** The embedded broker's port; null with an external broker. */
+  port: number | null;
+  close(): Promise<void>;
+}
+
+/** Reads one device message and hands it to the writer; resolves once it is stored or logged. */
+async function handleDeviceMessage(telemetry: TelemetryService, deviceId: string, kind: string, payload: Buffer, basic: boolean): Promise<void> {
+  if (kind === 'ack') {
+    let body: unknown;
+    try {
+      body = JSON.parse(payload.toString('utf8'));
+    } catch {
+      await telemetry.log(deviceId, 'refused', 'mqtt ack: not valid JSON');
+      return;
+    }
+    await telemetry.acknowledge(deviceId, body);
+    return;
+  }
+  let body: unknown;
+  let error: string | undefined;
+  if (payload.length > RECORD_LIMITS.maxPayloadBytes) {
+    error = `Payload of ${payload.length} bytes is over the limit of ${RECORD_LIMITS.maxPayloadBytes}`;
+  } else {
+    try {
+      body = JSON.parse(payload.toString('utf8'));
+    } catch {
+      error = 'The payload is not valid JSON';
+    }
+  }
+  const outcome = await telemetry.ingest({
+    deviceId,
+    kind: kind === 'diag' ? 'diag' : 'data',
+    ...(error === undefined ? { body } : { error }),
+    basic,
+    receivedAt: telemetry.now(),
+    source: 'mqtt',
+  });
+  if (kind === 'data' && outcome.stored + outcome.duplicates > 0) telemetry.afterContact(deviceId);
+}
+
+function commandPayload(message: CommandMessage): Buffer {
+  return Buffer.from(JSON.stringify(message), 'utf8');
+}
+
+function authError(message: string, returnCode: number): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+// ---------------------------------------------------------------- embedded broker
+
+interface Session {
+  deviceId: string;
+  basic: boolean;
+}
+
+export async function startEmbeddedBroker(options: { port: number; host: string; telemetry: TelemetryService; log: FastifyBaseLogger }): Promise<MqttIngest> {
+  const { telemetry, log } = options;
+  const sessions = new WeakMap<Client, Session>();
+  const online = new Map<string, Client>();
+
+  const broker = new Aedes({
+    // A connection's in-flight QoS 1 publishes wait in authorizePublish: that is the backpressure.
+    concurrency: 1000,
+    authenticate(client, username, password, done) {
+      const id = username ?? '';
+      const key = password ? password.toString('utf8') : '';
+      (async () => {
+        if (!id || !key || !(await telemetry.verifyDevice(id, key))) return done(authError('Bad username or password', 4), null);
+        const plan = await telemetry.ingestPlan(id);
+        if (!plan) return done(authError('Bad username or password', 4), null);
+        sessions.set(client, { deviceId: id, basic: plan.basic });
+        done(null, true);
+      })().catch((error: unknown) => {
+        log.error({ err: error }, 'MQTT authentication failed');
+        done(authError('Server unavailable', 3), null);
+      });
+    },
+    authorizePublish(client, packet, callback) {
+      const session = client ? sessions.get(client) : undefined;
+      if (!session) return callback(new Error('Not authenticated'));
+      const match = OWN_TOPIC.exec(packet.topic);
+      if (!match || match[1] !== session.deviceId) {
+        telemetry
+          .log(session.deviceId, 'refused', `mqtt: publish to ${JSON.stringify(packet.topic.slice(0, 200))} refused: a device publishes only to dev/${session.deviceId}/(data|diag|ack)`)
+          .catch((error: unknown) => log.warn({ err: error }, 'Server log write failed'))
+          .finally(() => callback(new Error('Not authorized to publish to this topic')));
+        return;
+      }
+      // Nothing a device publishes is kept by the broker.
+      packet.retain = false;
+      handleDeviceMessage(telemetry, session.deviceId, match[2]!, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), session.basic).then(
+        () => callback(null),
+        (error: unknown) => {
+          log.error({ err: error, deviceId: session.deviceId }, 'MQTT message could not be stored');
+          callback(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    },
+    authorizeSubscribe(client, subscription, callback) {
+      const session = sessions.get(client);
+      if (session && subscription.topic === `dev/${session.deviceId}/cmd`) return callback(null, subscription);
+      if (session) {
+        telemetry
+          .log(session.deviceId, 'refused', `mqtt: subscription to ${JSON.stringify(subscription.topic.slice(0, 200))} refused: a device subscribes only to dev/${session.deviceId}/cmd`)
+          .catch((error: unknown) => log.warn({ err: error }, 'Server log write failed'));
+      }
+      callback(null, null);
+    },
+  });
+  await broker.listen();
+
+  broker.on('clientReady', (client) => {
+    const session = sessions.get(client);
+    if (!session) return;
+    online.set(session.deviceId, client);
+    telemetry.log(session.deviceId, 'connect', `mqtt: connected (client id ${JSON.stringify(client.id.slice(0, 100))})`).catch(() => undefined);
+  });
+  broker.on('clientDisconnect', (client) => {
+    const session = sessions.get(client);
+    if (!session) return;
+    if (online.get(session.deviceId) === client) online.delete(session.deviceId);
+    telemetry.log(session.deviceId, 'disconnect', 'mqtt: disconnected').catch(() => undefined);
+  });
+  broker.on('clientError', (client, error) => {
+    const session = sessions.get(client);
+    log.debug({ deviceId: session?.deviceId, err: error }, 'MQTT client error');
+  });
+
+  const server = net.createServer((socket) => broker.handle(socket));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    throw error;
+  }
+
+  const sink: CommandSink = {
+    publish: (deviceId, message) =>
+      new Promise<void>((resolve, reject) => {
+        broker.publish({ cmd: 'publish', topic: `dev/${deviceId}/cmd`, payload: commandPayload(message), qos: 1, retain: false, dup: false }, (error) =>
+          error ? reject(error) : resolve(),
+        );
+      }),
+    isOnline: (deviceId) => online.has(deviceId),
+  };
+  telemetry.setCommandSink(sink);
+
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    async close() {
+      telemetry.setCommandSink(null);
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// ---------------------------------------------------------------- external broker
+
+export interface ExternalBrokerOptions {
+  url: string;
+  /** Shared-subscription group: every portal instance in the group gets a share of the devices' messages. */
+  shareGroup: string;
+  /** Parallel connections (each acknowledges its messages in order). */
+  connections: number;
+  telemetry: TelemetryService;
+  log: FastifyBaseLogger;
+}
+
+export async function connectExternalBroker(options: ExternalBrokerOptions): Promise<MqttIngest> {
+  const { telemetry, log } = options;
+  const plans = new Map<string, { basic: boolean | null; until: number }>();
+
+  async function planOf(deviceId: string): Promise<{ basic: boolean } | null> {
+    const cached = plans.get(deviceId);
+    if (cached && cached.until > Date.now()) return cached.basic === null ? null : { basic: cached.basic };
+    const plan = await telemetry.ingestPlan(deviceId);
+    plans.set(deviceId, { basic: plan ? plan.basic : null, until: Date.now() + 10_000 });
+    if (plans.size > 100_000) plans.clear();
+    return plan;
+  }
+
+  const tag = randomBytes(4).toString('hex');
+  const clients: MqttClient[] = [];
+  try {
+    for (let i = 0; i < Math.max(1, options.connections); i += 1) {
+      const client = mqtt.connect(options.url, { clientId: `portal-${tag}-${i}`, clean: true, reconnectPeriod: 1000, connectTimeout: 10_000 });
+      clients.push(client);
+      client.handleMessage = (packet, callback) => {
+        const match = OWN_TOPIC.exec(packet.topic);
+        if (!match) return callback();
+        const deviceId = match[1]!;
+        const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+        planOf(deviceId)
+          .then(async (plan) => {
+            if (!plan) {
+              log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
+              return;
+            }
+            await handleDeviceMessage(telemetry, deviceId, match[2]!, payload, plan.basic);
+          })
+          .then(
+            () => callback(),
+            (error: unknown) => {
+              log.error({ err: error, deviceId }, 'MQTT message could not be stored');
+              callback(error instanceof Error ? error : new Error(String(error)));
+            },
+          );
+      };
+      client.on('error', (error) => log.warn({ err: error }, 'External MQTT broker error'));
+      await new Promise<void>((resolve, reject) => {
+        client.once('connect', () => resolve());
+        client.once('error', reject);
+      });
+      const group = options.shareGroup;
+      await client.subscribeAsync(
+        ['data', 'diag', 'ack'].map((kind) => `$share/${group}/dev/+/${kind}`),
+        { qos: 1 },
+      );
+    }
+  } catch (error) {
+    await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
+    throw new Error(`Cannot use the MQTT broker at MQTT_URL: ${(error as Error).message}`);
+  }
+
+  let next = 0;
+  telemetry.setCommandSink({
+    async publish(deviceId, message) {
+      const client = clients[next++ % clients.length]!;
+      await client.publishAsync(`dev/${deviceId}/cmd`, commandPayload(message), { qos: 1 });
+    },
+    isOnline: () => undefined,
+  });
+
+  return {
+    port: null,
+    async close() {
+      telemetry.setCommandSink(null);
+      await Promise.all(clients.map((c) => c.endAsync().catch(() => undefined)));
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The ingest queue: one bounded queue in front of one writer. Producers (MQTT publishes, HTTP
+ * ingest calls) wait while it is full (backpressure, never a drop); the writer takes up to
+ * `batchSize` items per transaction (group commit) and settles each item's promise only once
+ * the transaction has committed. A failed batch is retried item by item, so one bad item
+ * never fails the others.
+ */
+
+interface Entry<T, R> {
+  item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+export interface IngestQueueOptions<T, R> {
+  capacity: number;
+  batchSize: number;
+  /** Stores a batch in one transaction; returns one result per item, in order. */
+  process(items: T[]): Promise<R[]>;
+  /** Called with the error of a batch that failed and is being retried item by item. */
+  onBatchError?(error: unknown, size: number): void;
+}
+
+export class IngestQueue<T, R> {
+  private readonly entries: Entry<T, R>[] = [];
+  private readonly spaceWaiters: (() => void)[] = [];
+  private running: Promise<void> | null = null;
+  private writing = 0;
+  private closed = false;
+
+  constructor(private readonly options: IngestQueueOptions<T, R>) {}
+
+  /** Items waiting for the writer. */
+  get length(): number {
+    return this.entries.length;
+  }
+
+  /** Items queued or being written, not yet settled. */
+  get pending(): number {
+    return this.entries.length + this.writing;
+  }
+
+  /** Producers waiting for space. */
+  get waiting(): number {
+    return this.spaceWaiters.length;
+  }
+
+  /** Enqueues `item` (waiting for space when full); resolves after its batch committed. */
+  async push(item: T): Promise<R> {
+    while (this.entries.length >= this.options.capacity) {
+      if (this.closed) throw new Error('The ingest queue is closed');
+      await new Promise<void>((resolve) => this.spaceWaiters.push(resolve));
+    }
+    if (this.closed) throw new Error('The ingest queue is closed');
+    const result = new Promise<R>((resolve, reject) => this.entries.push({ item, resolve, reject }));
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
+    return result;
+  }
+
+  /** Refuses new items and waits for the queued ones to be written. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of this.spaceWaiters.splice(0)) wake();
+    while (this.running) await this.running;
+  }
+
+  private wakeProducers(): void {
+    let free = this.options.capacity - this.entries.length;
+    while (free > 0 && this.spaceWaiters.length > 0) {
+      this.spaceWaiters.shift()!();
+      free -= 1;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    // Let the producers of this tick enqueue before the first batch is cut.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.entries.length > 0) {
+      const batch = this.entries.splice(0, this.options.batchSize);
+      this.writing = batch.length;
+      this.wakeProducers();
+      try {
+        const results = await this.options.process(batch.map((e) => e.item));
+        batch.forEach((entry, i) => entry.resolve(results[i]!));
+      } catch (error) {
+        this.options.onBatchError?.(error, batch.length);
+        for (const entry of batch) {
+          try {
+            const [result] = await this.options.process([entry.item]);
+            entry.resolve(result!);
+          } catch (itemError) {
+            entry.reject(itemError);
+          }
+        }
+      } finally {
+        this.writing = 0;
+      }
+    }
+  }
+}

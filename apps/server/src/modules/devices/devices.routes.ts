@@ -1,0 +1,237 @@
+/** Provisioning, device users, settings, passwords and distributor actions: parse, authorise, call the service. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  DISTRIBUTOR_GROUP,
+  DeviceIdParamsSchema,
+  DevicePasswordsBodySchema,
+  DevicePasswordsResponseSchema,
+  DeviceSettingsPutBodySchema,
+  DeviceSettingsResponseSchema,
+  DeviceUserDeleteBodySchema,
+  DeviceUserPostBodySchema,
+  DeviceUserPutBodySchema,
+  DeviceUserResultSchema,
+  DistributorActionBodySchema,
+  MessageResponseSchema,
+  PermissionsQuerySchema,
+  PermissionsResponseSchema,
+  ProvDeviceSchema,
+  ProvEditDeviceBodySchema,
+  ProvLogBodySchema,
+  ProvLogResponseSchema,
+} from '@portal/core';
+import { errorResponses } from '../../plugins/errors';
+import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
+import { forbidden, unauthenticated } from '../../errors';
+import type { DevicesService } from './devices.service';
+
+/** Device calls take any id: a malformed one is answered like an unknown device (404). */
+const AnyDeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
+
+export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  const requireProvisioning = async (request: FastifyRequest): Promise<void> => {
+    if (!request.user) throw unauthenticated();
+    if (!devices.isProvisioningStaff(request.user)) throw forbidden();
+  };
+  const author = (request: FastifyRequest) => request.user?.email ?? null;
+
+  // ---- provisioning (staff) -----------------------------------------------------------
+
+  r.post(
+    '/api/prov-portal-edit-device/:id',
+    {
+      preHandler: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary: 'Create a device (answers its setup password and device key, once) or edit it',
+        params: DeviceIdParamsSchema,
+        body: ProvEditDeviceBodySchema,
+        response: { 200: ProvDeviceSchema, 201: ProvDeviceSchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { created, device } = await devices.provision(request.params.id, request.body, author(request));
+      return reply.code(created ? 201 : 200).send(device);
+    },
+  );
+
+  r.get(
+    '/api/prov-portal-get-device/:id',
+    {
+      preHandler: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary: 'The provisioning record of a device',
+        params: DeviceIdParamsSchema,
+        response: { 200: ProvDeviceSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => devices.provDevice(request.params.id),
+  );
+
+  r.get(
+    '/api/prov-portal-get-device-log/:id',
+    {
+      preHandler: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary: 'The provisioning log of a device',
+        params: DeviceIdParamsSchema,
+        response: { 200: ProvLogResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => devices.provLog(request.params.id),
+  );
+
+  r.post(
+    '/api/prov-portal-add-device-log/:id',
+    {
+      preHandler: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary: 'Add an entry to the provisioning log of a device',
+        params: DeviceIdParamsSchema,
+        body: ProvLogBodySchema,
+        response: { 200: ProvLogResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => devices.addProvLog(request.params.id, request.body.message, author(request)),
+  );
+
+  // ---- device users ---------------------------------------------------------------------
+
+  r.post(
+    '/api/device/:id/user',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary: 'Add the device with its setup password ({setupPassword, groupid}), or add a user ({targetEmail, targetPermission}, ADMIN)',
+        params: AnyDeviceParamsSchema,
+        body: DeviceUserPostBodySchema,
+        response: { 200: DeviceUserResultSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    (request) => {
+      const user = signedInUser(request);
+      const { id } = request.params;
+      const body = request.body;
+      if (body.targetEmail !== undefined && body.targetPermission !== undefined) {
+        return devices.grant(user, id, body.targetEmail, body.targetPermission, { brand: request.brand, linkOrigin: request.linkOrigin });
+      }
+      return devices.claim(user, id, body);
+    },
+  );
+
+  r.put(
+    '/api/device/:id/user',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary: "Change a user's permission on the device (ADMIN)",
+        params: AnyDeviceParamsSchema,
+        body: DeviceUserPutBodySchema,
+        response: { 200: DeviceUserResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => devices.changeUser(signedInUser(request), request.params.id, request.body.userid, request.body.permission),
+  );
+
+  r.delete(
+    '/api/device/:id/user',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary: 'Remove a user from the device (ADMIN, or the user themselves)',
+        params: AnyDeviceParamsSchema,
+        body: DeviceUserDeleteBodySchema,
+        response: { 200: DeviceUserResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => devices.removeUser(signedInUser(request), request.params.id, request.body.userid),
+  );
+
+  r.get(
+    '/api/device/:id/permissions',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary: 'The users of the device and pending invitations (ADMIN, USER)',
+        params: AnyDeviceParamsSchema,
+        querystring: PermissionsQuerySchema,
+        response: { 200: PermissionsResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => devices.permissions(signedInUser(request), request.params.id),
+  );
+
+  // ---- settings and passwords ---------------------------------------------------------------
+
+  r.get(
+    '/api/device/:id/settings',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary: 'The device settings record, with myPermission and requesterUserId',
+        params: AnyDeviceParamsSchema,
+        response: { 200: DeviceSettingsResponseSchema, ...errorResponses(401, 404) },
+      },
+    },
+    (request) => devices.getSettings(signedInUser(request), request.params.id),
+  );
+
+  r.put(
+    '/api/device/:id/settings',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary: 'Change PORTAL_deviceName, PORTAL_deviceNotes or PORTAL_displaySettings (per key; null removes a key)',
+        params: AnyDeviceParamsSchema,
+        body: DeviceSettingsPutBodySchema,
+        response: { 200: DeviceSettingsResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => devices.putSettings(signedInUser(request), request.params.id, request.body),
+  );
+
+  r.post(
+    '/api/device/:id/passwords',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary: 'The setup password of the device (ADMIN; with TOTP on, the current code is required)',
+        params: AnyDeviceParamsSchema,
+        body: DevicePasswordsBodySchema.nullish(),
+        response: { 200: DevicePasswordsResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => devices.setupPassword(signedInUser(request), request.params.id, request.body?.code),
+  );
+
+  // ---- distributor tools --------------------------------------------------------------------
+
+  r.post(
+    '/api/billing-distributor-action/:id',
+    {
+      preHandler: requireGroup(DISTRIBUTOR_GROUP),
+      schema: {
+        tags: ['billing'],
+        summary: "Distributor tools: {action: 'reset-trial'} or {action: 'no-pass', params: {mode: 'ADMIN' | 'DISABLE'}} (distributors holding ADMIN)",
+        params: AnyDeviceParamsSchema,
+        body: DistributorActionBodySchema,
+        response: { 200: MessageResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => devices.distributorAction(signedInUser(request), request.params.id, request.body),
+  );
+}

@@ -1,0 +1,467 @@
+/**
+ * Devices: provisioning, device keys, claiming with the setup password, device users and
+ * invitations, the settings record, setup passwords and the distributor actions.
+ *
+ * Access rule of every device call: a user without a role on the device (a stranger) gets 404
+ * 'Device not found', the same answer as for a device that does not exist; a role without the
+ * capability gets 403. Roles come from direct grants (group grants join with the groups issue).
+ */
+import { randomInt } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  DEFAULT_FIRMWARE,
+  DEVICE_ID_PATTERN,
+  DEVICE_MESSAGES,
+  PLANS,
+  PREMIUM_TIER_NAME,
+  SETUP_PASSWORD_ALPHABET,
+  SETUP_PASSWORD_LENGTH,
+  can,
+  defaultDeviceConfig,
+  deviceFamily,
+  effectiveDataStorageDays,
+  isDeviceNameEditable,
+  isProvisioning,
+  isStaffAdmin,
+  planState,
+  type BrandConfig,
+  type Capability,
+  type DeviceModel,
+  type DeviceRole,
+  type DeviceSettingsPutBody,
+  type DeviceSettingsResponse,
+  type DeviceUserEntry,
+  type DeviceUserPostBody,
+  type DeviceUserResult,
+  type DistributorActionBody,
+  type ProvDevice,
+  type ProvEditDeviceBody,
+  type ProvLogEntry,
+} from '@portal/core';
+import type { Db } from '../../db/db';
+import type { Clock } from '../../clock';
+import { AppError, conflict, forbidden, rateLimited } from '../../errors';
+import { randomToken, sameDigest, sha256 } from '../../security';
+import type { Mailer } from '../mail/mail.service';
+import type { User } from '../auth/auth.service';
+import { deviceInviteMail } from './devices.mail';
+import * as repo from './devices.repository';
+import type { DeviceRow } from './devices.repository';
+
+export type { DeviceRow } from './devices.repository';
+
+const MINUTE = 60_000;
+
+export interface DeviceLimits {
+  /** Wrong setup passwords per device id per window. */
+  claimAttemptsPerDevice: number;
+  windowMs: number;
+}
+
+export const DEFAULT_DEVICE_LIMITS: DeviceLimits = { claimAttemptsPerDevice: 5, windowMs: 15 * MINUTE };
+
+export interface DevicesDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  limits?: DeviceLimits;
+  /** Checks a TOTP code of the user (replay-protected); absent: MFA codes are not checked. */
+  checkTotp?: (user: User, code: string) => Promise<boolean>;
+}
+
+/** What other modules (ingest, device calls) read of a device. */
+export interface DeviceSummary {
+  id: string;
+  model: string;
+  family: string;
+  fw: string;
+  tier: string;
+  name: string;
+  added_ts: number | null;
+  last_contact: number | null;
+  config: Record<string, unknown>;
+  pending_config: Record<string, unknown> | null;
+}
+
+/** The credentials of a device, returned once when it is made. */
+export interface ProvisionedDevice extends ProvDevice {
+  setupPassword: string;
+  deviceKey: string;
+}
+
+/** Where request-dependent text comes from (brand, link origin). */
+export interface DeviceRequestContext {
+  brand: BrandConfig;
+  linkOrigin: string;
+}
+
+export const deviceNotFound = () => new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
+const badClaim = () => new AppError(403, 'FORBIDDEN', DEVICE_MESSAGES.badClaim);
+
+/** A random setup password for the label (8 characters, no look-alikes). */
+export function newSetupPassword(): string {
+  let out = '';
+  for (let i = 0; i < SETUP_PASSWORD_LENGTH; i += 1) out += SETUP_PASSWORD_ALPHABET[randomInt(SETUP_PASSWORD_ALPHABET.length)];
+  return out;
+}
+
+const asRecord = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** config.settings.device.name, or '' when missing. */
+function configName(config: Record<string, unknown>): string {
+  const name = asRecord(asRecord(asRecord(config).settings).device).name;
+  return typeof name === 'string' ? name : '';
+}
+
+function deviceName(row: DeviceRow): string {
+  return row.portal_name ?? (configName(row.config) || row.id);
+}
+
+function toSummary(row: DeviceRow): DeviceSummary {
+  return {
+    id: row.id,
+    model: row.model,
+    family: row.family,
+    fw: row.fw,
+    tier: row.tier,
+    name: deviceName(row),
+    added_ts: row.added_ts,
+    last_contact: row.last_contact,
+    config: row.config,
+    pending_config: row.pending_config,
+  };
+}
+
+function toProvDevice(row: DeviceRow): ProvDevice {
+  return {
+    deviceid: row.id,
+    model: row.model as DeviceModel,
+    family: row.family as ProvDevice['family'],
+    fw: row.fw,
+    name: deviceName(row),
+    tier: row.tier,
+    added: row.added_ts !== null,
+    createdAt: row.created_at.toISOString(),
+    lastContact: row.last_contact,
+  };
+}
+
+/** The config with settings.device's model, fw (and name when given) replaced. */
+function withDeviceBlock(config: Record<string, unknown>, fields: { model: string; fw: string; name?: string | undefined }): Record<string, unknown> {
+  const settings = asRecord(config.settings);
+  const device = asRecord(settings.device);
+  return {
+    ...config,
+    settings: { ...settings, device: { ...device, model: fields.model, fw: fields.fw, ...(fields.name !== undefined ? { name: fields.name } : {}) } },
+  };
+}
+
+export function createDevicesService(deps: DevicesDeps) {
+  const { db, clock } = deps;
+  const limits = deps.limits ?? DEFAULT_DEVICE_LIMITS;
+  const nowSeconds = () => clock.now().getTime() / 1000;
+  let dummyKeyHash: string | undefined;
+
+  async function roleOf(userId: string, deviceId: string): Promise<DeviceRole | null> {
+    if (!DEVICE_ID_PATTERN.test(deviceId)) return null;
+    return repo.findGrant(db, deviceId, userId);
+  }
+
+  /** The caller's role; 404 for a stranger (or no device), 403 without the capability. */
+  async function authorize(userId: string, deviceId: string, capability: Capability | null): Promise<DeviceRole> {
+    const role = await roleOf(userId, deviceId);
+    if (role === null) throw deviceNotFound();
+    if (capability !== null && !can(role, capability)) throw forbidden();
+    return role;
+  }
+
+  async function loadDevice(deviceId: string): Promise<DeviceRow> {
+    const row = await repo.findDevice(db, deviceId);
+    if (!row) throw deviceNotFound();
+    return row;
+  }
+
+  /** Grant changes that keep at least one ADMIN; run in a transaction with the device row locked. */
+  async function changeGrant(deviceId: string, userId: string, permission: DeviceRole | null): Promise<void> {
+    await db.transaction(async (tx) => {
+      if (!(await repo.findDevice(tx, deviceId, true))) throw deviceNotFound();
+      const current = await repo.findGrant(tx, deviceId, userId);
+      if (current === null) throw new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.userNotFound);
+      if (current === 'ADMIN' && permission !== 'ADMIN') {
+        const { admins } = await repo.countGrants(tx, deviceId);
+        if (admins <= 1) throw conflict(DEVICE_MESSAGES.lastAdmin);
+      }
+      if (permission === null) await repo.deleteGrant(tx, deviceId, userId);
+      else await repo.upsertGrant(tx, deviceId, userId, permission, clock.now());
+    });
+  }
+
+  function settingsRecord(row: DeviceRow, role: DeviceRole, user: User): DeviceSettingsResponse {
+    const nowMs = clock.now().getTime();
+    const state = planState({ tier: { name: row.tier }, added_ts: row.added_ts, trial_reset_ts: row.trial_reset_ts }, nowMs);
+    const plan = row.tier === PREMIUM_TIER_NAME ? 'Hosted' : (state.plan ?? 'Basic');
+    return {
+      deviceid: row.id,
+      deviceSettings: {
+        PORTAL_displaySettings: row.display_settings,
+        PORTAL_deviceName: deviceName(row),
+        PORTAL_deviceNotes: row.notes,
+        PORTAL_add_next_user_without_pass: { active: row.add_without_pass === 'ADMIN' },
+        tier: { name: row.tier, dataToPortal: PLANS[plan].dataToPortal, trialDaysRemaining: state.trialDaysRemaining },
+        trialResetActive: row.trial_reset_state === 'active',
+        trialResetAvailable: row.trial_reset_state === 'available',
+        dataStorageDays: effectiveDataStorageDays(PLANS[plan].dataStorageDays, user.userGroups),
+      },
+      myPermission: role,
+      requesterUserId: user.id,
+    };
+  }
+
+  async function createDevice(id: string, body: ProvEditDeviceBody, author: string | null): Promise<ProvisionedDevice | null> {
+    const deviceKey = randomToken();
+    const setupPassword = newSetupPassword();
+    const fw = body.fw ?? DEFAULT_FIRMWARE;
+    const config = defaultDeviceConfig({ id, model: body.model, name: body.name ?? id, fw });
+    const now = clock.now();
+    const family = deviceFamily(body.model);
+    const inserted = await repo.insertDevice(db, { id, model: body.model, family, fw, keyHash: sha256(deviceKey), setupPassword, config, createdAt: now });
+    if (!inserted) return null;
+    await repo.insertProvLog(db, id, `Provisioned: ${body.model} ${fw}`, author, now);
+    return { ...toProvDevice(await loadDevice(id)), setupPassword, deviceKey };
+  }
+
+  return {
+    // ---- for other modules (ingest, device calls) ---------------------------------------
+
+    /** True when `key` is the device's key; constant time, and as slow for unknown ids. */
+    async verifyDeviceKey(id: string, key: string): Promise<boolean> {
+      const stored = DEVICE_ID_PATTERN.test(id) ? await repo.findKeyHash(db, id) : null;
+      dummyKeyHash ??= sha256(randomToken());
+      const match = sameDigest(sha256(key), stored ?? dummyKeyHash);
+      return stored !== null && match;
+    },
+
+    async getDevice(id: string): Promise<DeviceSummary | null> {
+      if (!DEVICE_ID_PATTERN.test(id)) return null;
+      const row = await repo.findDevice(db, id);
+      return row ? toSummary(row) : null;
+    },
+
+    /** Records a contact (epoch seconds); last_contact only moves forward. */
+    markContact(id: string, ts: number): Promise<void> {
+      return repo.markContact(db, id, ts);
+    },
+
+    /** Returns and clears the pending config ("pushed next time the device makes contact"). */
+    takePendingConfig(id: string): Promise<Record<string, unknown> | null> {
+      return repo.takePendingConfig(db, id);
+    },
+
+    setPendingConfig(id: string, config: Record<string, unknown> | null): Promise<void> {
+      return repo.setPendingConfig(db, id, config);
+    },
+
+    setAppliedConfig(id: string, config: Record<string, unknown>): Promise<void> {
+      return repo.setAppliedConfig(db, id, config);
+    },
+
+    roleOf,
+    authorize,
+
+    // ---- provisioning -------------------------------------------------------------------
+
+    /** Staff only: provisioning_account or senquip_admin. */
+    isProvisioningStaff(user: User): boolean {
+      return isProvisioning(user.userGroups) || isStaffAdmin(user.userGroups);
+    },
+
+    /** Creates a device (answer with its credentials, once) or edits an existing one. */
+    async provision(id: string, body: ProvEditDeviceBody, author: string | null): Promise<{ created: boolean; device: ProvDevice | ProvisionedDevice }> {
+      const existing = await repo.findDevice(db, id);
+      const family = deviceFamily(body.model);
+      const now = clock.now();
+      if (existing) {
+        const fw = body.fw ?? existing.fw;
+        const config = withDeviceBlock(existing.config, { model: body.model, fw, name: body.name });
+        await repo.updateProvisioning(db, id, { model: body.model, family, fw, config });
+        await repo.insertProvLog(db, id, `Edited: ${body.model} ${fw}${body.name !== undefined ? ` name ${body.name}` : ''}`, author, now);
+        return { created: false, device: toProvDevice(await loadDevice(id)) };
+      }
+      const device = await createDevice(id, body, author);
+      if (!device) throw conflict('The device was created at the same time by another request.');
+      return { created: true, device };
+    },
+
+    /** Creates a device with new credentials; null when the id is taken (nothing changes then). */
+    createDevice,
+
+    async provDevice(id: string): Promise<ProvDevice> {
+      return toProvDevice(await loadDevice(id));
+    },
+
+    async provLog(id: string): Promise<{ deviceid: string; entries: ProvLogEntry[] }> {
+      await loadDevice(id);
+      const rows = await repo.listProvLog(db, id);
+      return { deviceid: id, entries: rows.map((r) => ({ id: r.id, message: r.message, author: r.author, ts: r.created_at.toISOString() })) };
+    },
+
+    async addProvLog(id: string, message: string, author: string | null): Promise<{ deviceid: string; entries: ProvLogEntry[] }> {
+      await loadDevice(id);
+      await repo.insertProvLog(db, id, message, author, clock.now());
+      return this.provLog(id);
+    },
+
+    // ---- device users -------------------------------------------------------------------
+
+    /**
+     * Adds the device to the caller with the setup password (or without it once, when
+     * add-without-password is active). The first user becomes ADMIN and starts the trial.
+     * Wrong passwords and unknown ids give the same answer and count against the id.
+     */
+    async claim(user: User, deviceId: string, body: DeviceUserPostBody): Promise<DeviceUserResult> {
+      const windowStart = new Date(clock.now().getTime() - limits.windowMs);
+      if ((await repo.countClaimAttempts(db, deviceId, windowStart)) >= limits.claimAttemptsPerDevice) throw rateLimited();
+      const outcome = await db.transaction(async (tx) => {
+        const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(tx, deviceId, true) : null;
+        if (!row) return null;
+        const current = await repo.findGrant(tx, deviceId, user.id);
+        const noPass = row.add_without_pass === 'ADMIN';
+        const given = body.setupPassword ?? '';
+        const passwordOk = sameDigest(sha256(given), sha256(row.setup_password));
+        if (!noPass && !passwordOk) return null;
+        if (current !== null && (current === 'ADMIN' || !noPass)) {
+          return { permission: current, message: DEVICE_MESSAGES.alreadyUser };
+        }
+        const { total } = await repo.countGrants(tx, deviceId);
+        const permission: DeviceRole = noPass || total === 0 ? 'ADMIN' : 'VIEW';
+        await repo.upsertGrant(tx, deviceId, user.id, permission, clock.now());
+        if (noPass) await repo.setAddWithoutPass(tx, deviceId, 'INACTIVE');
+        const resetActive = row.trial_reset_state === 'active';
+        if (row.added_ts === null || resetActive) await repo.startTrial(tx, deviceId, nowSeconds(), resetActive);
+        return { permission, message: DEVICE_MESSAGES.claimed };
+      });
+      if (!outcome) {
+        await repo.recordClaimAttempt(db, deviceId, clock.now(), windowStart);
+        throw badClaim();
+      }
+      return { message: outcome.message, deviceid: deviceId, permission: outcome.permission, userid: user.id };
+    },
+
+    /** An ADMIN grants a role to an address; an address without an account is invited by mail. */
+    async grant(user: User, deviceId: string, email: string, permission: DeviceRole, ctx: DeviceRequestContext): Promise<DeviceUserResult> {
+      await authorize(user.id, deviceId, 'editUsers');
+      const targetId = await repo.findUserIdByEmail(db, email);
+      if (targetId !== null) {
+        const existing = await repo.findGrant(db, deviceId, targetId);
+        if (existing !== null) await changeGrant(deviceId, targetId, permission);
+        else await repo.upsertGrant(db, deviceId, targetId, permission, clock.now());
+        return { message: DEVICE_MESSAGES.userAdded, deviceid: deviceId, userid: targetId, permission, invited: false };
+      }
+      const row = await loadDevice(deviceId);
+      await repo.upsertInvite(db, deviceId, email, permission, user.id, clock.now());
+      try {
+        await deps.mailer.send(deviceInviteMail(ctx.brand, email, user.email, deviceName(row), permission, `${ctx.linkOrigin}/signup`));
+      } catch (error) {
+        deps.log.error({ err: error }, 'Sending the device invitation failed');
+      }
+      return { message: DEVICE_MESSAGES.invited, deviceid: deviceId, permission, invited: true };
+    },
+
+    /** Applies the pending invitations of a new account (called on sign-up). */
+    async applyInvites(userId: string, email: string): Promise<number> {
+      return db.transaction(async (tx) => {
+        const invites = await repo.takeInvites(tx, email);
+        for (const invite of invites) await repo.upsertGrant(tx, invite.device_id, userId, invite.permission, clock.now());
+        return invites.length;
+      });
+    },
+
+    async changeUser(user: User, deviceId: string, targetUserId: string, permission: DeviceRole): Promise<DeviceUserResult> {
+      await authorize(user.id, deviceId, 'editUsers');
+      await changeGrant(deviceId, targetUserId, permission);
+      return { message: DEVICE_MESSAGES.userUpdated, deviceid: deviceId, userid: targetUserId, permission };
+    },
+
+    /** An ADMIN removes a user; anyone with a role may remove themselves. The last ADMIN stays. */
+    async removeUser(user: User, deviceId: string, targetUserId: string): Promise<DeviceUserResult> {
+      await authorize(user.id, deviceId, targetUserId === user.id ? null : 'editUsers');
+      await changeGrant(deviceId, targetUserId, null);
+      return { message: DEVICE_MESSAGES.userRemoved, deviceid: deviceId, userid: targetUserId };
+    },
+
+    async permissions(user: User, deviceId: string): Promise<{ deviceid: string; users: DeviceUserEntry[]; invites: { email: string; permission: DeviceRole }[] }> {
+      await authorize(user.id, deviceId, 'viewUsers');
+      const [grants, invites] = [await repo.listGrants(db, deviceId), await repo.listInvites(db, deviceId)];
+      return {
+        deviceid: deviceId,
+        users: grants.map((g) => ({ userid: g.user_id, email: g.email, permission: g.permission })),
+        invites: invites.map((i) => ({ email: i.email, permission: i.permission })),
+      };
+    },
+
+    // ---- settings -----------------------------------------------------------------------
+
+    async getSettings(user: User, deviceId: string): Promise<DeviceSettingsResponse> {
+      const role = await authorize(user.id, deviceId, null);
+      return settingsRecord(await loadDevice(deviceId), role, user);
+    },
+
+    async putSettings(user: User, deviceId: string, body: DeviceSettingsPutBody): Promise<DeviceSettingsResponse> {
+      const role = await authorize(user.id, deviceId, null);
+      const required: Capability[] = [];
+      if (body.PORTAL_deviceName !== undefined) required.push('editDeviceSettings');
+      if (body.PORTAL_deviceNotes !== undefined) required.push('editDeviceNotes');
+      if (body.PORTAL_displaySettings !== undefined) required.push('editDisplaySettings');
+      if (required.some((c) => !can(role, c))) throw forbidden();
+      if (body.PORTAL_deviceName !== undefined && !isDeviceNameEditable(deviceId)) {
+        throw new AppError(400, 'BAD_REQUEST', DEVICE_MESSAGES.nameNotEditable);
+      }
+      await db.transaction(async (tx) => {
+        const row = await repo.findDevice(tx, deviceId, true);
+        if (!row) throw deviceNotFound();
+        let displaySettings: Record<string, unknown> | undefined;
+        if (body.PORTAL_displaySettings !== undefined) {
+          displaySettings = { ...row.display_settings };
+          for (const [key, value] of Object.entries(body.PORTAL_displaySettings)) {
+            if (value === null) delete displaySettings[key];
+            else displaySettings[key] = value;
+          }
+        }
+        await repo.updateSettings(tx, deviceId, {
+          ...(body.PORTAL_deviceName !== undefined ? { portalName: body.PORTAL_deviceName } : {}),
+          ...(body.PORTAL_deviceNotes !== undefined ? { notes: { ...row.notes, ...body.PORTAL_deviceNotes } } : {}),
+          ...(displaySettings !== undefined ? { displaySettings } : {}),
+        });
+      });
+      return settingsRecord(await loadDevice(deviceId), role, user);
+    },
+
+    /** The setup password, to an ADMIN; a caller with TOTP on must give a current code. */
+    async setupPassword(user: User, deviceId: string, code: string | undefined): Promise<{ deviceid: string; setupPassword: string }> {
+      await authorize(user.id, deviceId, 'adminSettings');
+      if (user.mfaType === 'TOTP' && deps.checkTotp) {
+        if (code === undefined) throw new AppError(403, 'MFA_REQUIRED', DEVICE_MESSAGES.mfaRequired);
+        if (!(await deps.checkTotp(user, code))) throw new AppError(403, 'MFA_INVALID', DEVICE_MESSAGES.mfaInvalid);
+      }
+      const row = await loadDevice(deviceId);
+      return { deviceid: deviceId, setupPassword: row.setup_password };
+    },
+
+    // ---- distributor tools --------------------------------------------------------------
+
+    async distributorAction(user: User, deviceId: string, body: DistributorActionBody): Promise<{ message: string }> {
+      const role = await authorize(user.id, deviceId, null);
+      if (role !== 'ADMIN') throw forbidden();
+      if (body.action === 'reset-trial') {
+        if (!(await repo.activateTrialReset(db, deviceId))) throw conflict(DEVICE_MESSAGES.trialResetUnavailable);
+        return { message: DEVICE_MESSAGES.trialResetDone };
+      }
+      const mode = body.params.mode === 'ADMIN' ? 'ADMIN' : 'INACTIVE';
+      await repo.setAddWithoutPass(db, deviceId, mode);
+      return { message: mode === 'ADMIN' ? DEVICE_MESSAGES.noPassOn : DEVICE_MESSAGES.noPassOff };
+    },
+  };
+}
+
+export type DevicesService = ReturnType<typeof createDevicesService>;
