@@ -43,6 +43,8 @@ import { createDevicesService, type DevicesService } from './modules/devices/dev
 import { registerDevicesRoutes } from './modules/devices/devices.routes';
 import { createTelemetryService, type TelemetryOptions, type TelemetryService } from './modules/telemetry/telemetry.service';
 import { registerTelemetryRoutes } from './modules/telemetry/telemetry.routes';
+import { createDeviceConfigService } from './modules/device-config/device-config.service';
+import { registerDeviceConfigRoutes } from './modules/device-config/device-config.routes';
 import { registerIngestRoutes } from './ingest/http';
 
 /** Default body limit of every route: the API takes small JSON bodies only. */
@@ -155,7 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (options.smtpUrl ? createSmtpMailer(options.smtpUrl, options.mailFrom ?? 'Portal <no-reply@portal.local>') : createOutboxMailer(outboxDeps));
   const sms = options.smsSender ?? createOutboxSmsSender(outboxDeps);
 
-  const devices = createDevicesService({ db, clock, mailer, log: app.log, checkTotp: (user, code) => auth.checkTotp(user, code) });
+  const devices = createDevicesService({ db, clock, mailer, log: app.log, checkTotp: (user, code) => auth.checkTotp(user, code), latest: (id) => telemetry.latest(id) });
   const auth = createAuthService({
     db,
     clock,
@@ -173,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const health = createHealthService({ db });
   const telemetry = createTelemetryService({ db, clock, devices, log: app.log, ...(options.telemetry ? { options: options.telemetry } : {}) });
   app.decorate('services', { auth, account, mailer, devices, telemetry });
+  telemetry.startRetention();
 
   const publicUrl = () => options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`;
   const rateLimit = perMinute(options.rateLimitPerMinute ?? 20);
@@ -195,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClientErrorsRoutes(app, clientErrors, rateLimit);
   registerDevicesRoutes(app, devices);
   registerTelemetryRoutes(app, telemetry);
+  registerDeviceConfigRoutes(app, createDeviceConfigService({ db, clock, devices, telemetry }));
   await registerIngestRoutes(app, telemetry);
 
   app.addHook('onClose', async () => {

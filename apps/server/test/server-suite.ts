@@ -88,6 +88,10 @@ const ROUTES: [string, string][] = [
   ['post', '/api/device/{id}/rpc'],
   ['delete', '/api/device/{id}/rpc'],
   ['get', '/api/device/{id}/metrics'],
+  ['post', '/api/device/{id}/delete-data'],
+  ['post', '/api/device/{id}/transfer-data'],
+  ['get', '/api/device/{id}/export'],
+  ['post', '/api/device/{id}/import'],
   ['post', '/api/ingest/{id}'],
   // issue 3, devices (provisioning, device users, settings, passwords, distributor actions)
   ['post', '/api/prov-portal-edit-device/{id}'],
@@ -102,6 +106,16 @@ const ROUTES: [string, string][] = [
   ['put', '/api/device/{id}/settings'],
   ['post', '/api/device/{id}/passwords'],
   ['post', '/api/billing-distributor-action/{id}'],
+  // issue 3, device config (config, custom settings, script and its lock, firmware, files)
+  ['get', '/api/device/{id}/config'],
+  ['put', '/api/device/{id}/config'],
+  ['put', '/api/device/{id}/custom-settings'],
+  ['get', '/api/device/{id}/script'],
+  ['put', '/api/device/{id}/script'],
+  ['put', '/api/device/{id}/script-lock'],
+  ['put', '/api/device/{id}/force-script-unlock'],
+  ['post', '/api/device/{id}/firmware'],
+  ['put', '/api/device/{id}/file'],
 ];
 
 interface BodyRoute {

@@ -14,3 +14,5 @@ export * from './contracts/auth';
 export * from './contracts/system';
 export * from './contracts/device-record';
 export * from './contracts/devices';
+export * from './contracts/device-config';
+export * from './contracts/device-data';

@@ -16,7 +16,7 @@ export interface IngestItem {
   /** Basic plan: keep at most one record per 5 minutes. */
   basic: boolean;
   receivedAt: Date;
-  source: 'mqtt' | 'http';
+  source: 'mqtt' | 'http' | 'import';
 }
 
 export interface IngestOutcome {

@@ -290,6 +290,8 @@ export const DeviceSettingsResponseSchema = z.object({
     PORTAL_deviceName: z.string(),
     PORTAL_deviceNotes: z.record(z.string(), z.unknown()),
     PORTAL_add_next_user_without_pass: z.object({ active: z.boolean() }),
+    /** The newest value of every key with its time (epoch seconds). */
+    DATA_latest: z.record(z.string(), z.object({ v: z.unknown(), ts: z.number() })),
     tier: TierInfoSchema,
     trialResetActive: z.boolean(),
     trialResetAvailable: z.boolean(),

@@ -23,6 +23,7 @@ import {
   isDeviceNameEditable,
   isProvisioning,
   isStaffAdmin,
+  mergeDeviceConfig,
   planState,
   type BrandConfig,
   type Capability,
@@ -68,6 +69,8 @@ export interface DevicesDeps {
   limits?: DeviceLimits;
   /** Checks a TOTP code of the user (replay-protected); absent: MFA codes are not checked. */
   checkTotp?: (user: User, code: string) => Promise<boolean>;
+  /** The newest value of every key of a device (telemetry), for DATA_latest in the settings record. */
+  latest?: (deviceId: string) => Promise<Record<string, { v: unknown; ts: number }>>;
 }
 
 /** What other modules (ingest, device calls) read of a device. */
@@ -79,6 +82,7 @@ export interface DeviceSummary {
   tier: string;
   name: string;
   added_ts: number | null;
+  trial_reset_ts: number | null;
   last_contact: number | null;
   config: Record<string, unknown>;
   pending_config: Record<string, unknown> | null;
@@ -95,6 +99,9 @@ export interface DeviceRequestContext {
   brand: BrandConfig;
   linkOrigin: string;
 }
+
+/** Hears of a pending config delivered to (and applied on) a device. */
+export type ConfigListener = (deviceId: string, delivered: Record<string, unknown>) => Promise<void>;
 
 export const deviceNotFound = () => new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
 const badClaim = () => new AppError(403, 'FORBIDDEN', DEVICE_MESSAGES.badClaim);
@@ -127,6 +134,7 @@ function toSummary(row: DeviceRow): DeviceSummary {
     tier: row.tier,
     name: deviceName(row),
     added_ts: row.added_ts,
+    trial_reset_ts: row.trial_reset_ts,
     last_contact: row.last_contact,
     config: row.config,
     pending_config: row.pending_config,
@@ -162,6 +170,7 @@ export function createDevicesService(deps: DevicesDeps) {
   const limits = deps.limits ?? DEFAULT_DEVICE_LIMITS;
   const nowSeconds = () => clock.now().getTime() / 1000;
   let dummyKeyHash: string | undefined;
+  const configListeners: ConfigListener[] = [];
 
   async function roleOf(userId: string, deviceId: string): Promise<DeviceRole | null> {
     if (!DEVICE_ID_PATTERN.test(deviceId)) return null;
@@ -197,7 +206,7 @@ export function createDevicesService(deps: DevicesDeps) {
     });
   }
 
-  function settingsRecord(row: DeviceRow, role: DeviceRole, user: User): DeviceSettingsResponse {
+  async function settingsRecord(row: DeviceRow, role: DeviceRole, user: User): Promise<DeviceSettingsResponse> {
     const nowMs = clock.now().getTime();
     const state = planState({ tier: { name: row.tier }, added_ts: row.added_ts, trial_reset_ts: row.trial_reset_ts }, nowMs);
     const plan = row.tier === PREMIUM_TIER_NAME ? 'Hosted' : (state.plan ?? 'Basic');
@@ -208,6 +217,7 @@ export function createDevicesService(deps: DevicesDeps) {
         PORTAL_deviceName: deviceName(row),
         PORTAL_deviceNotes: row.notes,
         PORTAL_add_next_user_without_pass: { active: row.add_without_pass === 'ADMIN' },
+        DATA_latest: deps.latest ? await deps.latest(row.id) : {},
         tier: { name: row.tier, dataToPortal: PLANS[plan].dataToPortal, trialDaysRemaining: state.trialDaysRemaining },
         trialResetActive: row.trial_reset_state === 'active',
         trialResetAvailable: row.trial_reset_state === 'available',
@@ -253,9 +263,47 @@ export function createDevicesService(deps: DevicesDeps) {
       return repo.markContact(db, id, ts);
     },
 
-    /** Returns and clears the pending config ("pushed next time the device makes contact"). */
-    takePendingConfig(id: string): Promise<Record<string, unknown> | null> {
-      return repo.takePendingConfig(db, id);
+    /**
+     * Returns and clears the pending config ("pushed next time the device makes contact") and
+     * merges it into the applied config: the caller delivers it now. Listeners then hear of it.
+     */
+    async takePendingConfig(id: string): Promise<Record<string, unknown> | null> {
+      const taken = await repo.takePendingConfig(db, id);
+      if (taken === null) return null;
+      await db.transaction(async (tx) => {
+        const row = await repo.findDevice(tx, id, true);
+        if (row) await repo.setAppliedConfig(tx, id, mergeDeviceConfig(row.config, taken));
+      });
+      for (const listener of configListeners) {
+        await listener(id, taken).catch((error: unknown) => deps.log.warn({ err: error, deviceId: id }, 'Config listener failed'));
+      }
+      return taken;
+    },
+
+    /** Calls `listener` after a pending config was delivered and applied. */
+    onConfigApplied(listener: ConfigListener): void {
+      configListeners.push(listener);
+    },
+
+    /** Merges a change into the pending config (row locked); answers the applied config, the new pending one and whether one was pending before. */
+    async mergePendingConfig(
+      id: string,
+      change: Record<string, unknown>,
+    ): Promise<{ config: Record<string, unknown>; pending: Record<string, unknown>; wasPending: boolean }> {
+      return db.transaction(async (tx) => {
+        const row = await repo.findDevice(tx, id, true);
+        if (!row) throw deviceNotFound();
+        const pending = mergeDeviceConfig(row.pending_config ?? {}, change);
+        await repo.setPendingConfig(tx, id, pending);
+        return { config: row.config, pending, wasPending: row.pending_config !== null };
+      });
+    },
+
+    /** True when `password` is the device's setup password (constant time; false for an unknown device). */
+    async checkSetupPassword(deviceId: string, password: string): Promise<boolean> {
+      const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(db, deviceId) : null;
+      const match = sameDigest(sha256(password), sha256(row?.setup_password ?? randomToken()));
+      return row !== null && match;
     },
 
     setPendingConfig(id: string, config: Record<string, unknown> | null): Promise<void> {

@@ -317,3 +317,121 @@ export async function markCommandsDelivered(db: Db, deviceId: string, ids: numbe
   );
   return rows.length;
 }
+
+// ---------------------------------------------------------------- retention, deletion, transfer
+
+/** Devices that have stored data (latest values or diagnostics): the ones retention visits. */
+export async function devicesWithData(db: Db): Promise<string[]> {
+  const rows = await db.query<{ device_id: string }>(
+    `SELECT device_id FROM latest UNION SELECT device_id FROM diagnostics ORDER BY device_id`,
+  );
+  return rows.map((r) => r.device_id);
+}
+
+export type RetentionTable = 'records' | 'events' | 'diagnostics' | 'rollup_hour';
+
+/**
+ * Deletes at most `limit` rows of one device older than `cutoff` (epoch seconds) from one table;
+ * returns how many. An hourly rollup goes once its whole hour is older than the cutoff.
+ */
+export async function deleteOlderThan(db: Db, table: RetentionTable, deviceId: string, cutoff: number, limit: number): Promise<number> {
+  const sql: Record<RetentionTable, string> = {
+    records: `DELETE FROM records WHERE device_id = $1 AND ts IN (SELECT ts FROM records WHERE device_id = $1 AND ts < $2::double precision ORDER BY ts LIMIT $3) RETURNING 1`,
+    events: `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE device_id = $1 AND ts < $2::double precision ORDER BY ts LIMIT $3) RETURNING 1`,
+    diagnostics: `DELETE FROM diagnostics WHERE id IN (SELECT id FROM diagnostics WHERE device_id = $1 AND ts < $2::double precision ORDER BY ts LIMIT $3) RETURNING 1`,
+    rollup_hour: `DELETE FROM rollup_hour WHERE device_id = $1 AND (key, bucket) IN
+                    (SELECT key, bucket FROM rollup_hour WHERE device_id = $1 AND bucket + 3600 <= $2::double precision ORDER BY bucket LIMIT $3) RETURNING 1`,
+  };
+  return (await db.query(sql[table], [deviceId, cutoff, limit])).length;
+}
+
+export interface DataCounts {
+  records: number;
+  events: number;
+  diagnostics: number;
+  rollups: number;
+  latest: number;
+}
+
+async function countOf(db: Db, sql: string, params: unknown[]): Promise<number> {
+  const rows = await db.query<{ n: number }>(sql, params);
+  return rows[0]?.n ?? 0;
+}
+
+/** Deletes every record, latest value, event, diagnostics message and rollup of a device (not its server log). */
+export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCounts> {
+  const del = (table: string) => countOf(db, `WITH d AS (DELETE FROM ${table} WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`, [deviceId]);
+  return {
+    records: await del('records'),
+    events: await del('events'),
+    diagnostics: await del('diagnostics'),
+    rollups: await del('rollup_hour'),
+    latest: await del('latest'),
+  };
+}
+
+/**
+ * Moves a device's data to another device (run in one transaction). A record at a time the
+ * target already holds stays the target's (so does a latest value of the same time); the hourly rollups of the hours touched are rebuilt
+ * from the records, and a latest value moves when it is newer than the target's.
+ */
+export async function moveDeviceData(db: Db, from: string, to: string): Promise<DataCounts> {
+  const span = (
+    await db.query<{ lo: number | null; hi: number | null }>(`SELECT min(bucket) AS lo, max(bucket) AS hi FROM rollup_hour WHERE device_id = $1`, [from])
+  )[0];
+  const records = await countOf(
+    db,
+    `WITH m AS (INSERT INTO records (device_id, ts, received_at, data)
+                SELECT $2, ts, received_at, data FROM records WHERE device_id = $1
+                ON CONFLICT (device_id, ts) DO NOTHING RETURNING 1)
+     SELECT count(*)::integer AS n FROM m`,
+    [from, to],
+  );
+  await db.query(`DELETE FROM records WHERE device_id = $1`, [from]);
+  const events = await countOf(db, `WITH m AS (UPDATE events SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`, [from, to]);
+  const diagnostics = await countOf(db, `WITH m AS (UPDATE diagnostics SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`, [from, to]);
+  const latest = await countOf(
+    db,
+    `WITH m AS (INSERT INTO latest AS l (device_id, key, value, ts)
+                SELECT $2, key, value, ts FROM latest WHERE device_id = $1
+                ON CONFLICT (device_id, key) DO UPDATE SET value = excluded.value, ts = excluded.ts WHERE excluded.ts > l.ts
+                RETURNING 1)
+     SELECT count(*)::integer AS n FROM m`,
+    [from, to],
+  );
+  await db.query(`DELETE FROM latest WHERE device_id = $1`, [from]);
+  const rollups = await countOf(db, `WITH d AS (DELETE FROM rollup_hour WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`, [from]);
+  if (span && span.lo !== null && span.hi !== null) await rebuildRollups(db, to, span.lo, span.hi);
+  return { records, events, diagnostics, rollups, latest };
+}
+
+/** Recomputes a device's hourly rollups of the hours [fromBucket, toBucket] from its records. */
+export async function rebuildRollups(db: Db, deviceId: string, fromBucket: number, toBucket: number): Promise<void> {
+  await db.query(`DELETE FROM rollup_hour WHERE device_id = $1 AND bucket >= $2 AND bucket <= $3`, [deviceId, fromBucket, toBucket]);
+  await db.query(
+    `INSERT INTO rollup_hour (device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts)
+     SELECT $1, key, bucket, count(*)::integer, min(v), max(v), sum(v),
+            (array_agg(v ORDER BY ts))[1], (array_agg(v ORDER BY ts DESC))[1], min(ts), max(ts)
+       FROM (SELECT e.key, (floor(r.ts / 3600) * 3600)::integer AS bucket, r.ts, (e.value)::text::double precision AS v
+               FROM records r CROSS JOIN LATERAL jsonb_each(r.data) AS e(key, value)
+              WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts < $3::double precision + 3600
+                AND e.key <> 'ts' AND jsonb_typeof(e.value) = 'number') x
+      GROUP BY key, bucket`,
+    [deviceId, fromBucket, toBucket],
+  );
+}
+
+/** One page of records in time order after `afterTs` (export reads the whole range page by page). */
+export function selectRecordPage(
+  db: Db,
+  deviceId: string,
+  range: { from: number; to: number; inclusive: boolean },
+  limit: number,
+): Promise<{ ts: number; data: Record<string, unknown> }[]> {
+  return db.query(`SELECT ts, data FROM records WHERE device_id = $1 AND ts ${range.inclusive ? '>=' : '>'} $2 AND ts <= $3 ORDER BY ts LIMIT $4`, [
+    deviceId,
+    range.from,
+    range.to,
+    limit,
+  ]);
+}

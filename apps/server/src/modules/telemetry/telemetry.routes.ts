@@ -2,7 +2,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { RpcCancelSchema, RpcRequestSchema } from '@portal/core';
+import { Readable } from 'node:stream';
+import {
+  DeleteDataBodySchema,
+  EXPORT_FORMATS,
+  ImportBodySchema,
+  ImportResultSchema,
+  MAX_IMPORT_RECORDS,
+  RpcCancelSchema,
+  RpcRequestSchema,
+  TransferDataBodySchema,
+} from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { TelemetryService } from './telemetry.service';
@@ -36,6 +46,18 @@ const MetricsQuerySchema = z.object({
     .transform((v) => v === 'true' || v === '1')
     .optional(),
 });
+
+const ExportQuerySchema = z.object({
+  fromTime: optionalNumber('fromTime'),
+  toTime: optionalNumber('toTime'),
+  dataKeys: z.string().max(5000).optional(),
+  format: z.enum(EXPORT_FORMATS, { message: 'format must be csv or json' }).optional(),
+});
+
+const DataCountsSchema = z.object({ records: z.number(), events: z.number(), diagnostics: z.number(), rollups: z.number(), latest: z.number() });
+
+/** An import carries up to 5,000 records: its own body limit (a device record is at most 64 kB). */
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
 const PointSchema = z.object({ v: z.unknown(), ts: z.number() });
 const EventSchema = z.object({ ts: z.number(), topic: z.string().nullable(), msg: z.string(), lv: z.number().nullable(), severity: z.string().nullable() });
@@ -169,5 +191,75 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       },
     },
     (request) => telemetry.metrics(signedInUser(request).id, request.params.id, request.query),
+  );
+
+  r.post(
+    '/api/device/:id/delete-data',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "Delete the device's records, latest values, events, diagnostics and rollups (ADMIN, with the setup password); the server log stays and records the deletion",
+        params: DeviceParamsSchema,
+        body: DeleteDataBodySchema,
+        response: { 200: z.object({ deviceid: z.string(), deleted: DataCountsSchema }), ...errors },
+      },
+    },
+    (request) => telemetry.deleteData(signedInUser(request).id, request.params.id, request.body.setupPassword),
+  );
+
+  r.post(
+    '/api/device/:id/transfer-data',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "Move the device's data to targetDeviceid in one transaction (ADMIN of both; the source device's setup password)",
+        params: DeviceParamsSchema,
+        body: TransferDataBodySchema,
+        response: { 200: z.object({ deviceid: z.string(), targetDeviceid: z.string(), moved: DataCountsSchema }), ...errors },
+      },
+    },
+    (request) => telemetry.transferData(signedInUser(request).id, request.params.id, request.body.setupPassword, request.body.targetDeviceid),
+  );
+
+  r.get(
+    '/api/device/:id/export',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Records of a time range as CSV (ts and one column per key) or JSON, streamed (any role)',
+        description: 'fromTime/toTime are epoch seconds (inclusive); dataKeys is a comma list (default: every key); format csv (default) or json.',
+        params: DeviceParamsSchema,
+        querystring: ExportQuerySchema,
+        response: { 200: z.string().describe('CSV (text/csv) or JSON (application/json), streamed'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const out = await telemetry.exportData(signedInUser(request).id, request.params.id, request.query);
+      return reply
+        .type(out.contentType)
+        .header('content-disposition', `attachment; filename="${out.filename}"`)
+        .header('cache-control', 'no-store')
+        // A stream is piped as it is read, never serialized.
+        .send(Readable.from(out.body) as unknown as string);
+    },
+  );
+
+  r.post(
+    '/api/device/:id/import',
+    {
+      preHandler: requireUser,
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: `Import records (editDeviceSettings): {records: [...]}, at most ${MAX_IMPORT_RECORDS}, each checked like a device record; stored through the ingest writer`,
+        params: DeviceParamsSchema,
+        body: ImportBodySchema,
+        response: { 200: ImportResultSchema, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    (request) => telemetry.importRecords(signedInUser(request).id, request.params.id, request.body.records),
   );
 }

@@ -5,12 +5,17 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  MAX_IMPORT_RECORDS,
+  PLANS,
   PREMIUM_TIER_NAME,
+  RECORD_LIMITS,
   can,
+  parseDeviceRecord,
   planState,
   type Capability,
   type CommandMessage,
   type DeviceRole,
+  type PlanName,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
@@ -26,6 +31,7 @@ export interface TelemetryDevices {
   markContact(id: string, ts: number): Promise<void>;
   takePendingConfig(id: string): Promise<Record<string, unknown> | null>;
   roleOf(userId: string, deviceId: string): Promise<DeviceRole | null>;
+  checkSetupPassword(deviceId: string, password: string): Promise<boolean>;
 }
 
 /** Where command messages go: the embedded broker or the external broker connection. */
@@ -42,6 +48,10 @@ export interface TelemetryOptions {
   resendAfterMs: number;
   /** Without a command queued here, a device's commands and pending config are looked up at most this often. */
   commandCheckIntervalMs: number;
+  /** How often the retention job runs (0: never; tests call runRetention). */
+  retentionIntervalMs: number;
+  /** Rows deleted per statement by retention, so ingest never waits long behind it. */
+  retentionBatchSize: number;
 }
 
 export const DEFAULT_TELEMETRY_OPTIONS: TelemetryOptions = {
@@ -49,6 +59,45 @@ export const DEFAULT_TELEMETRY_OPTIONS: TelemetryOptions = {
   batchSize: 500,
   resendAfterMs: 30_000,
   commandCheckIntervalMs: 5000,
+  retentionIntervalMs: 3_600_000,
+  retentionBatchSize: 5000,
+};
+
+export const INVALID_SETUP_PASSWORD = 'Invalid setup password.';
+/** Records per page when exporting. */
+export const EXPORT_PAGE_SIZE = 1000;
+
+export interface ExportQuery {
+  fromTime?: number | undefined;
+  toTime?: number | undefined;
+  dataKeys?: string | undefined;
+  format?: 'csv' | 'json' | undefined;
+}
+
+export interface RetentionResult {
+  deviceId: string;
+  cutoff: number;
+  records: number;
+  events: number;
+  diagnostics: number;
+  rollups: number;
+}
+
+/** A CSV cell: quoted when needed; text that a spreadsheet would run as a formula gets a leading quote. */
+export function csvCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  let text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const splitKeys = (text: string | undefined): string[] | null => {
+  const keys = text
+    ?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  return keys && keys.length > 0 ? keys : null;
 };
 
 export const DEVICE_NOT_FOUND = 'Device not found';
@@ -188,6 +237,57 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     return role;
   }
 
+  /** The plan whose storage days apply: Hosted, Trial (also a device nobody added yet) or Basic. */
+  function planOf(device: { tier: string; added_ts: number | null; trial_reset_ts?: number | null }, nowMs: number): PlanName {
+    if (device.tier === PREMIUM_TIER_NAME) return 'Hosted';
+    if (device.added_ts === null) return 'Trial';
+    return planState({ tier: { name: device.tier }, added_ts: device.added_ts, trial_reset_ts: device.trial_reset_ts ?? null }, nowMs).plan ?? 'Basic';
+  }
+
+  /** ADMIN of the device and its setup password; 404 stranger, 403 otherwise. */
+  async function requireAdminWithPassword(userId: string, deviceId: string, setupPassword: string): Promise<void> {
+    if ((await accessRole(userId, deviceId)) !== 'ADMIN') throw forbidden();
+    if (!(await devices.checkSetupPassword(deviceId, setupPassword))) throw new AppError(403, 'FORBIDDEN', INVALID_SETUP_PASSWORD);
+  }
+
+  let retentionTimer: NodeJS.Timeout | null = null;
+  let retentionRun: Promise<unknown> | null = null;
+
+  async function runRetention(now: Date): Promise<RetentionResult[]> {
+    const results: RetentionResult[] = [];
+    const limit = options.retentionBatchSize;
+    for (const deviceId of await repo.devicesWithData(db)) {
+      const device = await devices.getDevice(deviceId);
+      if (!device) continue;
+      const days = PLANS[planOf(device, now.getTime())].dataStorageDays;
+      const cutoff = now.getTime() / 1000 - days * 86_400;
+      const result: RetentionResult = { deviceId, cutoff, records: 0, events: 0, diagnostics: 0, rollups: 0 };
+      const tables: [repo.RetentionTable, 'records' | 'events' | 'diagnostics' | 'rollups'][] = [
+        ['records', 'records'],
+        ['events', 'events'],
+        ['diagnostics', 'diagnostics'],
+        ['rollup_hour', 'rollups'],
+      ];
+      for (const [table, field] of tables) {
+        // Bounded statements: ingest's transactions get the tables between two batches.
+        for (;;) {
+          const n = await repo.deleteOlderThan(db, table, deviceId, cutoff, limit);
+          result[field] += n;
+          if (n < limit) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      if (result.records + result.events + result.diagnostics + result.rollups > 0) {
+        const when = new Date(cutoff * 1000).toISOString();
+        const message = `retention: deleted ${result.records} records older than ${when} (${days} days), ${result.events} events, ${result.diagnostics} diagnostics, ${result.rollups} hourly rollups`;
+        log.info({ deviceId }, message);
+        await repo.insertServerLog(db, [{ device_id: deviceId, ts: now.toISOString(), kind: 'retention', message }]);
+        results.push(result);
+      }
+    }
+    return results;
+  }
+
   async function logLine(deviceId: string, kind: string, message: string): Promise<void> {
     await repo.insertServerLog(db, [{ device_id: deviceId, ts: clock.now().toISOString(), kind, message: message.slice(0, 2000) }]);
   }
@@ -274,8 +374,144 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
       return queue.pending;
     },
 
-    close(): Promise<void> {
-      return queue.close();
+    async close(): Promise<void> {
+      if (retentionTimer) clearInterval(retentionTimer);
+      retentionTimer = null;
+      await queue.close();
+      await retentionRun?.catch(() => undefined);
+    },
+
+    // ------------------------------------------------------------ retention
+
+    /** Deletes data older than each device's plan keeps it (records, events, diagnostics, rollups). */
+    runRetention,
+
+    /** Starts the periodic retention job (cleared by close). */
+    startRetention(): void {
+      if (retentionTimer || options.retentionIntervalMs <= 0) return;
+      retentionTimer = setInterval(() => {
+        if (retentionRun) return;
+        retentionRun = runRetention(clock.now())
+          .catch((error: unknown) => log.error({ err: error }, 'retention failed'))
+          .finally(() => (retentionRun = null));
+      }, options.retentionIntervalMs);
+      retentionTimer.unref();
+    },
+
+    // ------------------------------------------------------------ delete, transfer, export, import
+
+    /** The newest value of every key of a device, with its time. */
+    async latest(deviceId: string): Promise<Record<string, DataPoint>> {
+      const out = Object.create(null) as Record<string, DataPoint>;
+      for (const row of await repo.selectLatest(db, deviceId)) out[row.key] = { v: row.value, ts: row.ts };
+      return { ...out };
+    },
+
+    /** ADMIN with the setup password: deletes the device's data (not its server log). */
+    async deleteData(userId: string, deviceId: string, setupPassword: string) {
+      await requireAdminWithPassword(userId, deviceId, setupPassword);
+      const counts = await db.transaction((tx) => repo.deleteDeviceData(tx, deviceId));
+      await logLine(
+        deviceId,
+        'data-deleted',
+        `Data deleted by user ${userId}: ${counts.records} records, ${counts.events} events, ${counts.diagnostics} diagnostics, ${counts.rollups} hourly rollups, ${counts.latest} latest values`,
+      );
+      return { deviceid: deviceId, deleted: counts };
+    },
+
+    /** ADMIN of both devices, with the source's setup password: moves the data in one transaction. */
+    async transferData(userId: string, deviceId: string, setupPassword: string, targetId: string) {
+      if ((await accessRole(userId, deviceId)) !== 'ADMIN') throw forbidden();
+      if ((await accessRole(userId, targetId)) !== 'ADMIN') throw forbidden();
+      if (targetId === deviceId) throw new AppError(400, 'BAD_REQUEST', 'targetDeviceid must be another device');
+      if (!(await devices.checkSetupPassword(deviceId, setupPassword))) throw new AppError(403, 'FORBIDDEN', INVALID_SETUP_PASSWORD);
+      const counts = await db.transaction((tx) => repo.moveDeviceData(tx, deviceId, targetId));
+      const summary = `${counts.records} records, ${counts.events} events, ${counts.diagnostics} diagnostics`;
+      await logLine(deviceId, 'data-transferred', `Data transferred to ${targetId} by user ${userId}: ${summary}`);
+      await logLine(targetId, 'data-transferred', `Data transferred from ${deviceId} by user ${userId}: ${summary}`);
+      return { deviceid: deviceId, targetDeviceid: targetId, moved: counts };
+    },
+
+    /**
+     * Any role: the records of a time range as CSV (ts and one column per key) or JSON, read
+     * from the database a page at a time while the answer streams.
+     */
+    async exportData(userId: string, deviceId: string, q: ExportQuery): Promise<{ contentType: string; filename: string; body: AsyncIterable<string> }> {
+      await accessRole(userId, deviceId);
+      const from = q.fromTime ?? 0;
+      const to = q.toTime ?? FAR_FUTURE;
+      if (from > to) throw new AppError(400, 'BAD_REQUEST', 'fromTime must not be after toTime');
+      const wanted = splitKeys(q.dataKeys);
+      const format = q.format ?? 'csv';
+      const columns = wanted ?? (await repo.selectLatest(db, deviceId)).map((l) => l.key);
+      async function* pages(): AsyncGenerator<{ ts: number; data: Record<string, unknown> }[]> {
+        let range = { from, to, inclusive: true };
+        for (;;) {
+          const page = await repo.selectRecordPage(db, deviceId, range, EXPORT_PAGE_SIZE);
+          if (page.length > 0) yield page;
+          if (page.length < EXPORT_PAGE_SIZE) return;
+          range = { from: page[page.length - 1]!.ts, to, inclusive: false };
+        }
+      }
+      async function* csv(): AsyncGenerator<string> {
+        yield `${['ts', ...columns].map(csvCell).join(',')}\r\n`;
+        for await (const page of pages()) {
+          yield page.map((r) => [r.ts, ...columns.map((k) => (Object.prototype.hasOwnProperty.call(r.data, k) ? r.data[k] : undefined))].map(csvCell).join(',') + '\r\n').join('');
+        }
+      }
+      async function* json(): AsyncGenerator<string> {
+        yield `{"deviceid":${JSON.stringify(deviceId)},"records":[`;
+        let first = true;
+        for await (const page of pages()) {
+          const parts = page.map((r) => {
+            const record = wanted ? Object.fromEntries(Object.entries(r.data).filter(([k]) => k === 'ts' || wanted.includes(k))) : r.data;
+            return JSON.stringify(record);
+          });
+          yield (first ? '' : ',') + parts.join(',');
+          first = false;
+        }
+        yield ']}';
+      }
+      const stamp = clock.now().toISOString().slice(0, 10);
+      return format === 'json'
+        ? { contentType: 'application/json; charset=utf-8', filename: `${deviceId}-${stamp}.json`, body: json() }
+        : { contentType: 'text/csv; charset=utf-8', filename: `${deviceId}-${stamp}.csv`, body: csv() };
+    },
+
+    /**
+     * editDeviceSettings: stores records through the ingest writer (rollups and latest values
+     * stay right). Each record is checked like a device's; refused ones are listed by index.
+     */
+    async importRecords(userId: string, deviceId: string, records: unknown[]) {
+      await requireCapability(userId, deviceId, 'editDeviceSettings');
+      if (records.length > MAX_IMPORT_RECORDS) throw new AppError(400, 'BAD_REQUEST', `At most ${MAX_IMPORT_RECORDS} records per import (${records.length} given)`);
+      const nowS = clock.now().getTime() / 1000;
+      const refused: { index: number; reason: string }[] = [];
+      const accepted: unknown[] = [];
+      records.forEach((raw, index) => {
+        const parsed = parseDeviceRecord(raw, nowS);
+        if (parsed.ok) accepted.push(parsed.record);
+        else refused.push({ index, reason: parsed.reason });
+      });
+      const plan = await this.ingestPlan(deviceId);
+      let imported = 0;
+      let duplicates = 0;
+      let thinned = 0;
+      for (let i = 0; i < accepted.length; i += RECORD_LIMITS.maxRecordsPerMessage) {
+        const outcome = await queue.push({
+          deviceId,
+          kind: 'data',
+          body: accepted.slice(i, i + RECORD_LIMITS.maxRecordsPerMessage),
+          basic: plan?.basic ?? false,
+          receivedAt: clock.now(),
+          source: 'import',
+        });
+        imported += outcome.stored;
+        duplicates += outcome.duplicates;
+        thinned += outcome.thinned;
+      }
+      if (imported > 0) await logLine(deviceId, 'import', `${imported} records imported by user ${userId}`);
+      return { deviceid: deviceId, imported, duplicates, thinned, refused };
     },
 
     // ------------------------------------------------------------ reads

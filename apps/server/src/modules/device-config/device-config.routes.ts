@@ -1,0 +1,179 @@
+/** Device config calls: config document, custom settings, script and its lock, firmware and files. */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CustomSettingsBodySchema,
+  DEVICE_FILE_MAX_BYTES,
+  DeviceConfigPutBodySchema,
+  DeviceConfigResponseSchema,
+  DeviceFilePutBodySchema,
+  FirmwarePostBodySchema,
+  MessageResponseSchema,
+  ScriptLockBodySchema,
+  ScriptLockResponseSchema,
+  ScriptPutBodySchema,
+  ScriptResponseSchema,
+} from '@portal/core';
+import { errorResponses } from '../../plugins/errors';
+import { requireUser, signedInUser } from '../../plugins/auth';
+import type { DeviceConfigService } from './device-config.service';
+
+/** Device calls take any id: a malformed one is answered like an unknown device (404). */
+const DeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
+
+/** Room for a script a little over its limit, so the size message answers it rather than a 413. */
+const SCRIPT_BODY_LIMIT = 128 * 1024;
+/** An 8 MB file as base64 plus the JSON around it. */
+export const FILE_BODY_LIMIT = Math.ceil(DEVICE_FILE_MAX_BYTES / 3) * 4 + 64 * 1024;
+
+const CommandViewSchema = z.object({
+  commandID: z.number(),
+  method: z.string(),
+  args: z.unknown(),
+  state: z.string(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  ackedAt: z.string().nullable(),
+  createdBy: z.string().nullable(),
+});
+
+export function registerDeviceConfigRoutes(app: FastifyInstance, service: DeviceConfigService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['device config'];
+  const errors = errorResponses(400, 401, 403, 404);
+
+  r.get(
+    '/api/device/:id/config',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'The config the device runs, the changes waiting for its next contact (or null), and serial capture text decoded for display',
+        params: DeviceParamsSchema,
+        response: { 200: DeviceConfigResponseSchema, ...errors },
+      },
+    },
+    (request) => service.getConfig(signedInUser(request), request.params.id),
+  );
+
+  r.put(
+    '/api/device/:id/config',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Queue a config change (editDeviceSettings): merged into the pending config, pushed and applied at the next contact',
+        params: DeviceParamsSchema,
+        body: DeviceConfigPutBodySchema,
+        response: { 200: DeviceConfigResponseSchema, ...errors },
+      },
+    },
+    (request) => service.putConfig(signedInUser(request), request.params.id, request.body),
+  );
+
+  r.put(
+    '/api/device/:id/custom-settings',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Queue custom script settings (num* numeric, str* text; customSettings: OPERATOR and above)',
+        params: DeviceParamsSchema,
+        body: CustomSettingsBodySchema,
+        response: { 200: MessageResponseSchema, ...errors },
+      },
+    },
+    (request) => service.putCustomSettings(signedInUser(request), request.params.id, request.body),
+  );
+
+  r.get(
+    '/api/device/:id/script',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'The device script as base64 (the saved one while it waits for delivery) and its lock (scripting)',
+        params: DeviceParamsSchema,
+        response: { 200: ScriptResponseSchema, ...errors },
+      },
+    },
+    (request) => service.getScript(signedInUser(request), request.params.id),
+  );
+
+  r.put(
+    '/api/device/:id/script',
+    {
+      preHandler: requireUser,
+      bodyLimit: SCRIPT_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Save the device script (base64, at most 20000 bytes decoded) for the next contact (scripting); 409 while another user holds the lock',
+        params: DeviceParamsSchema,
+        body: ScriptPutBodySchema,
+        response: { 200: ScriptResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 413) },
+      },
+    },
+    (request) => service.putScript(signedInUser(request), request.params.id, request.body.scriptFileBase64),
+  );
+
+  r.put(
+    '/api/device/:id/script-lock',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Take (lock: true) or release (lock: false) the script edit lock (scripting); 409 while another user holds it',
+        params: DeviceParamsSchema,
+        body: ScriptLockBodySchema,
+        response: { 200: ScriptLockResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => service.setScriptLock(signedInUser(request), request.params.id, request.body.lock),
+  );
+
+  r.put(
+    '/api/device/:id/force-script-unlock',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "Release another user's script lock (ADMIN)",
+        params: DeviceParamsSchema,
+        response: { 200: ScriptLockResponseSchema, ...errors },
+      },
+    },
+    (request) => service.forceScriptUnlock(signedInUser(request), request.params.id),
+  );
+
+  r.post(
+    '/api/device/:id/firmware',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "Queue a firmware update (ADMIN): command 'Admin.Firmware' {firmwareName}",
+        params: DeviceParamsSchema,
+        body: FirmwarePostBodySchema,
+        response: { 200: CommandViewSchema, ...errors },
+      },
+    },
+    (request) => service.pushFirmware(signedInUser(request), request.params.id, request.body),
+  );
+
+  r.put(
+    '/api/device/:id/file',
+    {
+      preHandler: requireUser,
+      bodyLimit: FILE_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: "Store a file (base64, at most 8 MB decoded) and queue command 'Admin.File' {fileName, size, sha256, fileId} (editDeviceSettings)",
+        params: DeviceParamsSchema,
+        body: DeviceFilePutBodySchema,
+        response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    (request) => service.pushFile(signedInUser(request), request.params.id, request.body),
+  );
+}

@@ -1,0 +1,198 @@
+/**
+ * Device config: the config document (applied and pending), custom script settings, the device
+ * script with its edit lock, and firmware and file pushes (queued as commands through telemetry).
+ *
+ * A change is kept as a pending config (a partial document merged into earlier pending changes);
+ * the devices service hands it to the device at its next contact (telemetry's delivery calls
+ * takePendingConfig) and merges it into the applied config; this service then writes
+ * 'config applied' to the device's server log.
+ */
+import { createHash } from 'node:crypto';
+import {
+  DEVICE_CONFIG_MESSAGES,
+  DEVICE_FILE_MAX_BYTES,
+  SCRIPT_MAX_BYTES,
+  base64DecodedSize,
+  customSettingError,
+  normaliseCustomValues,
+  scriptLockedMessage,
+  type CustomSettingsBody,
+  type DeviceConfigPutBody,
+  type DeviceConfigResponse,
+  type DeviceFilePutBody,
+  type FirmwarePostBody,
+  type ScriptLock,
+  type ScriptLockResponse,
+  type ScriptResponse,
+} from '@portal/core';
+import type { Db } from '../../db/db';
+import type { Clock } from '../../clock';
+import { AppError, conflict } from '../../errors';
+import type { User } from '../auth/auth.service';
+import { deviceNotFound, type DevicesService } from '../devices/devices.service';
+import type { CommandView, TelemetryService } from '../telemetry/telemetry.service';
+import * as repo from './device-config.repository';
+
+export interface DeviceConfigDeps {
+  db: Db;
+  clock: Clock;
+  devices: DevicesService;
+  telemetry: TelemetryService;
+}
+
+type Doc = Record<string, unknown>;
+type CaptureText = { start: string | null; end: string | null; request: string | null };
+
+const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
+const asRecord = (v: unknown): Doc => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Doc) : {});
+
+/** Base64 text decoded as UTF-8 for display; null when it is not base64 of UTF-8 text. */
+export function decodeBase64Text(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64'));
+  } catch {
+    return null;
+  }
+}
+
+function captureText(config: Doc): CaptureText {
+  const capture = asRecord(asRecord(asRecord(config.settings).serial1).capture);
+  return { start: decodeBase64Text(capture.start), end: decodeBase64Text(capture.end), request: decodeBase64Text(capture.request) };
+}
+
+function lockView(row: repo.ScriptRow | null): ScriptLock | null {
+  if (!row?.lock_user_id || !row.locked_at) return null;
+  return { userid: row.lock_user_id, email: row.lock_email ?? '', since: row.locked_at.toISOString() };
+}
+
+export function createDeviceConfigService(deps: DeviceConfigDeps) {
+  const { db, clock, devices, telemetry } = deps;
+
+  devices.onConfigApplied((deviceId) => telemetry.log(deviceId, 'config', 'config applied'));
+
+  async function configView(deviceId: string): Promise<DeviceConfigResponse> {
+    const device = await devices.getDevice(deviceId);
+    if (!device) throw deviceNotFound();
+    const pending = device.pending_config;
+    const since = pending ? await repo.findPendingSince(db, deviceId) : null;
+    return {
+      deviceid: deviceId,
+      config: device.config,
+      pending,
+      pendingSince: since ? since.toISOString() : null,
+      serialCaptureText: { applied: captureText(device.config), pending: pending && asRecord(asRecord(pending.settings).serial1).capture ? captureText(pending) : null },
+    };
+  }
+
+  async function queueChange(deviceId: string, change: Doc): Promise<void> {
+    const { wasPending } = await devices.mergePendingConfig(deviceId, change);
+    await repo.touchPendingSince(db, deviceId, clock.now(), !wasPending);
+  }
+
+  async function scriptView(deviceId: string): Promise<ScriptResponse> {
+    const row = await repo.findScript(db, deviceId);
+    return { deviceid: deviceId, data: row?.pending_script ?? row?.script ?? '', pending: row?.pending_script != null, lock: lockView(row) };
+  }
+
+  async function lockedBy(deviceId: string): Promise<AppError> {
+    const lock = lockView(await repo.findScript(db, deviceId));
+    return conflict(scriptLockedMessage(lock?.email ?? 'another user', lock?.since ?? clock.now().toISOString()));
+  }
+
+  return {
+    // ---- config document ----------------------------------------------------------------
+
+    async getConfig(user: User, deviceId: string): Promise<DeviceConfigResponse> {
+      await devices.authorize(user.id, deviceId, null);
+      return configView(deviceId);
+    },
+
+    async putConfig(user: User, deviceId: string, body: DeviceConfigPutBody): Promise<DeviceConfigResponse> {
+      await devices.authorize(user.id, deviceId, 'editDeviceSettings');
+      await queueChange(deviceId, body.config);
+      await telemetry.log(deviceId, 'config', `Config change queued by ${user.email}: ${Object.keys(body.config.settings).join(', ')}`);
+      return configView(deviceId);
+    },
+
+    async putCustomSettings(user: User, deviceId: string, body: CustomSettingsBody): Promise<{ message: string }> {
+      await devices.authorize(user.id, deviceId, 'customSettings');
+      for (const [name, value] of Object.entries(body.values)) {
+        const error = customSettingError(name, value);
+        if (error) throw badRequest(error);
+      }
+      await queueChange(deviceId, { settings: { script: normaliseCustomValues(body.values) } });
+      await telemetry.log(deviceId, 'config', `Custom settings queued by ${user.email}: ${Object.keys(body.values).join(', ')}`);
+      return { message: DEVICE_CONFIG_MESSAGES.queued };
+    },
+
+    // ---- script -------------------------------------------------------------------------
+
+    async getScript(user: User, deviceId: string): Promise<ScriptResponse> {
+      await devices.authorize(user.id, deviceId, 'scripting');
+      return scriptView(deviceId);
+    },
+
+    async putScript(user: User, deviceId: string, scriptFileBase64: string): Promise<ScriptResponse> {
+      await devices.authorize(user.id, deviceId, 'scripting');
+      const size = base64DecodedSize(scriptFileBase64);
+      if (size > SCRIPT_MAX_BYTES) throw badRequest(DEVICE_CONFIG_MESSAGES.scriptTooLarge);
+      if (!(await repo.savePendingScript(db, deviceId, user.id, scriptFileBase64, clock.now()))) throw await lockedBy(deviceId);
+      await telemetry.log(deviceId, 'config', `Script (${size} bytes) saved by ${user.email}; delivered at the next contact`);
+      return scriptView(deviceId);
+    },
+
+    async setScriptLock(user: User, deviceId: string, lock: boolean): Promise<ScriptLockResponse> {
+      await devices.authorize(user.id, deviceId, 'scripting');
+      if (lock) {
+        if (!(await repo.lockScript(db, deviceId, user.id, clock.now()))) throw await lockedBy(deviceId);
+      } else if (!(await db.transaction((tx) => repo.unlockScript(tx, deviceId, user.id)))) {
+        throw await lockedBy(deviceId);
+      }
+      return { deviceid: deviceId, lock: (await scriptView(deviceId)).lock };
+    },
+
+    async forceScriptUnlock(user: User, deviceId: string): Promise<ScriptLockResponse> {
+      await devices.authorize(user.id, deviceId, 'adminSettings');
+      await db.transaction((tx) => repo.unlockScript(tx, deviceId, null));
+      await telemetry.log(deviceId, 'config', `Script lock released by ${user.email}`);
+      return { deviceid: deviceId, lock: null };
+    },
+
+    /**
+     * For delivery at the device's next contact: the saved script becomes the delivered one and
+     * is returned (base64), or null. Not yet called by telemetry's delivery (see the report).
+     */
+    async takePendingScript(deviceId: string): Promise<string | null> {
+      const script = await repo.takePendingScript(db, deviceId);
+      if (script !== null) await telemetry.log(deviceId, 'config', 'script applied');
+      return script;
+    },
+
+    // ---- firmware and files -------------------------------------------------------------
+
+    async pushFirmware(user: User, deviceId: string, body: FirmwarePostBody): Promise<CommandView> {
+      await devices.authorize(user.id, deviceId, 'adminSettings');
+      return telemetry.queueCommand(user.id, deviceId, 'Admin.Firmware', { firmwareName: body.firmwareName });
+    },
+
+    async pushFile(user: User, deviceId: string, body: DeviceFilePutBody): Promise<CommandView> {
+      await devices.authorize(user.id, deviceId, 'editDeviceSettings');
+      const size = base64DecodedSize(body.fileDataBase64);
+      if (size > DEVICE_FILE_MAX_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', DEVICE_CONFIG_MESSAGES.fileTooLarge);
+      const sha256 = createHash('sha256').update(Buffer.from(body.fileDataBase64, 'base64')).digest('hex');
+      const fileId = await repo.upsertFile(db, {
+        deviceId,
+        fileName: body.fileName,
+        size,
+        sha256,
+        data: body.fileDataBase64,
+        createdAt: clock.now(),
+        createdBy: user.id,
+      });
+      return telemetry.queueCommand(user.id, deviceId, 'Admin.File', { fileName: body.fileName, size, sha256, fileId });
+    },
+  };
+}
+
+export type DeviceConfigService = ReturnType<typeof createDeviceConfigService>;

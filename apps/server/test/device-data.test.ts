@@ -1,0 +1,369 @@
+/**
+ * A device's data as a whole, over real HTTP on PGlite and PostgreSQL: retention by plan (run
+ * with the injected clock), delete-data and transfer-data with the setup password, export (CSV
+ * and JSON, streamed in pages), import through the ingest writer, and DATA_latest in settings.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS, DeviceSettingsResponseSchema } from '@portal/core';
+import { type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
+import { type Provisioned, type RoleFixture, type SignedInUser, claim, deviceWithRoles, expectError, provision, signedInUser } from './device-helpers';
+
+const NOT_FOUND = 'Device not found';
+const BAD_PASSWORD = 'Invalid setup password.';
+
+type DataBody = { data: Record<string, { v: unknown; ts: number }[]>; events: { msg: string }[] };
+
+const nowS = (tp: TestPortal) => tp.clock.now().getTime() / 1000;
+
+function ingestHttp(tp: TestPortal, device: Provisioned, body: unknown) {
+  return tp.client().request('POST', `/api/ingest/${device.deviceid}`, { body, headers: { authorization: `Device ${device.deviceKey}` }, csrf: false });
+}
+
+async function ingestOk(tp: TestPortal, device: Provisioned, body: unknown): Promise<void> {
+  const res = await ingestHttp(tp, device, body);
+  expect(res.status, res.text).toBe(200);
+}
+
+async function ingestDiag(tp: TestPortal, deviceId: string, ts: number): Promise<void> {
+  const outcome = await tp.portal.app.services.telemetry.ingest({ deviceId, kind: 'diag', body: { ts, rssi: -70 }, basic: false, receivedAt: tp.clock.now(), source: 'http' });
+  expect(outcome.stored).toBe(1);
+}
+
+/** Row counts of every data table for a device. */
+async function counts(tp: TestPortal, deviceId: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of ['records', 'latest', 'events', 'diagnostics', 'rollup_hour', 'server_log']) {
+    const rows = await tp.portal.db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM ${table} WHERE device_id = $1`, [deviceId]);
+    out[table] = rows[0]!.n;
+  }
+  return out;
+}
+
+async function claimedBy(tp: TestPortal, user: SignedInUser): Promise<Provisioned> {
+  const device = await provision(tp);
+  const res = await claim(user.client, device.deviceid, device.setupPassword);
+  expect(res.status, res.text).toBe(200);
+  return device;
+}
+
+/** Two records an hour apart with an event, and a diagnostics message. */
+async function someData(tp: TestPortal, device: Provisioned): Promise<number> {
+  const t = Math.floor(nowS(tp)) - 7200;
+  await ingestOk(tp, device, [
+    { ts: t, temp: 10, state: 'a', events: [{ topic: 'power', msg: 'on', lv: 1 }] },
+    { ts: t + 3600, temp: 20, state: 'b' },
+  ]);
+  await ingestDiag(tp, device.deviceid, t);
+  return t;
+}
+
+function describeDeviceData(kind: DbKind) {
+  describe(`device data (${kind})`, () => {
+    let tp: TestPortal;
+    let fx: RoleFixture;
+
+    beforeAll(async () => {
+      tp = await startTestPortal({ db: kind });
+      fx = await deviceWithRoles(tp);
+    });
+    afterAll(async () => {
+      await tp?.close();
+    });
+
+    const path = (id: string, call: string) => `/api/device/${id}/${call}`;
+
+    describe('retention', () => {
+      it('deletes records, events, diagnostics and rollups older than the plan keeps them, in bounded batches, and logs it', async () => {
+        const telemetry = tp.portal.app.services.telemetry;
+        const owner = await signedInUser(tp);
+        // The Basic device: claimed 91 days ago, so its 90-day trial has run out.
+        const basic = await claimedBy(tp, owner);
+        await tp.portal.db.query('UPDATE devices SET added_ts = added_ts - $2 WHERE id = $1', [basic.deviceid, (91 * DAY_MS) / 1000]);
+        try {
+          const trial = await claimedBy(tp, owner);
+          const unclaimed = await provision(tp);
+          const now = Math.floor(nowS(tp));
+          for (const device of [basic, trial, unclaimed]) {
+            // Basic thins ingest to one record per 5 minutes: these are hours apart.
+            await ingestOk(tp, device, [
+              { ts: now - 3 * 86_400, temp: 1, events: [{ msg: 'old' }] },
+              { ts: now - 2 * 86_400, temp: 2, events: [{ msg: 'old' }] },
+              { ts: now - 3 * 86_400 + 600, temp: 3 },
+              { ts: now - 600, temp: 4, events: [{ msg: 'new' }] },
+            ]);
+            await ingestDiag(tp, device.deviceid, now - 2 * 86_400);
+            await ingestDiag(tp, device.deviceid, now - 60);
+          }
+          const before = await counts(tp, basic.deviceid);
+          expect(before).toMatchObject({ records: 4, events: 3, diagnostics: 2, latest: 1 });
+          const trialBefore = await counts(tp, trial.deviceid);
+
+          telemetry.options.retentionBatchSize = 2;
+          const results = await telemetry.runRetention(tp.clock.now());
+          const mine = results.find((r) => r.deviceId === basic.deviceid);
+          expect(mine).toMatchObject({ records: 3, events: 2, diagnostics: 1 });
+          expect(mine!.rollups).toBeGreaterThanOrEqual(2);
+          expect(results.find((r) => r.deviceId === trial.deviceid)).toBeUndefined();
+          expect(results.find((r) => r.deviceId === unclaimed.deviceid)).toBeUndefined();
+
+          const after = await counts(tp, basic.deviceid);
+          expect(after).toMatchObject({ records: 1, events: 1, diagnostics: 1, latest: 1, rollup_hour: 1 });
+          expect(await counts(tp, trial.deviceid)).toEqual(trialBefore);
+          const data = (await owner.client.get(path(basic.deviceid, 'data'))).body as DataBody;
+          expect(data.data.temp).toEqual([{ v: 4, ts: now - 600 }]);
+          expect(data.events.map((e) => e.msg)).toEqual(['new']);
+
+          const log = (await owner.client.get(path(basic.deviceid, 'serverlog'))).body as { entries: { kind: string; message: string }[] };
+          expect(log.entries.find((e) => e.kind === 'retention')?.message).toMatch(/^retention: deleted 3 records older than \d{4}-\d\d-\d\dT/);
+          expect(tp.logs.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('retention: deleted 3 records older than'))).toBe(true);
+
+          // A second run finds nothing more; two years on, the trial device is Basic too.
+          expect((await telemetry.runRetention(tp.clock.now())).find((r) => r.deviceId === basic.deviceid)).toBeUndefined();
+          const later = await telemetry.runRetention(new Date(tp.clock.now().getTime() + 731 * DAY_MS));
+          expect(later.find((r) => r.deviceId === trial.deviceid)).toMatchObject({ records: 4, events: 3, diagnostics: 2 });
+        } finally {
+          tp.portal.app.services.telemetry.options.retentionBatchSize = 5000;
+        }
+      });
+    });
+
+    describe('delete-data', () => {
+      it('roles: VIEW, USER and OPERATOR get 403, a stranger 404; nothing is deleted', async () => {
+        const { device, users } = fx;
+        await someData(tp, device);
+        const before = await counts(tp, device.deviceid);
+        for (const role of ['VIEW', 'USER', 'OPERATOR'] as const) {
+          expectError(await users[role].client.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword }), 403, 'FORBIDDEN');
+        }
+        expectError(await users.STRANGER.client.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword }), 404, 'NOT_FOUND', NOT_FOUND);
+        expectError(await users.ADMIN.client.post(path('NOSUCHDEV', 'delete-data'), { setupPassword: 'x' }), 404, 'NOT_FOUND', NOT_FOUND);
+        expectError(await tp.client().post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword }), 401, 'UNAUTHENTICATED');
+        expect(await counts(tp, device.deviceid)).toEqual(before);
+      });
+
+      it('a wrong setup password is 403 and bad bodies are 400; nothing is deleted', async () => {
+        const { device, users } = fx;
+        await someData(tp, device);
+        const before = await counts(tp, device.deviceid);
+        const admin = users.ADMIN.client;
+        expectError(await admin.post(path(device.deviceid, 'delete-data'), { setupPassword: 'WRONGPW1' }), 403, 'FORBIDDEN', BAD_PASSWORD);
+        expectError(await admin.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword.toLowerCase() }), 403, 'FORBIDDEN', BAD_PASSWORD);
+        for (const body of [{}, { setupPassword: '' }, { setupPassword: 5 }, { setupPassword: device.setupPassword, extra: 1 }, []]) {
+          expectError(await admin.post(path(device.deviceid, 'delete-data'), body), 400, 'BAD_REQUEST');
+        }
+        expectError(await admin.post(path(device.deviceid, 'delete-data')), 400, 'BAD_REQUEST');
+        expect(await counts(tp, device.deviceid)).toEqual(before);
+      });
+
+      it('ADMIN with the setup password deletes records, latest, events, diagnostics and rollups; the server log stays and says so', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        const other = await claimedBy(tp, owner);
+        await someData(tp, device);
+        await someData(tp, other);
+        const otherBefore = await counts(tp, other.deviceid);
+        const res = await owner.client.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword });
+        expect(res.status, res.text).toBe(200);
+        expect(res.body).toEqual({ deviceid: device.deviceid, deleted: { records: 2, events: 1, diagnostics: 1, rollups: 2, latest: 2 } });
+        const after = await counts(tp, device.deviceid);
+        expect(after).toMatchObject({ records: 0, latest: 0, events: 0, diagnostics: 0, rollup_hour: 0 });
+        expect(after.server_log).toBeGreaterThan(0);
+        expect(await counts(tp, other.deviceid)).toEqual(otherBefore);
+        const log = (await owner.client.get(path(device.deviceid, 'serverlog'))).body as { entries: { kind: string; message: string }[] };
+        expect(log.entries[0]).toMatchObject({ kind: 'data-deleted' });
+        expect(log.entries[0]!.message).toMatch(/2 records/);
+        const settings = await owner.client.get(path(device.deviceid, 'settings'));
+        expect((settings.body as { deviceSettings: { DATA_latest: unknown } }).deviceSettings.DATA_latest).toEqual({});
+      });
+    });
+
+    describe('transfer-data', () => {
+      it('moves records, events, diagnostics, rollups and latest values to the target in one go', async () => {
+        const owner = await signedInUser(tp);
+        const source = await claimedBy(tp, owner);
+        const target = await claimedBy(tp, owner);
+        const t = await someData(tp, source);
+        // The target has a record of its own in the same hour, and one at the same time (it stays the target's).
+        await ingestOk(tp, target, [
+          { ts: t + 10, temp: 30 },
+          { ts: t + 3600, temp: 99 },
+        ]);
+        const res = await owner.client.post(path(source.deviceid, 'transfer-data'), { setupPassword: source.setupPassword, targetDeviceid: target.deviceid });
+        expect(res.status, res.text).toBe(200);
+        expect(res.body).toMatchObject({ deviceid: source.deviceid, targetDeviceid: target.deviceid, moved: { records: 1, events: 1, diagnostics: 1 } });
+        expect(await counts(tp, source.deviceid)).toMatchObject({ records: 0, latest: 0, events: 0, diagnostics: 0, rollup_hour: 0 });
+        expect(await counts(tp, target.deviceid)).toMatchObject({ records: 3, events: 1, diagnostics: 1, latest: 2 });
+        const data = (await owner.client.get(path(target.deviceid, 'data'))).body as DataBody;
+        expect(data.data.temp).toEqual([
+          { v: 99, ts: t + 3600 },
+          { v: 30, ts: t + 10 },
+          { v: 10, ts: t },
+        ]);
+        expect(data.events.map((e) => e.msg)).toEqual(['on']);
+        // Rollups rebuilt from the records: the first hour has 10 and 30, the second 99 only.
+        const hour = Math.floor(t / 3600) * 3600;
+        const metrics = await owner.client.get(path(target.deviceid, `metrics?currentStartTime=${hour}&currentEndTime=${hour + 7200}`));
+        const temp = (metrics.body as { currentPeriod: { data: Record<string, { count: number; sum: number; min: number; max: number }> } }).currentPeriod.data.temp;
+        expect(temp).toMatchObject({ count: 3, sum: 139, min: 10, max: 99 });
+        const settings = (await owner.client.get(path(target.deviceid, 'settings'))).body as { deviceSettings: { DATA_latest: Record<string, { v: unknown; ts: number }> } };
+        expect(settings.deviceSettings.DATA_latest).toEqual({ temp: { v: 99, ts: t + 3600 }, state: { v: 'b', ts: t + 3600 } });
+        const log = (await owner.client.get(path(target.deviceid, 'serverlog'))).body as { entries: { kind: string; message: string }[] };
+        expect(log.entries[0]!.message).toContain(`from ${source.deviceid}`);
+      });
+
+      it('needs ADMIN on both devices and the source setup password; nothing moves otherwise', async () => {
+        const owner = await signedInUser(tp);
+        const source = await claimedBy(tp, owner);
+        const target = await claimedBy(tp, owner);
+        await someData(tp, source);
+        const viewOnly = await provision(tp);
+        const otherOwner = await signedInUser(tp);
+        expect((await claim(otherOwner.client, viewOnly.deviceid, viewOnly.setupPassword)).status).toBe(200);
+        expect((await otherOwner.client.post(path(viewOnly.deviceid, 'user'), { targetEmail: owner.email, targetPermission: 'VIEW' })).status).toBe(200);
+        const strangers = await provision(tp);
+        const before = [await counts(tp, source.deviceid), await counts(tp, target.deviceid)];
+        const transfer = (client: SignedInUser['client'], from: string, body: unknown) => client.post(path(from, 'transfer-data'), body);
+
+        expectError(await transfer(owner.client, source.deviceid, { setupPassword: 'WRONGPW1', targetDeviceid: target.deviceid }), 403, 'FORBIDDEN', BAD_PASSWORD);
+        expectError(await transfer(owner.client, source.deviceid, { setupPassword: target.setupPassword, targetDeviceid: target.deviceid }), 403, 'FORBIDDEN', BAD_PASSWORD);
+        expectError(await transfer(owner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: viewOnly.deviceid }), 403, 'FORBIDDEN');
+        expectError(await transfer(owner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: strangers.deviceid }), 404, 'NOT_FOUND', NOT_FOUND);
+        expectError(await transfer(owner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: 'bad id' }), 404, 'NOT_FOUND', NOT_FOUND);
+        expectError(await transfer(owner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: source.deviceid }), 400, 'BAD_REQUEST');
+        expectError(await transfer(owner.client, viewOnly.deviceid, { setupPassword: viewOnly.setupPassword, targetDeviceid: target.deviceid }), 403, 'FORBIDDEN');
+        expectError(await transfer(otherOwner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: viewOnly.deviceid }), 404, 'NOT_FOUND', NOT_FOUND);
+        for (const body of [{ setupPassword: source.setupPassword }, { targetDeviceid: target.deviceid }, { setupPassword: source.setupPassword, targetDeviceid: target.deviceid, x: 1 }]) {
+          expectError(await transfer(owner.client, source.deviceid, body), 400, 'BAD_REQUEST');
+        }
+        expect([await counts(tp, source.deviceid), await counts(tp, target.deviceid)]).toEqual(before);
+      });
+    });
+
+    describe('export', () => {
+      it('any role exports CSV (ts and one column per key) and JSON; a stranger gets 404', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        const t = Math.floor(nowS(tp)) - 1000;
+        await ingestOk(tp, device, [
+          { ts: t, temp: 1.5, note: 'a,b "c"', arr: [1, 2], events: [{ msg: 'x' }] },
+          { ts: t + 1, temp: 2, on: true },
+          { ts: t + 2, note: '=SUM(A1)' },
+        ]);
+        const csv = await owner.client.get(path(device.deviceid, 'export'));
+        expect(csv.status, csv.text).toBe(200);
+        expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+        expect(csv.headers['content-disposition']).toMatch(new RegExp(`attachment; filename="${device.deviceid}-.*\\.csv"`));
+        expect(csv.text.split('\r\n')).toEqual(['ts,arr,note,on,temp', `${t},"[1,2]","a,b ""c""",,1.5`, `${t + 1},,,true,2`, `${t + 2},,'=SUM(A1),,`, '']);
+
+        const keyed = await owner.client.get(path(device.deviceid, `export?dataKeys=temp&fromTime=${t + 1}&toTime=${t + 5}`));
+        expect(keyed.text).toBe(`ts,temp\r\n${t + 1},2\r\n${t + 2},\r\n`);
+
+        const json = await owner.client.get(path(device.deviceid, `export?format=json&toTime=${t + 1}`));
+        expect(json.headers['content-type']).toMatch(/^application\/json/);
+        expect(json.body).toEqual({
+          deviceid: device.deviceid,
+          records: [
+            { ts: t, temp: 1.5, note: 'a,b "c"', arr: [1, 2], events: [{ msg: 'x' }] },
+            { ts: t + 1, temp: 2, on: true },
+          ],
+        });
+        const empty = await owner.client.get(path(device.deviceid, `export?format=json&fromTime=1&toTime=2`));
+        expect(empty.body).toEqual({ deviceid: device.deviceid, records: [] });
+
+        const view = await fx.users.VIEW.client.get(path(fx.device.deviceid, 'export'));
+        expect(view.status).toBe(200);
+        expectError(await fx.users.STRANGER.client.get(path(fx.device.deviceid, 'export')), 404, 'NOT_FOUND', NOT_FOUND);
+        expectError(await owner.client.get(path(device.deviceid, 'export?format=xml')), 400, 'BAD_REQUEST');
+        expectError(await owner.client.get(path(device.deviceid, 'export?fromTime=abc')), 400, 'BAD_REQUEST');
+        expectError(await owner.client.get(path(device.deviceid, `export?fromTime=${t + 5}&toTime=${t}`)), 400, 'BAD_REQUEST');
+        expectError(await tp.client().get(path(device.deviceid, 'export')), 401, 'UNAUTHENTICATED');
+      });
+    });
+
+    describe('import', () => {
+      it('stores valid records through the ingest writer (latest and rollups follow) and lists refused ones by index', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        const t = Math.floor(nowS(tp)) - 5000;
+        const records: unknown[] = [];
+        for (let i = 0; i < 2500; i += 1) records.push({ ts: t + i, level: i % 10, label: 'imported-record-padding' });
+        records.push({ ts: 'soon', level: 1 }, 'not a record', { ts: t - 8 * 86_400, level: 1 }, { ts: t, level: 5 });
+        const res = await owner.client.post(path(device.deviceid, 'import'), { records });
+        expect(res.status, res.text).toBe(200);
+        expect(res.body).toEqual({
+          deviceid: device.deviceid,
+          imported: 2500,
+          duplicates: 1,
+          thinned: 0,
+          refused: [
+            { index: 2500, reason: 'A record needs ts, epoch seconds' },
+            { index: 2501, reason: 'A record must be a JSON object' },
+            { index: 2502, reason: expect.stringMatching(/more than 7 days old/) as unknown as string },
+          ],
+        });
+        expect(await counts(tp, device.deviceid)).toMatchObject({ records: 2500, latest: 2 });
+        const settings = (await owner.client.get(path(device.deviceid, 'settings'))).body as { deviceSettings: { DATA_latest: Record<string, { v: unknown; ts: number }> } };
+        expect(settings.deviceSettings.DATA_latest.level).toEqual({ v: 2499 % 10, ts: t + 2499 });
+        const hour = Math.floor(t / 3600) * 3600;
+        const metrics = await owner.client.get(path(device.deviceid, `metrics?currentStartTime=${hour}&currentEndTime=${hour + 3 * 3600}`));
+        expect((metrics.body as { currentPeriod: { data: Record<string, { count: number }> } }).currentPeriod.data.level?.count).toBe(2500);
+
+        // Export reads it back page by page.
+        const csv = await owner.client.get(path(device.deviceid, 'export?dataKeys=level'));
+        const lines = csv.text.trim().split('\r\n');
+        expect(lines).toHaveLength(2501);
+        expect(lines[1]).toBe(`${t},0`);
+        expect(lines[2500]).toBe(`${t + 2499},9`);
+      });
+
+      it('needs editDeviceSettings; a stranger gets 404; bad bodies are 400; nothing is stored on rejection', async () => {
+        const { device, users } = fx;
+        const before = await counts(tp, device.deviceid);
+        const body = { records: [{ ts: nowS(tp) - 10, imported: 1 }] };
+        expectError(await users.VIEW.client.post(path(device.deviceid, 'import'), body), 403, 'FORBIDDEN');
+        expectError(await users.STRANGER.client.post(path(device.deviceid, 'import'), body), 404, 'NOT_FOUND', NOT_FOUND);
+        expectError(await tp.client().post(path(device.deviceid, 'import'), body), 401, 'UNAUTHENTICATED');
+        const admin = users.ADMIN.client;
+        const tooMany = { records: Array.from({ length: 5001 }, (_, i) => ({ ts: nowS(tp) - i, a: 1 })) };
+        for (const bad of [{}, { records: 'x' }, { records: {} }, { records: [], extra: true }, tooMany, [body.records[0]]]) {
+          expectError(await admin.post(path(device.deviceid, 'import'), bad), 400, 'BAD_REQUEST');
+        }
+        expect(await counts(tp, device.deviceid)).toEqual(before);
+        const ok = await users.USER.client.post(path(device.deviceid, 'import'), { records: [] });
+        expect(ok.status, ok.text).toBe(200);
+        expect(ok.body).toMatchObject({ imported: 0, refused: [] });
+      });
+    });
+
+    describe('settings', () => {
+      it('GET settings includes DATA_latest: the newest value of every key with its time', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        const empty = await owner.client.get(path(device.deviceid, 'settings'));
+        expect(DeviceSettingsResponseSchema.parse(empty.body).deviceSettings.DATA_latest).toEqual({});
+        const t = Math.floor(nowS(tp)) - 100;
+        await ingestOk(tp, device, [
+          { ts: t, temp: 1, state: 'old' },
+          { ts: t + 5, temp: 2, arr: [1, 2] },
+        ]);
+        await ingestOk(tp, device, { ts: t - 50, temp: 0, state: 'older' });
+        const res = await owner.client.get(path(device.deviceid, 'settings'));
+        expect(res.status, res.text).toBe(200);
+        expect(DeviceSettingsResponseSchema.parse(res.body).deviceSettings.DATA_latest).toEqual({
+          temp: { v: 2, ts: t + 5 },
+          state: { v: 'old', ts: t },
+          arr: { v: [1, 2], ts: t + 5 },
+        });
+      });
+    });
+
+    it('nothing answered 5xx', () => {
+      expect(tp.responses.filter((r) => r.status >= 500)).toEqual([]);
+    });
+  });
+}
+
+describeDeviceData('pglite');
+
+const pgUrl = await findPostgres();
+if (pgUrl) describeDeviceData('postgres');
