@@ -198,7 +198,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClientErrorsRoutes(app, clientErrors, rateLimit);
   registerDevicesRoutes(app, devices);
   registerTelemetryRoutes(app, telemetry);
-  registerDeviceConfigRoutes(app, createDeviceConfigService({ db, clock, devices, telemetry }));
+  const deviceConfig = createDeviceConfigService({ db, clock, devices, telemetry });
+  telemetry.setScriptSource((deviceId) => deviceConfig.takePendingScript(deviceId));
+  registerDeviceConfigRoutes(app, deviceConfig);
   await registerIngestRoutes(app, telemetry);
 
   app.addHook('onClose', async () => {

@@ -232,6 +232,17 @@ function describeDeviceConfig(kind: DbKind): void {
         expect(((await as('USER').get(`/api/device/${id}/script`)).body as ScriptBody).data).toBe(largest);
       });
 
+      it('the saved script reaches the device in its next HTTP ingest answer, once, and is then no longer pending', async () => {
+        const script = ((await as('ADMIN').get(`/api/device/${id}/script`)).body as ScriptBody).data;
+        const first = await ingest({ ts: nowS(), temp: 5 });
+        expect(first.status, first.text).toBe(200);
+        expect(first.body).toEqual({ commands: [], script });
+        expect((await ingest({ ts: nowS() + 1, temp: 6 })).body).toEqual({ commands: [] });
+        expect((await as('USER').get(`/api/device/${id}/script`)).body).toEqual({ deviceid: id, data: script, pending: false, lock: null });
+        const log = (await as('ADMIN').get(`/api/device/${id}/serverlog`)).body as { entries: { message: string }[] };
+        expect(log.entries.map((e) => e.message)).toContain('script applied');
+      });
+
       it('the lock holder keeps others out (409) until they release it or an ADMIN forces it open', async () => {
         const admin = fx.users.ADMIN;
         const locked = await as('ADMIN').put(`/api/device/${id}/script-lock`, { lock: true });

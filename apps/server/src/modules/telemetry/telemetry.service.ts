@@ -197,7 +197,10 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     onBatchError: (error, size) => log.warn({ err: error, size }, 'Ingest batch failed; retrying its messages one by one'),
   });
 
-  /** Commands to deliver now and the pending config; null when there is nothing. */
+  /** The saved device script waiting for delivery (the device-config module provides it). */
+  let scriptSource: ((deviceId: string) => Promise<string | null>) | null = null;
+
+  /** Commands to deliver now, the pending config and script; null when there is nothing. */
   async function takeDelivery(deviceId: string, markDelivered: boolean): Promise<CommandMessage | null> {
     dirty.delete(deviceId);
     lastCheck.set(deviceId, Date.now());
@@ -205,10 +208,12 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     const commands = await repo.takeCommandsToSend(db, deviceId, now, new Date(now.getTime() - options.resendAfterMs));
     if (markDelivered) await repo.markCommandsDelivered(db, deviceId, commands.map((c) => c.id), now);
     const config = await devices.takePendingConfig(deviceId);
-    if (commands.length === 0 && !config) return null;
+    const script = scriptSource ? await scriptSource(deviceId) : null;
+    if (commands.length === 0 && !config && !script) return null;
     return {
       commands: commands.map((c) => ({ id: c.id, method: c.method, ...(c.args === null ? {} : { args: c.args }) })),
       ...(config ? { config } : {}),
+      ...(script ? { script } : {}),
     };
   }
 
@@ -307,6 +312,11 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     options,
 
     now: (): Date => clock.now(),
+
+    /** Where pending device scripts come from: taken (and marked delivered) at the next contact. */
+    setScriptSource(next: ((deviceId: string) => Promise<string | null>) | null): void {
+      scriptSource = next;
+    },
 
     setCommandSink(next: CommandSink | null): void {
       sink = next;
