@@ -8,7 +8,11 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 const listDirs = (path) =>
-  existsSync(path) ? readdirSync(path, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+  existsSync(path)
+    ? readdirSync(path, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+    : [];
 
 const webFeatures = listDirs('apps/web/src/features');
 const serverModules = listDirs('apps/server/src/modules');
@@ -36,10 +40,19 @@ const moduleBoundaries = serverModules.flatMap((mod) => {
     group: serverModules.filter((m) => m !== mod).map((m) => `**/${m}/*.repository*`),
     message: "A module never reaches into another module's repository: call its service.",
   };
-  const anyRepository = { group: ['**/*.repository*'], message: 'Routes call services, never repositories (STYLE.md 4).' };
+  const anyRepository = {
+    group: ['**/*.repository*'],
+    message: 'Routes call services, never repositories (STYLE.md 4).',
+  };
   return [
-    { files: [`apps/server/src/modules/${mod}/**/*.ts`], rules: { 'no-restricted-imports': ['error', { patterns: [otherRepositories] }] } },
-    { files: [`apps/server/src/modules/${mod}/**/*.routes.ts`], rules: { 'no-restricted-imports': ['error', { patterns: [otherRepositories, anyRepository] }] } },
+    {
+      files: [`apps/server/src/modules/${mod}/**/*.ts`],
+      rules: { 'no-restricted-imports': ['error', { patterns: [otherRepositories] }] },
+    },
+    {
+      files: [`apps/server/src/modules/${mod}/**/*.routes.ts`],
+      rules: { 'no-restricted-imports': ['error', { patterns: [otherRepositories, anyRepository] }] },
+    },
   ];
 });
 
@@ -63,17 +76,40 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['react', 'react-*', 'react/*', 'fastify', 'fastify-*', '@fastify/*', 'node:*', 'pg', '@electric-sql/*', 'primereact*', '@tanstack/*', '@portal/*'],
+              group: [
+                'react',
+                'react-*',
+                'react/*',
+                'fastify',
+                'fastify-*',
+                '@fastify/*',
+                'node:*',
+                'pg',
+                '@electric-sql/*',
+                'primereact*',
+                '@tanstack/*',
+                '@portal/*',
+              ],
               message: 'packages/core imports nothing of ours and no framework (DESIGN.md section 2).',
             },
           ],
         },
       ],
-      'no-restricted-globals': ['error', { name: 'window', message: 'core runs everywhere' }, { name: 'document', message: 'core runs everywhere' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'window', message: 'core runs everywhere' },
+        { name: 'document', message: 'core runs everywhere' },
+      ],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Take `now` as an argument (STYLE.md 6).' },
-        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'Take a random source as an argument.' },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Take `now` as an argument (STYLE.md 6).',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+          message: 'Take a random source as an argument.',
+        },
       ],
     },
   },
@@ -85,7 +121,14 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@portal/server', '**/apps/server/**', 'node:*'], message: 'The web app talks to the server over HTTP only.' }] },
+        {
+          patterns: [
+            {
+              group: ['@portal/server', '**/apps/server/**', 'node:*'],
+              message: 'The web app talks to the server over HTTP only.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -35,7 +35,9 @@ try {
   const result = JSON.parse(readFileSync(report, 'utf8'));
   passed = result.numPassedTests;
   failed = result.numFailedTests;
-  console.log(`\n${result.numTotalTests} tests, ${result.numPendingTests} skipped, ${result.numFailedTestSuites} failed files`);
+  console.log(
+    `\n${result.numTotalTests} tests, ${result.numPendingTests} skipped, ${result.numFailedTestSuites} failed files`,
+  );
 } catch {
   // no report: the run failed before writing it
 }

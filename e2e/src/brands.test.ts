@@ -94,7 +94,9 @@ describe.skipIf(!chromiumAvailable() && !required)('brands by host name', () => 
     expect((await nav.getByRole('listitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Signup', 'Login']);
     await signIn(page, DEMO.email, DEMO.password);
     await nav.getByRole('button', { name: 'Logout' }).waitFor();
-    const items = (await nav.getByRole('listitem').allInnerTexts()).map((t) => t.replace('(opens in a new tab)', '').trim());
+    const items = (await nav.getByRole('listitem').allInnerTexts()).map((t) =>
+      t.replace('(opens in a new tab)', '').trim(),
+    );
     expect(items).toEqual(expected);
     if (id === 'default') {
       const docs = nav.getByRole('link', { name: /Docs/ });
@@ -104,7 +106,10 @@ describe.skipIf(!chromiumAvailable() && !required)('brands by host name', () => 
   });
 
   it('offers no marketing e-mail opt-in on signup where the brand hides it', async () => {
-    for (const [id, shown] of [['default', 1], ['tank', 0]] as const) {
+    for (const [id, shown] of [
+      ['default', 1],
+      ['tank', 0],
+    ] as const) {
       const { context, page } = await newPage(stack.browser);
       await page.goto(stack.url('/signup', prefixOf(id)));
       await page.getByRole('button', { name: 'Create account' }).waitFor();

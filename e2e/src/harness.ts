@@ -35,7 +35,11 @@ export async function startStack() {
   /** Calls the API like the web app does (JSON, CSRF header), keeping a cookie jar per caller. */
   function apiClient() {
     let cookies = new Map<string, string>();
-    return async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    return async function call<T = unknown>(
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<{ status: number; body: T }> {
       const res = await fetch(url(path), {
         method,
         headers: {

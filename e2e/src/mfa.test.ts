@@ -67,7 +67,10 @@ describe.skipIf(!chromiumAvailable() && !required)('multi-factor authentication'
   });
 
   it('offers MFA enrolment on the default brand and not on the tank brand', async () => {
-    for (const [prefix, offered] of [['', true], ['tank.', false]] as const) {
+    for (const [prefix, offered] of [
+      ['', true],
+      ['tank.', false],
+    ] as const) {
       const { context, page } = await newPage(stack.browser);
       await page.goto(stack.url('/login', prefix));
       await signIn(page, DEMO.email, DEMO.password);

@@ -53,9 +53,12 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
     await page.goto(stack.url('/login'));
     await signIn(page, DEMO.email, DEMO.password);
     await expectText(page, 'You have no devices yet');
-    await page.evaluate((keys) => {
-      for (const key of keys) localStorage.setItem(key, '[{"id":"AB12CD34E","name":"x","ts":1}]');
-    }, [STORAGE_KEYS.favourites, STORAGE_KEYS.recent, STORAGE_KEYS.scriptTheme]);
+    await page.evaluate(
+      (keys) => {
+        for (const key of keys) localStorage.setItem(key, '[{"id":"AB12CD34E","name":"x","ts":1}]');
+      },
+      [STORAGE_KEYS.favourites, STORAGE_KEYS.recent, STORAGE_KEYS.scriptTheme],
+    );
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await signIn(page, other, 'other-password-1');
@@ -71,7 +74,11 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
   it('shows one error toast for identical load failures, with the server message', async () => {
     const { context, page } = await newPage(stack.browser);
     await page.route('**/api/groups', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Groups are resting","code":"X"}' }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"message":"Groups are resting","code":"X"}',
+      }),
     );
     await page.goto(stack.url('/login'));
     await signIn(page, DEMO.email, DEMO.password);
@@ -113,7 +120,11 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
     await signIn(page, DEMO.email, DEMO.password);
     await expectText(page, 'You have no devices yet');
     await page.route('**/api/user-login', (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: '{"email":{"not":"a string"},"userGroups":7}' }),
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: '{"email":{"not":"a string"},"userGroups":7}',
+      }),
     );
     const report = page.waitForRequest((req) => req.url().endsWith('/api/client-errors') && req.method() === 'POST');
     await page.goto(stack.url('/account'));

@@ -5,7 +5,8 @@ import { DEMO, expectPath, expectText, signIn } from './helpers';
 import { linkIn } from './mailbox';
 
 const required = process.env.REQUIRE_SERVICES === '1';
-if (!chromiumAvailable() && !required) console.log('Chromium is not installed (/usr/bin/chromium): browser tests skipped.');
+if (!chromiumAvailable() && !required)
+  console.log('Chromium is not installed (/usr/bin/chromium): browser tests skipped.');
 
 describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-in, reset', () => {
   let stack: Stack;

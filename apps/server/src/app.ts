@@ -41,7 +41,11 @@ import { createHealthService } from './modules/health/health.service';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { createDevicesService, type DevicesService } from './modules/devices/devices.service';
 import { registerDevicesRoutes } from './modules/devices/devices.routes';
-import { createTelemetryService, type TelemetryOptions, type TelemetryService } from './modules/telemetry/telemetry.service';
+import {
+  createTelemetryService,
+  type TelemetryOptions,
+  type TelemetryService,
+} from './modules/telemetry/telemetry.service';
 import { registerTelemetryRoutes } from './modules/telemetry/telemetry.routes';
 import { createDeviceConfigService } from './modules/device-config/device-config.service';
 import { registerDeviceConfigRoutes } from './modules/device-config/device-config.routes';
@@ -92,7 +96,12 @@ const CODE_IN_PATH = /^(\/api\/auth\/(?:verify|reset)\/)[^/?#]+/;
 
 /** Request log line: method, path (link codes masked), host and client address; never headers. */
 function serializeRequest(request: { method: string; url: string; host?: string; ip?: string }) {
-  return { method: request.method, url: request.url.replace(CODE_IN_PATH, '$1[redacted]'), host: request.host, remoteAddress: request.ip };
+  return {
+    method: request.method,
+    url: request.url.replace(CODE_IN_PATH, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+  };
 }
 
 function loggerOptions(options: AppOptions): FastifyServerOptions['logger'] {
@@ -117,7 +126,9 @@ function loggerOptions(options: AppOptions): FastifyServerOptions['logger'] {
 }
 
 /** A hop count becomes a function: Fastify's types take booleans, addresses or a function. */
-function trustProxySetting(trust: TrustProxy | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+function trustProxySetting(
+  trust: TrustProxy | undefined,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return trust ?? false;
 }
@@ -132,7 +143,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Errors raised by the router before any route (malformed URL, over-long parameter).
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;
-      void (reply as FastifyReply).code(status).send({ message: status === 414 ? 'The address is too long.' : 'The address is malformed.', code: 'BAD_REQUEST' });
+      void (reply as FastifyReply)
+        .code(status)
+        .send({
+          message: status === 414 ? 'The address is too long.' : 'The address is malformed.',
+          code: 'BAD_REQUEST',
+        });
     },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -154,10 +170,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const outboxDeps = { db, clock, log: app.log };
   const mailer =
     options.mailer ??
-    (options.smtpUrl ? createSmtpMailer(options.smtpUrl, options.mailFrom ?? 'Portal <no-reply@portal.local>') : createOutboxMailer(outboxDeps));
+    (options.smtpUrl
+      ? createSmtpMailer(options.smtpUrl, options.mailFrom ?? 'Portal <no-reply@portal.local>')
+      : createOutboxMailer(outboxDeps));
   const sms = options.smsSender ?? createOutboxSmsSender(outboxDeps);
 
-  const devices = createDevicesService({ db, clock, mailer, log: app.log, checkTotp: (user, code) => auth.checkTotp(user, code), latest: (id) => telemetry.latest(id) });
+  const devices = createDevicesService({
+    db,
+    clock,
+    mailer,
+    log: app.log,
+    checkTotp: (user, code) => auth.checkTotp(user, code),
+    latest: (id) => telemetry.latest(id),
+  });
   const auth = createAuthService({
     db,
     clock,
@@ -173,11 +198,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const outbox = createOutboxService({ db });
   const clientErrors = createClientErrorsService();
   const health = createHealthService({ db });
-  const telemetry = createTelemetryService({ db, clock, devices, log: app.log, ...(options.telemetry ? { options: options.telemetry } : {}) });
+  const telemetry = createTelemetryService({
+    db,
+    clock,
+    devices,
+    log: app.log,
+    ...(options.telemetry ? { options: options.telemetry } : {}),
+  });
   app.decorate('services', { auth, account, mailer, devices, telemetry });
   telemetry.startRetention();
 
-  const publicUrl = () => options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`;
+  const publicUrl = () =>
+    options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`;
   const rateLimit = perMinute(options.rateLimitPerMinute ?? 20);
 
   registerDatabase(app, db);

@@ -19,19 +19,62 @@ export interface ConfigVariable {
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'PORT', default: '8080', description: 'HTTP port of the portal (0 picks a free port).' },
   { name: 'HOST', default: '0.0.0.0', description: 'Address the HTTP server listens on.' },
-  { name: 'PUBLIC_URL', default: 'http://localhost:{PORT}', description: 'Public address of the portal, used in e-mailed links when a request comes from an unknown host.' },
-  { name: 'DATA_DIR', default: './data', description: "Directory of the embedded database (files in DATA_DIR/pglite; 'memory://' keeps it in memory). Unused with DATABASE_URL." },
-  { name: 'DATABASE_URL', default: '(unset: embedded PGlite)', description: 'PostgreSQL connection string, e.g. postgres://user@host:5432/portal.' },
-  { name: 'SMTP_URL', default: '(unset: outbox)', description: 'SMTP server for mail, e.g. smtp://user:pass@mail.example.com:587. Unset: mail is logged and kept in the outbox (GET /api/outbox, staff only).' },
+  {
+    name: 'PUBLIC_URL',
+    default: 'http://localhost:{PORT}',
+    description: 'Public address of the portal, used in e-mailed links when a request comes from an unknown host.',
+  },
+  {
+    name: 'DATA_DIR',
+    default: './data',
+    description:
+      "Directory of the embedded database (files in DATA_DIR/pglite; 'memory://' keeps it in memory). Unused with DATABASE_URL.",
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '(unset: embedded PGlite)',
+    description: 'PostgreSQL connection string, e.g. postgres://user@host:5432/portal.',
+  },
+  {
+    name: 'SMTP_URL',
+    default: '(unset: outbox)',
+    description:
+      'SMTP server for mail, e.g. smtp://user:pass@mail.example.com:587. Unset: mail is logged and kept in the outbox (GET /api/outbox, staff only).',
+  },
   { name: 'MAIL_FROM', default: 'Portal <no-reply@portal.local>', description: 'Sender of every e-mail.' },
   { name: 'SEED_DEMO', default: 'true', description: 'Create the demo and staff accounts on start when missing.' },
-  { name: 'LOG_LEVEL', default: 'info', description: 'pino log level: fatal, error, warn, info, debug, trace or silent.' },
+  {
+    name: 'LOG_LEVEL',
+    default: 'info',
+    description: 'pino log level: fatal, error, warn, info, debug, trace or silent.',
+  },
   { name: 'WEB_DIST', default: 'apps/web/dist', description: 'Directory of the built web app served at /.' },
-  { name: 'TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-* headers: true, false, a hop count, or a comma-separated list of addresses/CIDRs.' },
-  { name: 'BRAND_OVERRIDES', default: '{}', description: 'JSON object of brand fields to override, keyed by brand id, e.g. {"tank":{"footerText":"..."}}.' },
-  { name: 'RATE_LIMIT_PER_MINUTE', default: '20', description: 'Requests per minute per client address on each sign-in, sign-up, reset and verification call.' },
-  { name: 'MQTT_PORT', default: '1883', description: 'Port of the embedded MQTT broker devices connect to (0 picks a free port). Unused with MQTT_URL.' },
-  { name: 'MQTT_URL', default: '(unset: embedded broker)', description: 'External MQTT broker, e.g. mqtt://broker:1883; the portal then subscribes with the shared subscription $share/portal/dev/+/data (and diag, ack) instead of running its own broker.' },
+  {
+    name: 'TRUST_PROXY',
+    default: 'false',
+    description: 'Trust X-Forwarded-* headers: true, false, a hop count, or a comma-separated list of addresses/CIDRs.',
+  },
+  {
+    name: 'BRAND_OVERRIDES',
+    default: '{}',
+    description: 'JSON object of brand fields to override, keyed by brand id, e.g. {"tank":{"footerText":"..."}}.',
+  },
+  {
+    name: 'RATE_LIMIT_PER_MINUTE',
+    default: '20',
+    description: 'Requests per minute per client address on each sign-in, sign-up, reset and verification call.',
+  },
+  {
+    name: 'MQTT_PORT',
+    default: '1883',
+    description: 'Port of the embedded MQTT broker devices connect to (0 picks a free port). Unused with MQTT_URL.',
+  },
+  {
+    name: 'MQTT_URL',
+    default: '(unset: embedded broker)',
+    description:
+      'External MQTT broker, e.g. mqtt://broker:1883; the portal then subscribes with the shared subscription $share/portal/dev/+/data (and diag, ack) instead of running its own broker.',
+  },
 ];
 
 export type TrustProxy = boolean | number | string[];
@@ -73,7 +116,9 @@ const BrandOverridesSchema = z
       return z.NEVER;
     }
   })
-  .pipe(z.partialRecord(z.enum(BRAND_IDS), BrandFieldsSchema, { message: 'must map brand ids to objects of brand fields' }))
+  .pipe(
+    z.partialRecord(z.enum(BRAND_IDS), BrandFieldsSchema, { message: 'must map brand ids to objects of brand fields' }),
+  )
   .transform((v) => v as BrandOverrides);
 
 const TrustProxySchema = z.string().transform((text): TrustProxy => {
@@ -81,28 +126,78 @@ const TrustProxySchema = z.string().transform((text): TrustProxy => {
   if (value === 'true') return true;
   if (value === 'false' || value === '') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 });
 
 const EnvSchema = z.object({
-  PORT: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(0, 'must be 0-65535').max(65535, 'must be 0-65535').default(8080)),
+  PORT: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0-65535')
+      .max(65535, 'must be 0-65535')
+      .default(8080),
+  ),
   HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
   PUBLIC_URL: z.preprocess(
     blankToUndefined,
-    z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://portal.example.com' }).transform((u) => u.replace(/\/+$/, '')).optional(),
+    z
+      .url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://portal.example.com' })
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
   ),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
-  DATABASE_URL: z.preprocess(blankToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional()),
-  SMTP_URL: z.preprocess(blankToUndefined, z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+      .optional(),
+  ),
+  SMTP_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
   MAIL_FROM: z.preprocess(blankToUndefined, z.string().default('Portal <no-reply@portal.local>')),
   SEED_DEMO: z.preprocess(blankToUndefined, booleanText.default(true)),
-  LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
   WEB_DIST: optionalText,
   TRUST_PROXY: z.preprocess(blankToUndefined, TrustProxySchema.default(false)),
   BRAND_OVERRIDES: z.preprocess(blankToUndefined, BrandOverridesSchema.default({})),
-  MQTT_PORT: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(0, 'must be 0-65535').max(65535, 'must be 0-65535').default(1883)),
-  MQTT_URL: z.preprocess(blankToUndefined, z.string().regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://').optional()),
-  RATE_LIMIT_PER_MINUTE: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').default(20)),
+  MQTT_PORT: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0-65535')
+      .max(65535, 'must be 0-65535')
+      .default(1883),
+  ),
+  MQTT_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://')
+      .optional(),
+  ),
+  RATE_LIMIT_PER_MINUTE: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(20),
+  ),
 });
 
 /** Thrown for an invalid environment; the message is one line naming the variable. */
@@ -139,6 +234,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The variables as a Markdown table, for the README (`npm run config-table -w apps/server`). */
 export function configTableMarkdown(): string {
-  const rows = CONFIG_VARIABLES.map((v) => `| \`${v.name}\` | ${v.default.replace(/\|/g, '\\|')} | ${v.description.replace(/\|/g, '\\|')} |`);
+  const rows = CONFIG_VARIABLES.map(
+    (v) => `| \`${v.name}\` | ${v.default.replace(/\|/g, '\\|')} | ${v.description.replace(/\|/g, '\\|')} |`,
+  );
   return ['| Variable | Default | Meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }

@@ -47,7 +47,10 @@ async function ensureDemoDevices(portal: Portal, file: string | null): Promise<F
 }
 
 /** Starts the demo fleet against the portal's MQTT broker (or MQTT_URL); null when there is nothing to run. */
-export async function startDemoFleet(portal: Portal, options: { dataDir: string; mqttUrl?: string }): Promise<Fleet | null> {
+export async function startDemoFleet(
+  portal: Portal,
+  options: { dataDir: string; mqttUrl?: string },
+): Promise<Fleet | null> {
   const mqttUrl = options.mqttUrl ?? (portal.mqttPort === null ? null : `mqtt://127.0.0.1:${portal.mqttPort}`);
   if (!mqttUrl) return null;
   let file: string | null = null;

@@ -13,7 +13,8 @@ export class AppError extends Error {
 }
 
 export const unauthenticated = (message = 'No current user') => new AppError(401, 'UNAUTHENTICATED', message);
-export const forbidden = (message = 'You do not have permission to do this.') => new AppError(403, 'FORBIDDEN', message);
+export const forbidden = (message = 'You do not have permission to do this.') =>
+  new AppError(403, 'FORBIDDEN', message);
 export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
 export const rateLimited = () => new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
 

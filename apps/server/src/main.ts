@@ -17,10 +17,14 @@ async function main(): Promise<void> {
       console.log(`  Staff account: ${STAFF_USER.email} / ${STAFF_USER.password}`);
     }
     if (config.smtpUrl) console.log(`  Mail is sent through ${portal.app.services.mailer.description}.`);
-    else console.log(`  Mail is not configured (SMTP_URL): messages are logged and kept in the outbox, readable by staff at ${portal.url}/api/outbox`);
+    else
+      console.log(
+        `  Mail is not configured (SMTP_URL): messages are logged and kept in the outbox, readable by staff at ${portal.url}/api/outbox`,
+      );
     if (config.seedDemo) {
       fleet = await startDemoFleet(portal, { dataDir: config.dataDir, mqttUrl: config.mqttUrl });
-      if (fleet) console.log(`  Demo fleet: ${fleet.devices.length} simulated devices report to the demo account over MQTT.`);
+      if (fleet)
+        console.log(`  Demo fleet: ${fleet.devices.length} simulated devices report to the demo account over MQTT.`);
     }
     console.log(`  API reference: ${portal.url}/api/docs\n`);
   } catch (error) {
@@ -36,12 +40,12 @@ async function main(): Promise<void> {
     (fleet ? fleet.stop() : Promise.resolve())
       .then(() => portal.close())
       .then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error instanceof Error ? error.message : String(error));
-        process.exit(1);
-      },
-    );
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error instanceof Error ? error.message : String(error));
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

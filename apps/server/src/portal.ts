@@ -25,7 +25,10 @@ export interface Portal {
 }
 
 /** Options that only tests and tools set (the environment cannot). */
-export type PortalOptions = Omit<AppOptions, 'db' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'webDist' | 'trustProxy' | 'brands' | 'rateLimitPerMinute' | 'logLevel'> & {
+export type PortalOptions = Omit<
+  AppOptions,
+  'db' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'webDist' | 'trustProxy' | 'brands' | 'rateLimitPerMinute' | 'logLevel'
+> & {
   /** PostgreSQL only: work in this schema (tests isolate runs with it). */
   dbSchema?: string;
   /** External broker only: the shared-subscription group (default 'portal'; tests isolate runs with it). */
@@ -38,7 +41,8 @@ export type PortalOptions = Omit<AppOptions, 'db' | 'publicUrl' | 'smtpUrl' | 'm
 function listenError(error: unknown, variable: string, port: number): Error {
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') return new Error(`Port ${port} is already in use: set ${variable} to a free port.`);
-  if (code === 'EACCES') return new Error(`Port ${port} needs privileges this process lacks: set ${variable} to a port above 1023.`);
+  if (code === 'EACCES')
+    return new Error(`Port ${port} needs privileges this process lacks: set ${variable} to a port above 1023.`);
   if (code === 'EADDRNOTAVAIL') return new Error(`The address to listen on is not available: check HOST.`);
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -12,7 +12,11 @@ function scryptAsync(password: string, salt: Buffer, keyLength: number, options:
 /** Hashes a password with scrypt and a random salt: `scrypt$N$r$p$salt$key` (base64url). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password.normalize('NFC'), salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  const key = await scryptAsync(password.normalize('NFC'), salt, SCRYPT.keyLength, {
+    N: SCRYPT.N,
+    r: SCRYPT.r,
+    p: SCRYPT.p,
+  });
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 

@@ -1,7 +1,11 @@
 /** Demo data created on first start when SEED_DEMO is on; running it again changes nothing. */
 import type { AuthService, SeedUser } from './modules/auth/auth.service';
 
-export const DEMO_USER = { email: 'demo@portal.local', password: 'demo-portal-2026', userGroups: [] } as const satisfies SeedUser;
+export const DEMO_USER = {
+  email: 'demo@portal.local',
+  password: 'demo-portal-2026',
+  userGroups: [],
+} as const satisfies SeedUser;
 export const STAFF_USER = {
   email: 'staff@portal.local',
   password: 'staff-portal-2026',

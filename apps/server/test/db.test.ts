@@ -13,7 +13,9 @@ if (!pgUrl) {
       });
     });
   } else {
-    console.log(`PostgreSQL is not reachable (tried ${PG_CANDIDATES.join(', ')}): the PostgreSQL run of the database tests is skipped.`);
+    console.log(
+      `PostgreSQL is not reachable (tried ${PG_CANDIDATES.join(', ')}): the PostgreSQL run of the database tests is skipped.`,
+    );
   }
 }
 
@@ -49,9 +51,20 @@ describe.each(kinds)('database on %s', (kind) => {
       'SELECT id, email_verified, user_groups, created_at, phone, sms_pending_attempts, (SELECT count(*)::int FROM users) AS n FROM users WHERE id = $1',
       ['v1'],
     );
-    expect(row).toEqual({ id: 'v1', email_verified: true, user_groups: ['senquip_admin', 'distributors'], created_at: at, phone: null, sms_pending_attempts: 0, n: expect.any(Number) });
+    expect(row).toEqual({
+      id: 'v1',
+      email_verified: true,
+      user_groups: ['senquip_admin', 'distributors'],
+      created_at: at,
+      phone: null,
+      sms_pending_attempts: 0,
+      n: expect.any(Number),
+    });
     expect(row!.created_at).toBeInstanceOf(Date);
-    const [outbox] = await db.query<{ id: unknown }>("INSERT INTO outbox (kind, recipient, body, created_at) VALUES ('sms', 'x', 'y', $1) RETURNING id", [at]);
+    const [outbox] = await db.query<{ id: unknown }>(
+      "INSERT INTO outbox (kind, recipient, body, created_at) VALUES ('sms', 'x', 'y', $1) RETURNING id",
+      [at],
+    );
     expect(typeof outbox!.id).toBe('number');
   });
 
@@ -60,17 +73,26 @@ describe.each(kinds)('database on %s', (kind) => {
     await expect(
       db.transaction(async (tx) => {
         await tx.query("UPDATE groups SET group_name = 'inside' WHERE groupid = 'GTX00000001'");
-        expect((await tx.query<{ group_name: string }>("SELECT group_name FROM groups WHERE groupid = 'GTX00000001'"))[0]!.group_name).toBe('inside');
+        expect(
+          (await tx.query<{ group_name: string }>("SELECT group_name FROM groups WHERE groupid = 'GTX00000001'"))[0]!
+            .group_name,
+        ).toBe('inside');
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    expect((await db.query<{ group_name: string }>("SELECT group_name FROM groups WHERE groupid = 'GTX00000001'"))[0]!.group_name).toBe('before');
+    expect(
+      (await db.query<{ group_name: string }>("SELECT group_name FROM groups WHERE groupid = 'GTX00000001'"))[0]!
+        .group_name,
+    ).toBe('before');
     const result = await db.transaction(async (tx) => {
       await tx.query("UPDATE groups SET group_name = 'after' WHERE groupid = 'GTX00000001'");
       return tx.transaction(async (inner) => (await inner.query<{ n: number }>('SELECT 1::int AS n'))[0]!.n);
     });
     expect(result).toBe(1);
-    expect((await db.query<{ group_name: string }>("SELECT group_name FROM groups WHERE groupid = 'GTX00000001'"))[0]!.group_name).toBe('after');
+    expect(
+      (await db.query<{ group_name: string }>("SELECT group_name FROM groups WHERE groupid = 'GTX00000001'"))[0]!
+        .group_name,
+    ).toBe('after');
   });
 
   it('keeps queries outside a transaction from seeing its uncommitted writes', async () => {
@@ -87,12 +109,17 @@ describe.each(kinds)('database on %s', (kind) => {
     await tx;
     const seen = (await outside)[0]!.group_name;
     expect(kind === 'pglite' ? seen === 'b' : seen === 'a' || seen === 'b').toBe(true);
-    expect((await db.query<{ group_name: string }>("SELECT group_name FROM groups WHERE groupid = 'GTX00000002'"))[0]!.group_name).toBe('b');
+    expect(
+      (await db.query<{ group_name: string }>("SELECT group_name FROM groups WHERE groupid = 'GTX00000002'"))[0]!
+        .group_name,
+    ).toBe('b');
   });
 
   it('reports unique violations and syntax errors with their SQLSTATE code', async () => {
     await db.query("INSERT INTO groups (groupid, group_name) VALUES ('GTX00000003', 'x')");
-    const dup = await db.query("INSERT INTO groups (groupid, group_name) VALUES ('GTX00000003', 'y')").catch((e: unknown) => e);
+    const dup = await db
+      .query("INSERT INTO groups (groupid, group_name) VALUES ('GTX00000003', 'y')")
+      .catch((e: unknown) => e);
     expect(isUniqueViolation(dup)).toBe(true);
     const bad = await db.query('SELEC 1').catch((e: unknown) => e);
     expect((bad as { code?: string }).code).toBe('42601');

@@ -6,7 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, DeviceSettingsResponseSchema } from '@portal/core';
 import { type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
-import { type Provisioned, type RoleFixture, type SignedInUser, claim, deviceWithRoles, expectError, provision, signedInUser } from './device-helpers';
+import {
+  type Provisioned,
+  type RoleFixture,
+  type SignedInUser,
+  claim,
+  deviceWithRoles,
+  expectError,
+  provision,
+  signedInUser,
+} from './device-helpers';
 
 const NOT_FOUND = 'Device not found';
 const BAD_PASSWORD = 'Invalid setup password.';
@@ -16,7 +25,13 @@ type DataBody = { data: Record<string, { v: unknown; ts: number }[]>; events: { 
 const nowS = (tp: TestPortal) => tp.clock.now().getTime() / 1000;
 
 function ingestHttp(tp: TestPortal, device: Provisioned, body: unknown) {
-  return tp.client().request('POST', `/api/ingest/${device.deviceid}`, { body, headers: { authorization: `Device ${device.deviceKey}` }, csrf: false });
+  return tp
+    .client()
+    .request('POST', `/api/ingest/${device.deviceid}`, {
+      body,
+      headers: { authorization: `Device ${device.deviceKey}` },
+      csrf: false,
+    });
 }
 
 async function ingestOk(tp: TestPortal, device: Provisioned, body: unknown): Promise<void> {
@@ -25,7 +40,14 @@ async function ingestOk(tp: TestPortal, device: Provisioned, body: unknown): Pro
 }
 
 async function ingestDiag(tp: TestPortal, deviceId: string, ts: number): Promise<void> {
-  const outcome = await tp.portal.app.services.telemetry.ingest({ deviceId, kind: 'diag', body: { ts, rssi: -70 }, basic: false, receivedAt: tp.clock.now(), source: 'http' });
+  const outcome = await tp.portal.app.services.telemetry.ingest({
+    deviceId,
+    kind: 'diag',
+    body: { ts, rssi: -70 },
+    basic: false,
+    receivedAt: tp.clock.now(),
+    source: 'http',
+  });
   expect(outcome.stored).toBe(1);
 }
 
@@ -33,7 +55,10 @@ async function ingestDiag(tp: TestPortal, deviceId: string, ts: number): Promise
 async function counts(tp: TestPortal, deviceId: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of ['records', 'latest', 'events', 'diagnostics', 'rollup_hour', 'server_log']) {
-    const rows = await tp.portal.db.query<{ n: number }>(`SELECT count(*)::integer AS n FROM ${table} WHERE device_id = $1`, [deviceId]);
+    const rows = await tp.portal.db.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM ${table} WHERE device_id = $1`,
+      [deviceId],
+    );
     out[table] = rows[0]!.n;
   }
   return out;
@@ -78,7 +103,10 @@ function describeDeviceData(kind: DbKind) {
         const owner = await signedInUser(tp);
         // The Basic device: claimed 91 days ago, so its 90-day trial has run out.
         const basic = await claimedBy(tp, owner);
-        await tp.portal.db.query('UPDATE devices SET added_ts = added_ts - $2 WHERE id = $1', [basic.deviceid, (91 * DAY_MS) / 1000]);
+        await tp.portal.db.query('UPDATE devices SET added_ts = added_ts - $2 WHERE id = $1', [
+          basic.deviceid,
+          (91 * DAY_MS) / 1000,
+        ]);
         try {
           const trial = await claimedBy(tp, owner);
           const unclaimed = await provision(tp);
@@ -113,14 +141,28 @@ function describeDeviceData(kind: DbKind) {
           expect(data.data.temp).toEqual([{ v: 4, ts: now - 600 }]);
           expect(data.events.map((e) => e.msg)).toEqual(['new']);
 
-          const log = (await owner.client.get(path(basic.deviceid, 'serverlog'))).body as { entries: { kind: string; message: string }[] };
-          expect(log.entries.find((e) => e.kind === 'retention')?.message).toMatch(/^retention: deleted 3 records older than \d{4}-\d\d-\d\dT/);
-          expect(tp.logs.lines.some((l) => typeof l.msg === 'string' && l.msg.startsWith('retention: deleted 3 records older than'))).toBe(true);
+          const log = (await owner.client.get(path(basic.deviceid, 'serverlog'))).body as {
+            entries: { kind: string; message: string }[];
+          };
+          expect(log.entries.find((e) => e.kind === 'retention')?.message).toMatch(
+            /^retention: deleted 3 records older than \d{4}-\d\d-\d\dT/,
+          );
+          expect(
+            tp.logs.lines.some(
+              (l) => typeof l.msg === 'string' && l.msg.startsWith('retention: deleted 3 records older than'),
+            ),
+          ).toBe(true);
 
           // A second run finds nothing more; two years on, the trial device is Basic too.
-          expect((await telemetry.runRetention(tp.clock.now())).find((r) => r.deviceId === basic.deviceid)).toBeUndefined();
+          expect(
+            (await telemetry.runRetention(tp.clock.now())).find((r) => r.deviceId === basic.deviceid),
+          ).toBeUndefined();
           const later = await telemetry.runRetention(new Date(tp.clock.now().getTime() + 731 * DAY_MS));
-          expect(later.find((r) => r.deviceId === trial.deviceid)).toMatchObject({ records: 4, events: 3, diagnostics: 2 });
+          expect(later.find((r) => r.deviceId === trial.deviceid)).toMatchObject({
+            records: 4,
+            events: 3,
+            diagnostics: 2,
+          });
         } finally {
           tp.portal.app.services.telemetry.options.retentionBatchSize = 5000;
         }
@@ -133,11 +175,33 @@ function describeDeviceData(kind: DbKind) {
         await someData(tp, device);
         const before = await counts(tp, device.deviceid);
         for (const role of ['VIEW', 'USER', 'OPERATOR'] as const) {
-          expectError(await users[role].client.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword }), 403, 'FORBIDDEN');
+          expectError(
+            await users[role].client.post(path(device.deviceid, 'delete-data'), {
+              setupPassword: device.setupPassword,
+            }),
+            403,
+            'FORBIDDEN',
+          );
         }
-        expectError(await users.STRANGER.client.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword }), 404, 'NOT_FOUND', NOT_FOUND);
-        expectError(await users.ADMIN.client.post(path('NOSUCHDEV', 'delete-data'), { setupPassword: 'x' }), 404, 'NOT_FOUND', NOT_FOUND);
-        expectError(await tp.client().post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword }), 401, 'UNAUTHENTICATED');
+        expectError(
+          await users.STRANGER.client.post(path(device.deviceid, 'delete-data'), {
+            setupPassword: device.setupPassword,
+          }),
+          404,
+          'NOT_FOUND',
+          NOT_FOUND,
+        );
+        expectError(
+          await users.ADMIN.client.post(path('NOSUCHDEV', 'delete-data'), { setupPassword: 'x' }),
+          404,
+          'NOT_FOUND',
+          NOT_FOUND,
+        );
+        expectError(
+          await tp.client().post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword }),
+          401,
+          'UNAUTHENTICATED',
+        );
         expect(await counts(tp, device.deviceid)).toEqual(before);
       });
 
@@ -146,9 +210,25 @@ function describeDeviceData(kind: DbKind) {
         await someData(tp, device);
         const before = await counts(tp, device.deviceid);
         const admin = users.ADMIN.client;
-        expectError(await admin.post(path(device.deviceid, 'delete-data'), { setupPassword: 'WRONGPW1' }), 403, 'FORBIDDEN', BAD_PASSWORD);
-        expectError(await admin.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword.toLowerCase() }), 403, 'FORBIDDEN', BAD_PASSWORD);
-        for (const body of [{}, { setupPassword: '' }, { setupPassword: 5 }, { setupPassword: device.setupPassword, extra: 1 }, []]) {
+        expectError(
+          await admin.post(path(device.deviceid, 'delete-data'), { setupPassword: 'WRONGPW1' }),
+          403,
+          'FORBIDDEN',
+          BAD_PASSWORD,
+        );
+        expectError(
+          await admin.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword.toLowerCase() }),
+          403,
+          'FORBIDDEN',
+          BAD_PASSWORD,
+        );
+        for (const body of [
+          {},
+          { setupPassword: '' },
+          { setupPassword: 5 },
+          { setupPassword: device.setupPassword, extra: 1 },
+          [],
+        ]) {
           expectError(await admin.post(path(device.deviceid, 'delete-data'), body), 400, 'BAD_REQUEST');
         }
         expectError(await admin.post(path(device.deviceid, 'delete-data')), 400, 'BAD_REQUEST');
@@ -162,14 +242,21 @@ function describeDeviceData(kind: DbKind) {
         await someData(tp, device);
         await someData(tp, other);
         const otherBefore = await counts(tp, other.deviceid);
-        const res = await owner.client.post(path(device.deviceid, 'delete-data'), { setupPassword: device.setupPassword });
+        const res = await owner.client.post(path(device.deviceid, 'delete-data'), {
+          setupPassword: device.setupPassword,
+        });
         expect(res.status, res.text).toBe(200);
-        expect(res.body).toEqual({ deviceid: device.deviceid, deleted: { records: 2, events: 1, diagnostics: 1, rollups: 2, latest: 2 } });
+        expect(res.body).toEqual({
+          deviceid: device.deviceid,
+          deleted: { records: 2, events: 1, diagnostics: 1, rollups: 2, latest: 2 },
+        });
         const after = await counts(tp, device.deviceid);
         expect(after).toMatchObject({ records: 0, latest: 0, events: 0, diagnostics: 0, rollup_hour: 0 });
         expect(after.server_log).toBeGreaterThan(0);
         expect(await counts(tp, other.deviceid)).toEqual(otherBefore);
-        const log = (await owner.client.get(path(device.deviceid, 'serverlog'))).body as { entries: { kind: string; message: string }[] };
+        const log = (await owner.client.get(path(device.deviceid, 'serverlog'))).body as {
+          entries: { kind: string; message: string }[];
+        };
         expect(log.entries[0]).toMatchObject({ kind: 'data-deleted' });
         expect(log.entries[0]!.message).toMatch(/2 records/);
         const settings = await owner.client.get(path(device.deviceid, 'settings'));
@@ -188,10 +275,23 @@ function describeDeviceData(kind: DbKind) {
           { ts: t + 10, temp: 30 },
           { ts: t + 3600, temp: 99 },
         ]);
-        const res = await owner.client.post(path(source.deviceid, 'transfer-data'), { setupPassword: source.setupPassword, targetDeviceid: target.deviceid });
+        const res = await owner.client.post(path(source.deviceid, 'transfer-data'), {
+          setupPassword: source.setupPassword,
+          targetDeviceid: target.deviceid,
+        });
         expect(res.status, res.text).toBe(200);
-        expect(res.body).toMatchObject({ deviceid: source.deviceid, targetDeviceid: target.deviceid, moved: { records: 1, events: 1, diagnostics: 1 } });
-        expect(await counts(tp, source.deviceid)).toMatchObject({ records: 0, latest: 0, events: 0, diagnostics: 0, rollup_hour: 0 });
+        expect(res.body).toMatchObject({
+          deviceid: source.deviceid,
+          targetDeviceid: target.deviceid,
+          moved: { records: 1, events: 1, diagnostics: 1 },
+        });
+        expect(await counts(tp, source.deviceid)).toMatchObject({
+          records: 0,
+          latest: 0,
+          events: 0,
+          diagnostics: 0,
+          rollup_hour: 0,
+        });
         expect(await counts(tp, target.deviceid)).toMatchObject({ records: 3, events: 1, diagnostics: 1, latest: 2 });
         const data = (await owner.client.get(path(target.deviceid, 'data'))).body as DataBody;
         expect(data.data.temp).toEqual([
@@ -202,12 +302,25 @@ function describeDeviceData(kind: DbKind) {
         expect(data.events.map((e) => e.msg)).toEqual(['on']);
         // Rollups rebuilt from the records: the first hour has 10 and 30, the second 99 only.
         const hour = Math.floor(t / 3600) * 3600;
-        const metrics = await owner.client.get(path(target.deviceid, `metrics?currentStartTime=${hour}&currentEndTime=${hour + 7200}`));
-        const temp = (metrics.body as { currentPeriod: { data: Record<string, { count: number; sum: number; min: number; max: number }> } }).currentPeriod.data.temp;
+        const metrics = await owner.client.get(
+          path(target.deviceid, `metrics?currentStartTime=${hour}&currentEndTime=${hour + 7200}`),
+        );
+        const temp = (
+          metrics.body as {
+            currentPeriod: { data: Record<string, { count: number; sum: number; min: number; max: number }> };
+          }
+        ).currentPeriod.data.temp;
         expect(temp).toMatchObject({ count: 3, sum: 139, min: 10, max: 99 });
-        const settings = (await owner.client.get(path(target.deviceid, 'settings'))).body as { deviceSettings: { DATA_latest: Record<string, { v: unknown; ts: number }> } };
-        expect(settings.deviceSettings.DATA_latest).toEqual({ temp: { v: 99, ts: t + 3600 }, state: { v: 'b', ts: t + 3600 } });
-        const log = (await owner.client.get(path(target.deviceid, 'serverlog'))).body as { entries: { kind: string; message: string }[] };
+        const settings = (await owner.client.get(path(target.deviceid, 'settings'))).body as {
+          deviceSettings: { DATA_latest: Record<string, { v: unknown; ts: number }> };
+        };
+        expect(settings.deviceSettings.DATA_latest).toEqual({
+          temp: { v: 99, ts: t + 3600 },
+          state: { v: 'b', ts: t + 3600 },
+        });
+        const log = (await owner.client.get(path(target.deviceid, 'serverlog'))).body as {
+          entries: { kind: string; message: string }[];
+        };
         expect(log.entries[0]!.message).toContain(`from ${source.deviceid}`);
       });
 
@@ -219,20 +332,90 @@ function describeDeviceData(kind: DbKind) {
         const viewOnly = await provision(tp);
         const otherOwner = await signedInUser(tp);
         expect((await claim(otherOwner.client, viewOnly.deviceid, viewOnly.setupPassword)).status).toBe(200);
-        expect((await otherOwner.client.post(path(viewOnly.deviceid, 'user'), { targetEmail: owner.email, targetPermission: 'VIEW' })).status).toBe(200);
+        expect(
+          (
+            await otherOwner.client.post(path(viewOnly.deviceid, 'user'), {
+              targetEmail: owner.email,
+              targetPermission: 'VIEW',
+            })
+          ).status,
+        ).toBe(200);
         const strangers = await provision(tp);
         const before = [await counts(tp, source.deviceid), await counts(tp, target.deviceid)];
-        const transfer = (client: SignedInUser['client'], from: string, body: unknown) => client.post(path(from, 'transfer-data'), body);
+        const transfer = (client: SignedInUser['client'], from: string, body: unknown) =>
+          client.post(path(from, 'transfer-data'), body);
 
-        expectError(await transfer(owner.client, source.deviceid, { setupPassword: 'WRONGPW1', targetDeviceid: target.deviceid }), 403, 'FORBIDDEN', BAD_PASSWORD);
-        expectError(await transfer(owner.client, source.deviceid, { setupPassword: target.setupPassword, targetDeviceid: target.deviceid }), 403, 'FORBIDDEN', BAD_PASSWORD);
-        expectError(await transfer(owner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: viewOnly.deviceid }), 403, 'FORBIDDEN');
-        expectError(await transfer(owner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: strangers.deviceid }), 404, 'NOT_FOUND', NOT_FOUND);
-        expectError(await transfer(owner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: 'bad id' }), 404, 'NOT_FOUND', NOT_FOUND);
-        expectError(await transfer(owner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: source.deviceid }), 400, 'BAD_REQUEST');
-        expectError(await transfer(owner.client, viewOnly.deviceid, { setupPassword: viewOnly.setupPassword, targetDeviceid: target.deviceid }), 403, 'FORBIDDEN');
-        expectError(await transfer(otherOwner.client, source.deviceid, { setupPassword: source.setupPassword, targetDeviceid: viewOnly.deviceid }), 404, 'NOT_FOUND', NOT_FOUND);
-        for (const body of [{ setupPassword: source.setupPassword }, { targetDeviceid: target.deviceid }, { setupPassword: source.setupPassword, targetDeviceid: target.deviceid, x: 1 }]) {
+        expectError(
+          await transfer(owner.client, source.deviceid, { setupPassword: 'WRONGPW1', targetDeviceid: target.deviceid }),
+          403,
+          'FORBIDDEN',
+          BAD_PASSWORD,
+        );
+        expectError(
+          await transfer(owner.client, source.deviceid, {
+            setupPassword: target.setupPassword,
+            targetDeviceid: target.deviceid,
+          }),
+          403,
+          'FORBIDDEN',
+          BAD_PASSWORD,
+        );
+        expectError(
+          await transfer(owner.client, source.deviceid, {
+            setupPassword: source.setupPassword,
+            targetDeviceid: viewOnly.deviceid,
+          }),
+          403,
+          'FORBIDDEN',
+        );
+        expectError(
+          await transfer(owner.client, source.deviceid, {
+            setupPassword: source.setupPassword,
+            targetDeviceid: strangers.deviceid,
+          }),
+          404,
+          'NOT_FOUND',
+          NOT_FOUND,
+        );
+        expectError(
+          await transfer(owner.client, source.deviceid, {
+            setupPassword: source.setupPassword,
+            targetDeviceid: 'bad id',
+          }),
+          404,
+          'NOT_FOUND',
+          NOT_FOUND,
+        );
+        expectError(
+          await transfer(owner.client, source.deviceid, {
+            setupPassword: source.setupPassword,
+            targetDeviceid: source.deviceid,
+          }),
+          400,
+          'BAD_REQUEST',
+        );
+        expectError(
+          await transfer(owner.client, viewOnly.deviceid, {
+            setupPassword: viewOnly.setupPassword,
+            targetDeviceid: target.deviceid,
+          }),
+          403,
+          'FORBIDDEN',
+        );
+        expectError(
+          await transfer(otherOwner.client, source.deviceid, {
+            setupPassword: source.setupPassword,
+            targetDeviceid: viewOnly.deviceid,
+          }),
+          404,
+          'NOT_FOUND',
+          NOT_FOUND,
+        );
+        for (const body of [
+          { setupPassword: source.setupPassword },
+          { targetDeviceid: target.deviceid },
+          { setupPassword: source.setupPassword, targetDeviceid: target.deviceid, x: 1 },
+        ]) {
           expectError(await transfer(owner.client, source.deviceid, body), 400, 'BAD_REQUEST');
         }
         expect([await counts(tp, source.deviceid), await counts(tp, target.deviceid)]).toEqual(before);
@@ -252,10 +435,20 @@ function describeDeviceData(kind: DbKind) {
         const csv = await owner.client.get(path(device.deviceid, 'export'));
         expect(csv.status, csv.text).toBe(200);
         expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-        expect(csv.headers['content-disposition']).toMatch(new RegExp(`attachment; filename="${device.deviceid}-.*\\.csv"`));
-        expect(csv.text.split('\r\n')).toEqual(['ts,arr,note,on,temp', `${t},"[1,2]","a,b ""c""",,1.5`, `${t + 1},,,true,2`, `${t + 2},,'=SUM(A1),,`, '']);
+        expect(csv.headers['content-disposition']).toMatch(
+          new RegExp(`attachment; filename="${device.deviceid}-.*\\.csv"`),
+        );
+        expect(csv.text.split('\r\n')).toEqual([
+          'ts,arr,note,on,temp',
+          `${t},"[1,2]","a,b ""c""",,1.5`,
+          `${t + 1},,,true,2`,
+          `${t + 2},,'=SUM(A1),,`,
+          '',
+        ]);
 
-        const keyed = await owner.client.get(path(device.deviceid, `export?dataKeys=temp&fromTime=${t + 1}&toTime=${t + 5}`));
+        const keyed = await owner.client.get(
+          path(device.deviceid, `export?dataKeys=temp&fromTime=${t + 1}&toTime=${t + 5}`),
+        );
         expect(keyed.text).toBe(`ts,temp\r\n${t + 1},2\r\n${t + 2},\r\n`);
 
         const json = await owner.client.get(path(device.deviceid, `export?format=json&toTime=${t + 1}`));
@@ -272,10 +465,19 @@ function describeDeviceData(kind: DbKind) {
 
         const view = await fx.users.VIEW.client.get(path(fx.device.deviceid, 'export'));
         expect(view.status).toBe(200);
-        expectError(await fx.users.STRANGER.client.get(path(fx.device.deviceid, 'export')), 404, 'NOT_FOUND', NOT_FOUND);
+        expectError(
+          await fx.users.STRANGER.client.get(path(fx.device.deviceid, 'export')),
+          404,
+          'NOT_FOUND',
+          NOT_FOUND,
+        );
         expectError(await owner.client.get(path(device.deviceid, 'export?format=xml')), 400, 'BAD_REQUEST');
         expectError(await owner.client.get(path(device.deviceid, 'export?fromTime=abc')), 400, 'BAD_REQUEST');
-        expectError(await owner.client.get(path(device.deviceid, `export?fromTime=${t + 5}&toTime=${t}`)), 400, 'BAD_REQUEST');
+        expectError(
+          await owner.client.get(path(device.deviceid, `export?fromTime=${t + 5}&toTime=${t}`)),
+          400,
+          'BAD_REQUEST',
+        );
         expectError(await tp.client().get(path(device.deviceid, 'export')), 401, 'UNAUTHENTICATED');
       });
     });
@@ -302,11 +504,18 @@ function describeDeviceData(kind: DbKind) {
           ],
         });
         expect(await counts(tp, device.deviceid)).toMatchObject({ records: 2500, latest: 2 });
-        const settings = (await owner.client.get(path(device.deviceid, 'settings'))).body as { deviceSettings: { DATA_latest: Record<string, { v: unknown; ts: number }> } };
+        const settings = (await owner.client.get(path(device.deviceid, 'settings'))).body as {
+          deviceSettings: { DATA_latest: Record<string, { v: unknown; ts: number }> };
+        };
         expect(settings.deviceSettings.DATA_latest.level).toEqual({ v: 2499 % 10, ts: t + 2499 });
         const hour = Math.floor(t / 3600) * 3600;
-        const metrics = await owner.client.get(path(device.deviceid, `metrics?currentStartTime=${hour}&currentEndTime=${hour + 3 * 3600}`));
-        expect((metrics.body as { currentPeriod: { data: Record<string, { count: number }> } }).currentPeriod.data.level?.count).toBe(2500);
+        const metrics = await owner.client.get(
+          path(device.deviceid, `metrics?currentStartTime=${hour}&currentEndTime=${hour + 3 * 3600}`),
+        );
+        expect(
+          (metrics.body as { currentPeriod: { data: Record<string, { count: number }> } }).currentPeriod.data.level
+            ?.count,
+        ).toBe(2500);
 
         // Export reads it back page by page.
         const csv = await owner.client.get(path(device.deviceid, 'export?dataKeys=level'));
@@ -321,11 +530,23 @@ function describeDeviceData(kind: DbKind) {
         const before = await counts(tp, device.deviceid);
         const body = { records: [{ ts: nowS(tp) - 10, imported: 1 }] };
         expectError(await users.VIEW.client.post(path(device.deviceid, 'import'), body), 403, 'FORBIDDEN');
-        expectError(await users.STRANGER.client.post(path(device.deviceid, 'import'), body), 404, 'NOT_FOUND', NOT_FOUND);
+        expectError(
+          await users.STRANGER.client.post(path(device.deviceid, 'import'), body),
+          404,
+          'NOT_FOUND',
+          NOT_FOUND,
+        );
         expectError(await tp.client().post(path(device.deviceid, 'import'), body), 401, 'UNAUTHENTICATED');
         const admin = users.ADMIN.client;
         const tooMany = { records: Array.from({ length: 5001 }, (_, i) => ({ ts: nowS(tp) - i, a: 1 })) };
-        for (const bad of [{}, { records: 'x' }, { records: {} }, { records: [], extra: true }, tooMany, [body.records[0]]]) {
+        for (const bad of [
+          {},
+          { records: 'x' },
+          { records: {} },
+          { records: [], extra: true },
+          tooMany,
+          [body.records[0]],
+        ]) {
           expectError(await admin.post(path(device.deviceid, 'import'), bad), 400, 'BAD_REQUEST');
         }
         expect(await counts(tp, device.deviceid)).toEqual(before);

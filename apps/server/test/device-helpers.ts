@@ -43,7 +43,11 @@ export function provisioningStaff(tp: TestPortal): Promise<SignedInUser> {
 }
 
 /** Provisions a device through POST /api/prov-portal-edit-device/{id}. */
-export async function provision(tp: TestPortal, model: DeviceModel = 'ORB-C1', id = randomDeviceId()): Promise<Provisioned> {
+export async function provision(
+  tp: TestPortal,
+  model: DeviceModel = 'ORB-C1',
+  id = randomDeviceId(),
+): Promise<Provisioned> {
   const { client } = await provisioningStaff(tp);
   const res = await client.post(`/api/prov-portal-edit-device/${id}`, { model });
   expect(res.status, res.text).toBe(201);
@@ -65,7 +69,10 @@ export interface RoleFixture {
 }
 
 /** A claimed device with one user per role (ADMIN claimed it; the others were granted) and a stranger. */
-export async function deviceWithRoles(tp: TestPortal, options: { adminGroups?: UserGroup[] } = {}): Promise<RoleFixture> {
+export async function deviceWithRoles(
+  tp: TestPortal,
+  options: { adminGroups?: UserGroup[] } = {},
+): Promise<RoleFixture> {
   const device = await provision(tp);
   const admin = await signedInUser(tp, options.adminGroups ?? []);
   const res = await claim(admin.client, device.deviceid, device.setupPassword);
@@ -73,7 +80,10 @@ export async function deviceWithRoles(tp: TestPortal, options: { adminGroups?: U
   const users = { ADMIN: admin } as RoleFixture['users'];
   for (const role of ['USER', 'OPERATOR', 'VIEW'] as const) {
     const user = await signedInUser(tp);
-    const grant = await admin.client.post(`/api/device/${device.deviceid}/user`, { targetEmail: user.email, targetPermission: role });
+    const grant = await admin.client.post(`/api/device/${device.deviceid}/user`, {
+      targetEmail: user.email,
+      targetPermission: role,
+    });
     expect(grant.status, grant.text).toBe(200);
     users[role] = user;
   }
@@ -83,7 +93,10 @@ export async function deviceWithRoles(tp: TestPortal, options: { adminGroups?: U
 
 /** Asserts an error answer: status, code and (optionally) message, and nothing else in the body. */
 export function expectError(res: ApiResponse, status: number, code: string, message?: string | RegExp): void {
-  expect({ status: res.status, code: (res.body as { code?: string } | undefined)?.code }, res.text).toEqual({ status, code });
+  expect({ status: res.status, code: (res.body as { code?: string } | undefined)?.code }, res.text).toEqual({
+    status,
+    code,
+  });
   const body = res.body as { message: string };
   expect(Object.keys(body).sort()).toEqual(['code', 'message']);
   if (typeof message === 'string') expect(body.message).toBe(message);

@@ -69,10 +69,22 @@ function describeDevices(dbKind: DbKind): void {
       it('staff create a device: 201 with setup password and device key, once; the default config is stored', async () => {
         const { client } = await provisioningStaff(tp);
         const id = randomDeviceId('P');
-        const res = await client.post(`/api/prov-portal-edit-device/${id}`, { model: 'QUAD-C2', fw: 'SFW004-2.1.0', name: 'Pump "1"' });
+        const res = await client.post(`/api/prov-portal-edit-device/${id}`, {
+          model: 'QUAD-C2',
+          fw: 'SFW004-2.1.0',
+          name: 'Pump "1"',
+        });
         expect(res.status, res.text).toBe(201);
         const created = body<Record<string, unknown>>(res);
-        expect(created).toMatchObject({ deviceid: id, model: 'QUAD-C2', family: 'QUAD', fw: 'SFW004-2.1.0', name: 'Pump 1', tier: 'TRIAL', added: false });
+        expect(created).toMatchObject({
+          deviceid: id,
+          model: 'QUAD-C2',
+          family: 'QUAD',
+          fw: 'SFW004-2.1.0',
+          name: 'Pump 1',
+          tier: 'TRIAL',
+          added: false,
+        });
         expect(created.setupPassword).toMatch(/^[A-Z2-9]{8}$/);
         expect(created.deviceKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
@@ -83,13 +95,21 @@ function describeDevices(dbKind: DbKind): void {
 
         const summary = await devices.getDevice(id);
         const settings = (summary?.config as { settings: Record<string, Record<string, unknown>> }).settings;
-        expect(settings.device).toMatchObject({ id, model: 'QUAD-C2', name: 'Pump 1', fw: 'SFW004-2.1.0', base_interval: 60, transmit_interval: 1 });
+        expect(settings.device).toMatchObject({
+          id,
+          model: 'QUAD-C2',
+          name: 'Pump 1',
+          fw: 'SFW004-2.1.0',
+          base_interval: 60,
+          transmit_interval: 1,
+        });
         expect(settings.device).toHaveProperty('sq_interval');
         expect(settings.device).toHaveProperty('batt');
         expect(settings.vin).toMatchObject({ sleep: { enabled: true } });
         expect(settings.endpoint).toEqual({ data_to_portal: true });
         expect(settings.script).toEqual({});
-        for (const block of ['gps', 'accel', 'ambient', 'inputs', 'serial1', 'can1', 'can2', 'ble']) expect(settings).toHaveProperty(block);
+        for (const block of ['gps', 'accel', 'ambient', 'inputs', 'serial1', 'can1', 'can2', 'ble'])
+          expect(settings).toHaveProperty(block);
 
         // An edit answers the device without secrets and keeps the key.
         const edit = await client.post(`/api/prov-portal-edit-device/${id}`, { model: 'QUAD-X2' });
@@ -112,24 +132,55 @@ function describeDevices(dbKind: DbKind): void {
         for (const groups of [[], ['distributors']] as const) {
           const user = await signedInUser(tp, [...groups]);
           const id = randomDeviceId();
-          expectError(await user.client.post(`/api/prov-portal-edit-device/${id}`, { model: 'ORB-C1' }), 403, 'FORBIDDEN');
+          expectError(
+            await user.client.post(`/api/prov-portal-edit-device/${id}`, { model: 'ORB-C1' }),
+            403,
+            'FORBIDDEN',
+          );
           expectError(await user.client.get(`/api/prov-portal-get-device/${id}`), 403, 'FORBIDDEN');
           expectError(await user.client.get(`/api/prov-portal-get-device-log/${id}`), 403, 'FORBIDDEN');
-          expectError(await user.client.post(`/api/prov-portal-add-device-log/${id}`, { message: 'x' }), 403, 'FORBIDDEN');
+          expectError(
+            await user.client.post(`/api/prov-portal-add-device-log/${id}`, { message: 'x' }),
+            403,
+            'FORBIDDEN',
+          );
         }
         const anon = tp.client();
-        expectError(await anon.post(`/api/prov-portal-edit-device/${randomDeviceId()}`, { model: 'ORB-C1' }), 401, 'UNAUTHENTICATED');
+        expectError(
+          await anon.post(`/api/prov-portal-edit-device/${randomDeviceId()}`, { model: 'ORB-C1' }),
+          401,
+          'UNAUTHENTICATED',
+        );
         expectError(await anon.get(`/api/prov-portal-get-device/${randomDeviceId()}`), 401, 'UNAUTHENTICATED');
       });
 
       it('bad input is refused with a clear message and creates nothing', async () => {
         const { client } = await provisioningStaff(tp);
         const id = randomDeviceId();
-        expectError(await client.post('/api/prov-portal-edit-device/abc123xyz', { model: 'ORB-C1' }), 400, 'BAD_REQUEST', /9 uppercase letters or digits/);
-        expectError(await client.post(`/api/prov-portal-edit-device/${id}`, { model: 'ORB-Z9' }), 400, 'BAD_REQUEST', /model must be one of ORB-C1, ORB-X1, QUAD-C2, QUAD-X2/);
-        expectError(await client.post(`/api/prov-portal-edit-device/${id}`, { model: 'ORB-C1', fw: '1.2.3' }), 400, 'BAD_REQUEST', /fw must look like SFW003-1.2.3/);
+        expectError(
+          await client.post('/api/prov-portal-edit-device/abc123xyz', { model: 'ORB-C1' }),
+          400,
+          'BAD_REQUEST',
+          /9 uppercase letters or digits/,
+        );
+        expectError(
+          await client.post(`/api/prov-portal-edit-device/${id}`, { model: 'ORB-Z9' }),
+          400,
+          'BAD_REQUEST',
+          /model must be one of ORB-C1, ORB-X1, QUAD-C2, QUAD-X2/,
+        );
+        expectError(
+          await client.post(`/api/prov-portal-edit-device/${id}`, { model: 'ORB-C1', fw: '1.2.3' }),
+          400,
+          'BAD_REQUEST',
+          /fw must look like SFW003-1.2.3/,
+        );
         expectError(await client.post(`/api/prov-portal-edit-device/${id}`, {}), 400, 'BAD_REQUEST', /model/);
-        expectError(await client.post(`/api/prov-portal-edit-device/${id}`, { model: 'ORB-C1', extra: 1 }), 400, 'BAD_REQUEST');
+        expectError(
+          await client.post(`/api/prov-portal-edit-device/${id}`, { model: 'ORB-C1', extra: 1 }),
+          400,
+          'BAD_REQUEST',
+        );
         expectError(await client.get(`/api/prov-portal-get-device/${id}`), 404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
         expectError(await client.get(`/api/prov-portal-get-device-log/${id}`), 404, 'NOT_FOUND');
         expectError(await client.post(`/api/prov-portal-add-device-log/${id}`, { message: 'hello' }), 404, 'NOT_FOUND');
@@ -138,16 +189,30 @@ function describeDevices(dbKind: DbKind): void {
       it('the provisioning log records creation and added entries', async () => {
         const { client, email } = await provisioningStaff(tp);
         const device = await provision(tp);
-        const added = await client.post(`/api/prov-portal-add-device-log/${device.deviceid}`, { message: 'Label printed' });
+        const added = await client.post(`/api/prov-portal-add-device-log/${device.deviceid}`, {
+          message: 'Label printed',
+        });
         expect(added.status).toBe(200);
         const log = await client.get(`/api/prov-portal-get-device-log/${device.deviceid}`);
         expect(log.status).toBe(200);
         const entries = body<{ entries: { message: string; author: string; ts: string }[] }>(log).entries;
         expect(entries.map((e) => e.message)).toEqual([`Provisioned: ORB-C1 SFW003-1.0.0`, 'Label printed']);
         expect(entries.every((e) => e.author === email && !Number.isNaN(Date.parse(e.ts)))).toBe(true);
-        expectError(await client.post(`/api/prov-portal-add-device-log/${device.deviceid}`, { message: '   ' }), 400, 'BAD_REQUEST', /message is required/);
-        expectError(await client.post(`/api/prov-portal-add-device-log/${device.deviceid}`, { message: 'x'.repeat(2001) }), 400, 'BAD_REQUEST', /2000/);
-        expect(body<{ entries: unknown[] }>(await client.get(`/api/prov-portal-get-device-log/${device.deviceid}`)).entries).toHaveLength(2);
+        expectError(
+          await client.post(`/api/prov-portal-add-device-log/${device.deviceid}`, { message: '   ' }),
+          400,
+          'BAD_REQUEST',
+          /message is required/,
+        );
+        expectError(
+          await client.post(`/api/prov-portal-add-device-log/${device.deviceid}`, { message: 'x'.repeat(2001) }),
+          400,
+          'BAD_REQUEST',
+          /2000/,
+        );
+        expect(
+          body<{ entries: unknown[] }>(await client.get(`/api/prov-portal-get-device-log/${device.deviceid}`)).entries,
+        ).toHaveLength(2);
       });
     });
 
@@ -158,13 +223,19 @@ function describeDevices(dbKind: DbKind): void {
         const before = tp.clock.now().getTime() / 1000;
         const res = await claim(first.client, device.deviceid, device.setupPassword);
         expect(res.status, res.text).toBe(200);
-        expect(res.body).toMatchObject({ deviceid: device.deviceid, permission: 'ADMIN', userid: first.id, message: DEVICE_MESSAGES.claimed });
+        expect(res.body).toMatchObject({
+          deviceid: device.deviceid,
+          permission: 'ADMIN',
+          userid: first.id,
+          message: DEVICE_MESSAGES.claimed,
+        });
         const summary = await tp.portal.app.services.devices.getDevice(device.deviceid);
         expect(summary?.added_ts).toBeGreaterThanOrEqual(before);
 
-        const settings = body<{ deviceSettings: { tier: { trialDaysRemaining: number; name: string } }; myPermission: string }>(
-          await first.client.get(`/api/device/${device.deviceid}/settings`),
-        );
+        const settings = body<{
+          deviceSettings: { tier: { trialDaysRemaining: number; name: string } };
+          myPermission: string;
+        }>(await first.client.get(`/api/device/${device.deviceid}/settings`));
         expect(settings.myPermission).toBe('ADMIN');
         expect(settings.deviceSettings.tier).toMatchObject({ name: 'TRIAL', trialDaysRemaining: 89 });
 
@@ -191,8 +262,12 @@ function describeDevices(dbKind: DbKind): void {
 
         // Two wrong so far on this device: three more, then even the right password is refused.
         const other = await signedInUser(tp);
-        for (let i = 0; i < 3; i += 1) expectError(await claim(other.client, device.deviceid, 'WRONG234'), 403, 'FORBIDDEN');
-        const attempts = await tp.portal.db.query<{ n: number }>('SELECT count(*)::integer AS n FROM device_claim_attempts WHERE device_id = $1', [device.deviceid]);
+        for (let i = 0; i < 3; i += 1)
+          expectError(await claim(other.client, device.deviceid, 'WRONG234'), 403, 'FORBIDDEN');
+        const attempts = await tp.portal.db.query<{ n: number }>(
+          'SELECT count(*)::integer AS n FROM device_claim_attempts WHERE device_id = $1',
+          [device.deviceid],
+        );
         expect(attempts[0]?.n).toBe(5);
         expectError(await claim(other.client, device.deviceid, device.setupPassword), 429, 'RATE_LIMITED');
         // Unknown device ids are limited alike.
@@ -210,9 +285,18 @@ function describeDevices(dbKind: DbKind): void {
         const device = await provision(tp);
         expectError(await claim(tp.client(), device.deviceid, device.setupPassword), 401, 'UNAUTHENTICATED');
         const user = await signedInUser(tp);
-        expectError(await user.client.post(`/api/device/${device.deviceid}/user`, { setupPassword: 42 }), 400, 'BAD_REQUEST', /setupPassword/);
         expectError(
-          await user.client.post(`/api/device/${device.deviceid}/user`, { setupPassword: device.setupPassword, targetEmail: 'a@example.com', targetPermission: 'VIEW' }),
+          await user.client.post(`/api/device/${device.deviceid}/user`, { setupPassword: 42 }),
+          400,
+          'BAD_REQUEST',
+          /setupPassword/,
+        );
+        expectError(
+          await user.client.post(`/api/device/${device.deviceid}/user`, {
+            setupPassword: device.setupPassword,
+            targetEmail: 'a@example.com',
+            targetPermission: 'VIEW',
+          }),
           400,
           'BAD_REQUEST',
           /either setupPassword or targetEmail/,
@@ -230,7 +314,9 @@ function describeDevices(dbKind: DbKind): void {
       const path = (suffix: string, id = fx.device.deviceid) => `/api/device/${id}/${suffix}`;
 
       /** The stranger's answer equals the answer for a device that does not exist. */
-      async function expectStrangerNotFound(call: (id: string) => Promise<{ status: number; text: string; body: unknown }>) {
+      async function expectStrangerNotFound(
+        call: (id: string) => Promise<{ status: number; text: string; body: unknown }>,
+      ) {
         const stranger = await call(fx.device.deviceid);
         const none = await call(ghost);
         expectError(stranger as never, 404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
@@ -242,7 +328,11 @@ function describeDevices(dbKind: DbKind): void {
           const res = await fx.users[role].client.get(path('settings'));
           expect(res.status).toBe(200);
           const parsed = DeviceSettingsResponseSchema.parse(res.body);
-          expect(parsed).toMatchObject({ deviceid: fx.device.deviceid, myPermission: role, requesterUserId: fx.users[role].id });
+          expect(parsed).toMatchObject({
+            deviceid: fx.device.deviceid,
+            myPermission: role,
+            requesterUserId: fx.users[role].id,
+          });
           expect(parsed.deviceSettings).toMatchObject({
             PORTAL_deviceName: fx.device.deviceid,
             PORTAL_add_next_user_without_pass: { active: false },
@@ -262,40 +352,89 @@ function describeDevices(dbKind: DbKind): void {
           expect(res.status).toBe(200);
           const users = body<{ users: { userid: string; email: string; permission: string }[] }>(res).users;
           expect(users.map((u) => u.permission).sort()).toEqual(['ADMIN', 'OPERATOR', 'USER', 'VIEW']);
-          expect(users.find((u) => u.permission === 'USER')).toEqual({ userid: fx.users.USER.id, email: fx.users.USER.email, permission: 'USER' });
+          expect(users.find((u) => u.permission === 'USER')).toEqual({
+            userid: fx.users.USER.id,
+            email: fx.users.USER.email,
+            permission: 'USER',
+          });
         }
-        for (const role of ['OPERATOR', 'VIEW'] as const) expectError(await fx.users[role].client.get(path('permissions')), 403, 'FORBIDDEN');
+        for (const role of ['OPERATOR', 'VIEW'] as const)
+          expectError(await fx.users[role].client.get(path('permissions')), 403, 'FORBIDDEN');
         await expectStrangerNotFound((id) => fx.users.STRANGER.client.get(path('permissions', id)));
-        expectError(await fx.users.ADMIN.client.get(`${path('permissions')}?flattenGroups=maybe`), 400, 'BAD_REQUEST', /flattenGroups/);
+        expectError(
+          await fx.users.ADMIN.client.get(`${path('permissions')}?flattenGroups=maybe`),
+          400,
+          'BAD_REQUEST',
+          /flattenGroups/,
+        );
       });
 
       it('POST/PUT/DELETE user: only ADMIN (editUsers); a stranger gets 404', async () => {
         const target = await signedInUser(tp);
         for (const role of ['USER', 'OPERATOR', 'VIEW'] as const) {
           const c = fx.users[role].client;
-          expectError(await c.post(path('user'), { targetEmail: target.email, targetPermission: 'VIEW' }), 403, 'FORBIDDEN');
+          expectError(
+            await c.post(path('user'), { targetEmail: target.email, targetPermission: 'VIEW' }),
+            403,
+            'FORBIDDEN',
+          );
           expectError(await c.put(path('user'), { userid: fx.users.VIEW.id, permission: 'USER' }), 403, 'FORBIDDEN');
-          expectError(await del(c, path('user'), { userid: fx.users.OPERATOR.id === fx.users[role].id ? fx.users.VIEW.id : fx.users.OPERATOR.id }), 403, 'FORBIDDEN');
+          expectError(
+            await del(c, path('user'), {
+              userid: fx.users.OPERATOR.id === fx.users[role].id ? fx.users.VIEW.id : fx.users.OPERATOR.id,
+            }),
+            403,
+            'FORBIDDEN',
+          );
         }
-        await expectStrangerNotFound((id) => fx.users.STRANGER.client.post(path('user', id), { targetEmail: target.email, targetPermission: 'VIEW' }));
-        await expectStrangerNotFound((id) => fx.users.STRANGER.client.put(path('user', id), { userid: fx.users.VIEW.id, permission: 'USER' }));
-        await expectStrangerNotFound((id) => del(fx.users.STRANGER.client, path('user', id), { userid: fx.users.VIEW.id }));
+        await expectStrangerNotFound((id) =>
+          fx.users.STRANGER.client.post(path('user', id), { targetEmail: target.email, targetPermission: 'VIEW' }),
+        );
+        await expectStrangerNotFound((id) =>
+          fx.users.STRANGER.client.put(path('user', id), { userid: fx.users.VIEW.id, permission: 'USER' }),
+        );
+        await expectStrangerNotFound((id) =>
+          del(fx.users.STRANGER.client, path('user', id), { userid: fx.users.VIEW.id }),
+        );
         expect(await tp.portal.app.services.devices.roleOf(target.id, fx.device.deviceid)).toBeNull();
 
         const admin = fx.users.ADMIN.client;
-        const added = await admin.post(path('user'), { targetEmail: target.email.toUpperCase(), targetPermission: 'OPERATOR' });
+        const added = await admin.post(path('user'), {
+          targetEmail: target.email.toUpperCase(),
+          targetPermission: 'OPERATOR',
+        });
         expect(added.body).toMatchObject({ userid: target.id, permission: 'OPERATOR', invited: false });
         const changed = await admin.put(path('user'), { userid: target.id, permission: 'USER' });
         expect(changed.body).toMatchObject({ userid: target.id, permission: 'USER' });
         expect(await tp.portal.app.services.devices.roleOf(target.id, fx.device.deviceid)).toBe('USER');
         expect((await del(admin, path('user'), { userid: target.id })).status).toBe(200);
         expect(await tp.portal.app.services.devices.roleOf(target.id, fx.device.deviceid)).toBeNull();
-        expectError(await admin.put(path('user'), { userid: target.id, permission: 'USER' }), 404, 'NOT_FOUND', DEVICE_MESSAGES.userNotFound);
+        expectError(
+          await admin.put(path('user'), { userid: target.id, permission: 'USER' }),
+          404,
+          'NOT_FOUND',
+          DEVICE_MESSAGES.userNotFound,
+        );
 
         // Bad input: unknown role, bad address, missing fields.
-        expectError(await admin.post(path('user'), { targetEmail: target.email, targetPermission: 'OWNER' }), 400, 'BAD_REQUEST', /targetPermission/);
-        expectError(await admin.post(path('user'), { targetEmail: 'not-an-address', targetPermission: 'VIEW' }), 400, 'BAD_REQUEST', /valid e-mail/);
-        expectError(await admin.post(path('user'), { targetEmail: target.email }), 400, 'BAD_REQUEST', /targetPermission/);
+        expectError(
+          await admin.post(path('user'), { targetEmail: target.email, targetPermission: 'OWNER' }),
+          400,
+          'BAD_REQUEST',
+          /targetPermission/,
+        );
+        expectError(
+          await admin.post(path('user'), { targetEmail: 'not-an-address', targetPermission: 'VIEW' }),
+          400,
+          'BAD_REQUEST',
+          /valid e-mail/,
+        );
+        expectError(
+          await admin.post(path('user'), { targetEmail: target.email }),
+          400,
+          'BAD_REQUEST',
+          /targetPermission/,
+        );
         expectError(await admin.put(path('user'), { userid: target.id }), 400, 'BAD_REQUEST', /permission/);
         expectError(await del(admin, path('user'), {}), 400, 'BAD_REQUEST', /userid/);
         expect(await tp.portal.app.services.devices.roleOf(target.id, fx.device.deviceid)).toBeNull();
@@ -303,7 +442,9 @@ function describeDevices(dbKind: DbKind): void {
 
       it('any user may remove themselves', async () => {
         const own = await deviceWithRoles(tp);
-        const res = await del(own.users.VIEW.client, `/api/device/${own.device.deviceid}/user`, { userid: own.users.VIEW.id });
+        const res = await del(own.users.VIEW.client, `/api/device/${own.device.deviceid}/user`, {
+          userid: own.users.VIEW.id,
+        });
         expect(res.status).toBe(200);
         expectError(await own.users.VIEW.client.get(`/api/device/${own.device.deviceid}/settings`), 404, 'NOT_FOUND');
       });
@@ -312,9 +453,19 @@ function describeDevices(dbKind: DbKind): void {
         const own = await deviceWithRoles(tp);
         const admin = own.users.ADMIN;
         const p = `/api/device/${own.device.deviceid}/user`;
-        expectError(await admin.client.put(p, { userid: admin.id, permission: 'USER' }), 409, 'CONFLICT', DEVICE_MESSAGES.lastAdmin);
+        expectError(
+          await admin.client.put(p, { userid: admin.id, permission: 'USER' }),
+          409,
+          'CONFLICT',
+          DEVICE_MESSAGES.lastAdmin,
+        );
         expectError(await del(admin.client, p, { userid: admin.id }), 409, 'CONFLICT', DEVICE_MESSAGES.lastAdmin);
-        expectError(await admin.client.post(p, { targetEmail: admin.email, targetPermission: 'VIEW' }), 409, 'CONFLICT', DEVICE_MESSAGES.lastAdmin);
+        expectError(
+          await admin.client.post(p, { targetEmail: admin.email, targetPermission: 'VIEW' }),
+          409,
+          'CONFLICT',
+          DEVICE_MESSAGES.lastAdmin,
+        );
         expect(await tp.portal.app.services.devices.roleOf(admin.id, own.device.deviceid)).toBe('ADMIN');
         // With a second ADMIN the first may step down.
         expect((await admin.client.put(p, { userid: own.users.USER.id, permission: 'ADMIN' })).status).toBe(200);
@@ -323,36 +474,70 @@ function describeDevices(dbKind: DbKind): void {
       });
 
       it('PUT settings: display settings for ADMIN and USER, notes for ADMIN; others 403; stranger 404', async () => {
-        const display = { PORTAL_displaySettings: { supply: { displayType: 'gauge', sort: 3, name: 'Supply "V"', units: 'V', dp: 2, gaugeSettings: { min: 0, max: 30, warnLow: 10, warnHigh: 15, alarmLow: 9, alarmHigh: 16 } } } };
+        const display = {
+          PORTAL_displaySettings: {
+            supply: {
+              displayType: 'gauge',
+              sort: 3,
+              name: 'Supply "V"',
+              units: 'V',
+              dp: 2,
+              gaugeSettings: { min: 0, max: 30, warnLow: 10, warnHigh: 15, alarmLow: 9, alarmHigh: 16 },
+            },
+          },
+        };
         for (const role of ['ADMIN', 'USER'] as const) {
           const res = await fx.users[role].client.put(path('settings'), display);
           expect(res.status, res.text).toBe(200);
-          expect(body<{ deviceSettings: { PORTAL_displaySettings: Record<string, unknown> } }>(res).deviceSettings.PORTAL_displaySettings.supply).toMatchObject({
+          expect(
+            body<{ deviceSettings: { PORTAL_displaySettings: Record<string, unknown> } }>(res).deviceSettings
+              .PORTAL_displaySettings.supply,
+          ).toMatchObject({
             displayType: 'gauge',
             name: 'Supply V',
             dp: 2,
           });
         }
-        for (const role of ['OPERATOR', 'VIEW'] as const) expectError(await fx.users[role].client.put(path('settings'), display), 403, 'FORBIDDEN');
-        const notes = { PORTAL_deviceNotes: { make: 'Acme <b>', model: 'X-1', description: 'Pump at "north" gate', home_page: 'my page!' } };
+        for (const role of ['OPERATOR', 'VIEW'] as const)
+          expectError(await fx.users[role].client.put(path('settings'), display), 403, 'FORBIDDEN');
+        const notes = {
+          PORTAL_deviceNotes: {
+            make: 'Acme <b>',
+            model: 'X-1',
+            description: 'Pump at "north" gate',
+            home_page: 'my page!',
+          },
+        };
         const ok = await fx.users.ADMIN.client.put(path('settings'), notes);
         expect(ok.status).toBe(200);
-        expect(body<{ deviceSettings: { PORTAL_deviceNotes: unknown } }>(ok).deviceSettings.PORTAL_deviceNotes).toEqual({
-          make: 'Acme b',
-          model: 'X-1',
-          description: 'Pump at north gate',
-          home_page: 'mypage',
-        });
-        for (const role of ['USER', 'OPERATOR', 'VIEW'] as const) expectError(await fx.users[role].client.put(path('settings'), notes), 403, 'FORBIDDEN');
+        expect(body<{ deviceSettings: { PORTAL_deviceNotes: unknown } }>(ok).deviceSettings.PORTAL_deviceNotes).toEqual(
+          {
+            make: 'Acme b',
+            model: 'X-1',
+            description: 'Pump at north gate',
+            home_page: 'mypage',
+          },
+        );
+        for (const role of ['USER', 'OPERATOR', 'VIEW'] as const)
+          expectError(await fx.users[role].client.put(path('settings'), notes), 403, 'FORBIDDEN');
         await expectStrangerNotFound((id) => fx.users.STRANGER.client.put(path('settings', id), display));
 
         // A second key merges; null removes a key.
         await fx.users.USER.client.put(path('settings'), { PORTAL_displaySettings: { temp: { displayType: 'hide' } } });
         const merged = await fx.users.USER.client.put(path('settings'), { PORTAL_displaySettings: { supply: null } });
-        expect(Object.keys(body<{ deviceSettings: { PORTAL_displaySettings: object } }>(merged).deviceSettings.PORTAL_displaySettings)).toEqual(['temp']);
+        expect(
+          Object.keys(
+            body<{ deviceSettings: { PORTAL_displaySettings: object } }>(merged).deviceSettings.PORTAL_displaySettings,
+          ),
+        ).toEqual(['temp']);
 
         // The name of a real device (id not starting '0-') is its config name: refused.
-        expectError(await fx.users.ADMIN.client.put(path('settings'), { PORTAL_deviceName: 'Pump' }), 400, 'BAD_REQUEST', DEVICE_MESSAGES.nameNotEditable);
+        expectError(
+          await fx.users.ADMIN.client.put(path('settings'), { PORTAL_deviceName: 'Pump' }),
+          400,
+          'BAD_REQUEST',
+          DEVICE_MESSAGES.nameNotEditable,
+        );
       });
 
       it('PUT settings: bad input gets 400 naming the field and changes nothing', async () => {
@@ -367,13 +552,17 @@ function describeDevices(dbKind: DbKind): void {
           [{ PORTAL_displaySettings: { supply: { displayType: 'pie' } } }, /displayType/],
           [{ PORTAL_displaySettings: { supply: { gaugeSettings: { min: 0 } } } }, /gaugeSettings/],
           [{ PORTAL_displaySettings: { supply: { colour: 'red', evil: true } } }, /evil|Unrecognized/i],
-          [{ PORTAL_displaySettings: { '1bad key': {} } }, /PORTAL_displaySettings.1bad key: display setting keys are data key names/],
+          [
+            { PORTAL_displaySettings: { '1bad key': {} } },
+            /PORTAL_displaySettings.1bad key: display setting keys are data key names/,
+          ],
           [{ PORTAL_deviceNotes: { make: 'x'.repeat(41) } }, /make: at most 40 characters/],
           [{ PORTAL_deviceNotes: { owner: 'me' } }, /owner|Unrecognized/i],
           [{}, /Send PORTAL_deviceName, PORTAL_deviceNotes or PORTAL_displaySettings/],
           [{ PORTAL_secret: 1 }, /PORTAL_secret|Unrecognized/i],
         ];
-        for (const [payload, message] of bad) expectError(await admin.put(path('settings'), payload), 400, 'BAD_REQUEST', message);
+        for (const [payload, message] of bad)
+          expectError(await admin.put(path('settings'), payload), 400, 'BAD_REQUEST', message);
         expect((await admin.get(path('settings'))).text).toBe(before);
       });
 
@@ -381,16 +570,25 @@ function describeDevices(dbKind: DbKind): void {
         const res = await fx.users.ADMIN.client.post(path('passwords'));
         expect(res.status, res.text).toBe(200);
         expect(res.body).toEqual({ deviceid: fx.device.deviceid, setupPassword: fx.device.setupPassword });
-        for (const role of ['USER', 'OPERATOR', 'VIEW'] as const) expectError(await fx.users[role].client.post(path('passwords'), {}), 403, 'FORBIDDEN');
+        for (const role of ['USER', 'OPERATOR', 'VIEW'] as const)
+          expectError(await fx.users[role].client.post(path('passwords'), {}), 403, 'FORBIDDEN');
         await expectStrangerNotFound((id) => fx.users.STRANGER.client.post(path('passwords', id), {}));
-        expectError(await fx.users.ADMIN.client.post(path('passwords'), { code: '12ab' }), 400, 'BAD_REQUEST', /6 digits/);
+        expectError(
+          await fx.users.ADMIN.client.post(path('passwords'), { code: '12ab' }),
+          400,
+          'BAD_REQUEST',
+          /6 digits/,
+        );
       });
 
       it('POST passwords: with TOTP on, a current code is required and used once', async () => {
         const own = await deviceWithRoles(tp);
         const admin = own.users.ADMIN;
         const secret = authenticator.generateSecret();
-        await tp.portal.db.query(`UPDATE users SET mfa_type = 'TOTP', totp_secret = $2 WHERE id = $1`, [admin.id, secret]);
+        await tp.portal.db.query(`UPDATE users SET mfa_type = 'TOTP', totp_secret = $2 WHERE id = $1`, [
+          admin.id,
+          secret,
+        ]);
         const p = `/api/device/${own.device.deviceid}/passwords`;
         expectError(await admin.client.post(p, {}), 403, 'MFA_REQUIRED', DEVICE_MESSAGES.mfaRequired);
         expectError(await admin.client.post(p, { code: wrongTotpCode(secret, tp.clock) }), 403, 'MFA_INVALID');
@@ -404,26 +602,50 @@ function describeDevices(dbKind: DbKind): void {
         const own = await deviceWithRoles(tp, { adminGroups: ['distributors'] });
         const p = (id = own.device.deviceid) => `/api/billing-distributor-action/${id}`;
         // Not a distributor (even the ADMIN of another device), and distributors without ADMIN.
-        expectError(await fx.users.ADMIN.client.post(p(fx.device.deviceid), { action: 'reset-trial' }), 403, 'FORBIDDEN');
+        expectError(
+          await fx.users.ADMIN.client.post(p(fx.device.deviceid), { action: 'reset-trial' }),
+          403,
+          'FORBIDDEN',
+        );
         const distributor = await signedInUser(tp, ['distributors']);
         expectError(await distributor.client.post(p(ghost), { action: 'reset-trial' }), 404, 'NOT_FOUND');
         const strangerRes = await distributor.client.post(p(), { action: 'reset-trial' });
         expectError(strangerRes, 404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
-        await own.users.ADMIN.client.post(`/api/device/${own.device.deviceid}/user`, { targetEmail: distributor.email, targetPermission: 'USER' });
+        await own.users.ADMIN.client.post(`/api/device/${own.device.deviceid}/user`, {
+          targetEmail: distributor.email,
+          targetPermission: 'USER',
+        });
         expectError(await distributor.client.post(p(), { action: 'reset-trial' }), 403, 'FORBIDDEN');
         expectError(await tp.client().post(p(), { action: 'reset-trial' }), 401, 'UNAUTHENTICATED');
         // Bad input.
         const c = own.users.ADMIN.client;
         expectError(await c.post(p(), { action: 'explode' }), 400, 'BAD_REQUEST', /reset-trial/);
-        expectError(await c.post(p(), { action: 'no-pass', params: { mode: 'SOMETIMES' } }), 400, 'BAD_REQUEST', /ADMIN or DISABLE/);
+        expectError(
+          await c.post(p(), { action: 'no-pass', params: { mode: 'SOMETIMES' } }),
+          400,
+          'BAD_REQUEST',
+          /ADMIN or DISABLE/,
+        );
         expectError(await c.post(p(), { action: 'no-pass' }), 400, 'BAD_REQUEST', /params/);
-        const settings = async () => body<{ deviceSettings: Record<string, unknown> }>(await c.get(`/api/device/${own.device.deviceid}/settings`)).deviceSettings;
-        expect(await settings()).toMatchObject({ trialResetAvailable: true, trialResetActive: false, PORTAL_add_next_user_without_pass: { active: false } });
+        const settings = async () =>
+          body<{ deviceSettings: Record<string, unknown> }>(await c.get(`/api/device/${own.device.deviceid}/settings`))
+            .deviceSettings;
+        expect(await settings()).toMatchObject({
+          trialResetAvailable: true,
+          trialResetActive: false,
+          PORTAL_add_next_user_without_pass: { active: false },
+        });
 
         // no-pass ADMIN, then DISABLE.
-        expect(await c.post(p(), { action: 'no-pass', params: { mode: 'ADMIN' } })).toMatchObject({ status: 200, body: { message: DEVICE_MESSAGES.noPassOn } });
+        expect(await c.post(p(), { action: 'no-pass', params: { mode: 'ADMIN' } })).toMatchObject({
+          status: 200,
+          body: { message: DEVICE_MESSAGES.noPassOn },
+        });
         expect(await settings()).toMatchObject({ PORTAL_add_next_user_without_pass: { active: true } });
-        expect(await c.post(p(), { action: 'no-pass', params: { mode: 'DISABLE' } })).toMatchObject({ status: 200, body: { message: DEVICE_MESSAGES.noPassOff } });
+        expect(await c.post(p(), { action: 'no-pass', params: { mode: 'DISABLE' } })).toMatchObject({
+          status: 200,
+          body: { message: DEVICE_MESSAGES.noPassOff },
+        });
         expect(await settings()).toMatchObject({ PORTAL_add_next_user_without_pass: { active: false } });
       });
     });
@@ -432,16 +654,24 @@ function describeDevices(dbKind: DbKind): void {
       it('with no-pass ADMIN the next user becomes ADMIN without the password, once', async () => {
         const fx = await deviceWithRoles(tp, { adminGroups: ['distributors'] });
         const id = fx.device.deviceid;
-        await fx.users.ADMIN.client.post(`/api/billing-distributor-action/${id}`, { action: 'no-pass', params: { mode: 'ADMIN' } });
+        await fx.users.ADMIN.client.post(`/api/billing-distributor-action/${id}`, {
+          action: 'no-pass',
+          params: { mode: 'ADMIN' },
+        });
         const next = await signedInUser(tp);
         const res = await claim(next.client, id, undefined);
         expect(res.body).toMatchObject({ permission: 'ADMIN' });
-        const after = body<{ deviceSettings: { PORTAL_add_next_user_without_pass: { active: boolean } } }>(await next.client.get(`/api/device/${id}/settings`));
+        const after = body<{ deviceSettings: { PORTAL_add_next_user_without_pass: { active: boolean } } }>(
+          await next.client.get(`/api/device/${id}/settings`),
+        );
         expect(after.deviceSettings.PORTAL_add_next_user_without_pass.active).toBe(false);
         const third = await signedInUser(tp);
         expectError(await claim(third.client, id, undefined), 403, 'FORBIDDEN', DEVICE_MESSAGES.badClaim);
         // An existing VIEW user is raised to ADMIN by no-pass too.
-        await fx.users.ADMIN.client.post(`/api/billing-distributor-action/${id}`, { action: 'no-pass', params: { mode: 'ADMIN' } });
+        await fx.users.ADMIN.client.post(`/api/billing-distributor-action/${id}`, {
+          action: 'no-pass',
+          params: { mode: 'ADMIN' },
+        });
         expect((await claim(fx.users.VIEW.client, id, undefined)).body).toMatchObject({ permission: 'ADMIN' });
       });
 
@@ -450,17 +680,35 @@ function describeDevices(dbKind: DbKind): void {
         const id = fx.device.deviceid;
         const c = fx.users.ADMIN.client;
         const p = `/api/billing-distributor-action/${id}`;
-        const settings = async () => body<{ deviceSettings: { trialResetActive: boolean; trialResetAvailable: boolean; tier: { trialDaysRemaining: number } } }>(await c.get(`/api/device/${id}/settings`)).deviceSettings;
+        const settings = async () =>
+          body<{
+            deviceSettings: {
+              trialResetActive: boolean;
+              trialResetAvailable: boolean;
+              tier: { trialDaysRemaining: number };
+            };
+          }>(await c.get(`/api/device/${id}/settings`)).deviceSettings;
         // Sixty days into the trial (moved in the database: a clock jump would end the sessions).
         await tp.portal.db.query('UPDATE devices SET added_ts = added_ts - $2 WHERE id = $1', [id, 60 * 86_400]);
         expect((await settings()).tier.trialDaysRemaining).toBe(29);
-        expect(await c.post(p, { action: 'reset-trial' })).toMatchObject({ status: 200, body: { message: DEVICE_MESSAGES.trialResetDone } });
-        expect(await settings()).toMatchObject({ trialResetActive: true, trialResetAvailable: false, tier: { trialDaysRemaining: 29 } });
+        expect(await c.post(p, { action: 'reset-trial' })).toMatchObject({
+          status: 200,
+          body: { message: DEVICE_MESSAGES.trialResetDone },
+        });
+        expect(await settings()).toMatchObject({
+          trialResetActive: true,
+          trialResetAvailable: false,
+          tier: { trialDaysRemaining: 29 },
+        });
         expectError(await c.post(p, { action: 'reset-trial' }), 409, 'CONFLICT', DEVICE_MESSAGES.trialResetUnavailable);
         // Granting a user is not "adding the device"; claiming is.
         const next = await signedInUser(tp);
         expect((await claim(next.client, id, fx.device.setupPassword)).body).toMatchObject({ permission: 'VIEW' });
-        expect(await settings()).toMatchObject({ trialResetActive: false, trialResetAvailable: false, tier: { trialDaysRemaining: 89 } });
+        expect(await settings()).toMatchObject({
+          trialResetActive: false,
+          trialResetAvailable: false,
+          tier: { trialDaysRemaining: 89 },
+        });
         expectError(await c.post(p, { action: 'reset-trial' }), 409, 'CONFLICT');
       });
     });
@@ -470,7 +718,10 @@ function describeDevices(dbKind: DbKind): void {
         const fx = await deviceWithRoles(tp);
         const id = fx.device.deviceid;
         const email = uniqueEmail('invitee');
-        const res = await fx.users.ADMIN.client.post(`/api/device/${id}/user`, { targetEmail: email, targetPermission: 'USER' });
+        const res = await fx.users.ADMIN.client.post(`/api/device/${id}/user`, {
+          targetEmail: email,
+          targetPermission: 'USER',
+        });
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ invited: true, permission: 'USER', message: DEVICE_MESSAGES.invited });
         const invite = await mail.waitFor((m) => m.to.includes(email));
@@ -490,7 +741,9 @@ function describeDevices(dbKind: DbKind): void {
         const settings = await client.get(`/api/device/${id}/settings`);
         expect(settings.status).toBe(200);
         expect(settings.body).toMatchObject({ myPermission: 'USER' });
-        const after = body<{ invites: unknown[]; users: { email: string; permission: string }[] }>(await fx.users.ADMIN.client.get(`/api/device/${id}/permissions`));
+        const after = body<{ invites: unknown[]; users: { email: string; permission: string }[] }>(
+          await fx.users.ADMIN.client.get(`/api/device/${id}/permissions`),
+        );
         expect(after.invites).toEqual([]);
         expect(after.users).toContainEqual(expect.objectContaining({ email, permission: 'USER' }));
       });
@@ -534,10 +787,19 @@ function describeDevices(dbKind: DbKind): void {
           const db = await openDatabase({ dataDir: dir });
           try {
             await migrate(db);
-            const devices = createDevicesService({ db, clock: systemClock, log: tp.portal.app.log, mailer: tp.portal.app.services.mailer });
+            const devices = createDevicesService({
+              db,
+              clock: systemClock,
+              log: tp.portal.app.log,
+              mailer: tp.portal.app.services.mailer,
+            });
             for (const [deviceid, , , deviceKey] of rows) {
               expect(await devices.verifyDeviceKey(deviceid!, deviceKey!)).toBe(true);
-              expect(await devices.getDevice(deviceid!)).toMatchObject({ model: 'QUAD-C2', family: 'QUAD', fw: 'SFW003-1.0.0' });
+              expect(await devices.getDevice(deviceid!)).toMatchObject({
+                model: 'QUAD-C2',
+                family: 'QUAD',
+                fw: 'SFW003-1.0.0',
+              });
             }
           } finally {
             await db.close();

@@ -45,10 +45,24 @@ interface Target {
 
 function runCli(target: Target): Promise<{ deviceid: string; deviceKey: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/provision.ts', '--model', 'ORB-C1', '--prefix', 'DUR', '--json', ...target.cliArgs], {
-      cwd: ROOT,
-      env: { ...process.env, ...target.env },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'apps/server/src/cli/provision.ts',
+        '--model',
+        'ORB-C1',
+        '--prefix',
+        'DUR',
+        '--json',
+        ...target.cliArgs,
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...target.env },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -102,7 +116,11 @@ function startServer(target: Target, httpPort: number, mqttPort: number): Promis
  * Publishes records with unique times until `ACKED_BEFORE_KILL` are acknowledged, then kills the
  * server while publishes are in flight. Returns the times sent and the times acknowledged.
  */
-async function streamAndKill(client: MqttClient, deviceId: string, server: Server): Promise<{ sent: number[]; acked: number[] }> {
+async function streamAndKill(
+  client: MqttClient,
+  deviceId: string,
+  server: Server,
+): Promise<{ sent: number[]; acked: number[] }> {
   const base = Math.floor(Date.now() / 1000) - 3600;
   const sent: number[] = [];
   const acked: number[] = [];
@@ -116,17 +134,22 @@ async function streamAndKill(client: MqttClient, deviceId: string, server: Serve
         next += 1;
         sent.push(ts);
         inFlight += 1;
-        client.publish(`dev/${deviceId}/data`, JSON.stringify({ ts, seq: next, temp: 20 + (next % 10) }), { qos: 1 }, (error) => {
-          inFlight -= 1;
-          if (!error) acked.push(ts);
-          if (!killed && acked.length >= ACKED_BEFORE_KILL) {
-            killed = true;
-            server.child.kill('SIGKILL');
-            resolve();
-            return;
-          }
-          pump();
-        });
+        client.publish(
+          `dev/${deviceId}/data`,
+          JSON.stringify({ ts, seq: next, temp: 20 + (next % 10) }),
+          { qos: 1 },
+          (error) => {
+            inFlight -= 1;
+            if (!error) acked.push(ts);
+            if (!killed && acked.length >= ACKED_BEFORE_KILL) {
+              killed = true;
+              server.child.kill('SIGKILL');
+              resolve();
+              return;
+            }
+            pump();
+          },
+        );
       }
     };
     pump();
@@ -153,7 +176,8 @@ async function durabilityRun(target: Target): Promise<void> {
     server = await startServer(target, httpPort, mqttPort);
     client = await connectDevice(`mqtt://127.0.0.1:${mqttPort}`, device.deviceid, device.deviceKey, { clean: true });
     const resent = acked.slice(0, 10);
-    for (const ts of resent) await client.publishAsync(`dev/${device.deviceid}/data`, JSON.stringify({ ts, temp: 1 }), { qos: 1 });
+    for (const ts of resent)
+      await client.publishAsync(`dev/${device.deviceid}/data`, JSON.stringify({ ts, temp: 1 }), { qos: 1 });
     await client.endAsync();
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -193,7 +217,9 @@ describe('durability of acknowledged records across a SIGKILL', () => {
       async storedTimes(deviceId) {
         const db = await openDatabase({ dataDir: dir });
         try {
-          return (await db.query<{ ts: number }>('SELECT ts FROM records WHERE device_id = $1', [deviceId])).map((r) => r.ts);
+          return (await db.query<{ ts: number }>('SELECT ts FROM records WHERE device_id = $1', [deviceId])).map(
+            (r) => r.ts,
+          );
         } finally {
           await db.close();
         }
@@ -202,30 +228,36 @@ describe('durability of acknowledged records across a SIGKILL', () => {
     });
   }, 120_000);
 
-  it.runIf(pgUrl !== null)('PostgreSQL: every acknowledged record survives, none twice', async () => {
-    const base = pgUrl!;
-    const schema = newSchemaName();
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    // The schema reaches the child process through the connection string's options.
-    const url = new URL(base);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    const databaseUrl = url.toString();
-    await durabilityRun({
-      env: { DATABASE_URL: databaseUrl, DATA_DIR: 'memory://' },
-      cliArgs: ['--database-url', databaseUrl],
-      async storedTimes(deviceId) {
-        const client = new pg.Client({ connectionString: base });
-        await client.connect();
-        try {
-          return (await client.query<{ ts: number }>(`SELECT ts FROM ${schema}.records WHERE device_id = $1`, [deviceId])).rows.map((r) => r.ts);
-        } finally {
-          await client.end();
-        }
-      },
-      cleanup: () => dropSchema(base, schema),
-    });
-  }, 120_000);
+  it.runIf(pgUrl !== null)(
+    'PostgreSQL: every acknowledged record survives, none twice',
+    async () => {
+      const base = pgUrl!;
+      const schema = newSchemaName();
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      // The schema reaches the child process through the connection string's options.
+      const url = new URL(base);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const databaseUrl = url.toString();
+      await durabilityRun({
+        env: { DATABASE_URL: databaseUrl, DATA_DIR: 'memory://' },
+        cliArgs: ['--database-url', databaseUrl],
+        async storedTimes(deviceId) {
+          const client = new pg.Client({ connectionString: base });
+          await client.connect();
+          try {
+            return (
+              await client.query<{ ts: number }>(`SELECT ts FROM ${schema}.records WHERE device_id = $1`, [deviceId])
+            ).rows.map((r) => r.ts);
+          } finally {
+            await client.end();
+          }
+        },
+        cleanup: () => dropSchema(base, schema),
+      });
+    },
+    120_000,
+  );
 });

@@ -43,7 +43,9 @@ export function totpCode(secret: string, clock: Clock): string {
 
 /** A 6-digit code that is not the current TOTP code (nor the neighbouring ones). */
 export function wrongTotpCode(secret: string, clock: Clock): string {
-  const near = [-30_000, 0, 30_000].map((d) => authenticator.clone({ epoch: clock.now().getTime() + d }).generate(secret));
+  const near = [-30_000, 0, 30_000].map((d) =>
+    authenticator.clone({ epoch: clock.now().getTime() + d }).generate(secret),
+  );
   for (let n = 0; ; n += 1) {
     const code = String(n).padStart(6, '0');
     if (!near.includes(code)) return code;
@@ -325,7 +327,13 @@ export class ApiClient {
     let body: unknown = undefined;
     if ((res.headers['content-type'] ?? '').includes('application/json') && res.text) body = JSON.parse(res.text);
     this.log.push({ method, path, status: res.status });
-    return { status: res.status, headers: res.headers, setCookies: res.setCookieLines.map(parseSetCookie), text: res.text, body };
+    return {
+      status: res.status,
+      headers: res.headers,
+      setCookies: res.setCookieLines.map(parseSetCookie),
+      text: res.text,
+      body,
+    };
   }
 }
 
@@ -336,8 +344,19 @@ interface RawResponse {
   text: string;
 }
 
-async function fetchRequest(base: string, method: string, path: string, headers: Record<string, string>, payload?: string): Promise<RawResponse> {
-  const res = await fetch(base + path, { method, headers, ...(payload !== undefined ? { body: payload } : {}), redirect: 'manual' });
+async function fetchRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  payload?: string,
+): Promise<RawResponse> {
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    ...(payload !== undefined ? { body: payload } : {}),
+    redirect: 'manual',
+  });
   const out: Record<string, string> = {};
   res.headers.forEach((value, key) => {
     out[key] = value;
@@ -345,7 +364,13 @@ async function fetchRequest(base: string, method: string, path: string, headers:
   return { status: res.status, headers: out, setCookieLines: res.headers.getSetCookie(), text: await res.text() };
 }
 
-function nodeRequest(base: string, method: string, path: string, headers: Record<string, string>, payload?: string): Promise<RawResponse> {
+function nodeRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  payload?: string,
+): Promise<RawResponse> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -358,7 +383,12 @@ function nodeRequest(base: string, method: string, path: string, headers: Record
           for (const [key, value] of Object.entries(res.headers)) {
             if (key !== 'set-cookie' && value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
           }
-          resolve({ status: res.statusCode ?? 0, headers: out, setCookieLines: res.headers['set-cookie'] ?? [], text: Buffer.concat(chunks).toString('utf8') });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: out,
+            setCookieLines: res.headers['set-cookie'] ?? [],
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
         });
       },
     );
@@ -380,7 +410,9 @@ export interface CaughtMail {
 
 function decodeQuotedPrintable(text: string): string {
   const bytes = Buffer.from(
-    text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    text
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
     'latin1',
   );
   return bytes.toString('utf8');
@@ -388,7 +420,9 @@ function decodeQuotedPrintable(text: string): string {
 
 function decodeHeader(value: string): string {
   return value.replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_m, enc: string, data: string) =>
-    enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+    enc.toUpperCase() === 'B'
+      ? Buffer.from(data, 'base64').toString('utf8')
+      : decodeQuotedPrintable(data.replace(/_/g, ' ')),
   );
 }
 
@@ -435,7 +469,11 @@ export async function startMailCatcher(): Promise<MailCatcher> {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        const mail = parseMail(Buffer.concat(chunks).toString('utf8'), from, session.envelope.rcptTo.map((r) => r.address));
+        const mail = parseMail(
+          Buffer.concat(chunks).toString('utf8'),
+          from,
+          session.envelope.rcptTo.map((r) => r.address),
+        );
         messages.push(mail);
         events.emit('mail', mail);
         callback();

@@ -3,7 +3,14 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 
 /** A device connected with its id and key (no reconnection: a refusal stays visible). */
 export function connectDevice(url: string, id: string, key: string, extra: IClientOptions = {}): Promise<MqttClient> {
-  return mqtt.connectAsync(url, { username: id, password: key, clientId: `${id}-${Math.random().toString(36).slice(2, 8)}`, reconnectPeriod: 0, connectTimeout: 5000, ...extra });
+  return mqtt.connectAsync(url, {
+    username: id,
+    password: key,
+    clientId: `${id}-${Math.random().toString(36).slice(2, 8)}`,
+    reconnectPeriod: 0,
+    connectTimeout: 5000,
+    ...extra,
+  });
 }
 
 /** Collects the messages a client receives, and waits for the next one on a topic. */
@@ -27,7 +34,10 @@ export function inbox(client: MqttClient) {
 }
 
 /** Polls `check` until it returns a value other than undefined/false (bounded by the test timeout). */
-export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, intervalMs = 20): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  intervalMs = 20,
+): Promise<T> {
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;

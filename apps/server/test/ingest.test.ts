@@ -11,13 +11,27 @@ import mqtt from 'mqtt';
 import { loadConfig } from '../src/config';
 import { startPortal } from '../src/portal';
 import { type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
-import { type Provisioned, type RoleFixture, claim, del, deviceWithRoles, expectError, provision, signedInUser } from './device-helpers';
+import {
+  type Provisioned,
+  type RoleFixture,
+  claim,
+  del,
+  deviceWithRoles,
+  expectError,
+  provision,
+  signedInUser,
+} from './device-helpers';
 import { closed, connectDevice, inbox, until } from './ingest-helpers';
 
 const NOT_FOUND = 'Device not found';
 const BAD_DEVICE = 'Invalid device credentials';
 
-type DataBody = { deviceid: string; data: Record<string, { v: unknown; ts: number }[]>; events: { msg: string; lv: number | null }[]; bucketSeconds?: number };
+type DataBody = {
+  deviceid: string;
+  data: Record<string, { v: unknown; ts: number }[]>;
+  events: { msg: string; lv: number | null }[];
+  bucketSeconds?: number;
+};
 type LogBody = { entries: { kind: string; message: string }[] };
 type RpcBody = { commands: { commandID: number; method: string; state: string }[] };
 
@@ -31,7 +45,9 @@ function ingestHttp(tp: TestPortal, id: string, key: string, body: unknown, raw?
   });
 }
 
-async function claimed(tp: TestPortal): Promise<{ device: Provisioned; admin: Awaited<ReturnType<typeof signedInUser>> }> {
+async function claimed(
+  tp: TestPortal,
+): Promise<{ device: Provisioned; admin: Awaited<ReturnType<typeof signedInUser>> }> {
   const device = await provision(tp);
   const admin = await signedInUser(tp);
   const res = await claim(admin.client, device.deviceid, device.setupPassword);
@@ -56,7 +72,14 @@ function describeIngestSuite(kind: DbKind) {
       const { device, admin } = await claimed(tp);
       const t = Math.floor(nowS(tp)) - 100;
       const res = await ingestHttp(tp, device.deviceid, device.deviceKey, [
-        { ts: t, temp: 20.5, state: 'ok', on: true, arr: [1, 2, 3], events: [{ topic: 'power', msg: 'Power on', lv: 35 }] },
+        {
+          ts: t,
+          temp: 20.5,
+          state: 'ok',
+          on: true,
+          arr: [1, 2, 3],
+          events: [{ topic: 'power', msg: 'Power on', lv: 35 }],
+        },
         { ts: t + 10, temp: 21 },
       ]);
       expect(res.status, res.text).toBe(200);
@@ -70,17 +93,31 @@ function describeIngestSuite(kind: DbKind) {
       expect(data.data.state).toEqual([{ v: 'ok', ts: t }]);
       expect(data.data.arr).toEqual([{ v: [1, 2, 3], ts: t }]);
       expect(data.events).toEqual([{ ts: t, topic: 'power', msg: 'Power on', lv: 35, severity: null }]);
-      const keyed = (await admin.client.get(`/api/device/${device.deviceid}/data?dataKeys=state&dataPoints=1`)).body as DataBody;
+      const keyed = (await admin.client.get(`/api/device/${device.deviceid}/data?dataKeys=state&dataPoints=1`))
+        .body as DataBody;
       expect(Object.keys(keyed.data)).toEqual(['state']);
-      const ranged = (await admin.client.get(`/api/device/${device.deviceid}/data?fromTime=${t + 5}&toTime=${t + 20}`)).body as DataBody;
+      const ranged = (await admin.client.get(`/api/device/${device.deviceid}/data?fromTime=${t + 5}&toTime=${t + 20}`))
+        .body as DataBody;
       expect(ranged.data.temp).toEqual([{ v: 21, ts: t + 10 }]);
     });
 
     it('HTTP ingest refuses a bad key and an unknown device with the same answer', async () => {
       const device = await provision(tp);
-      expectError(await ingestHttp(tp, device.deviceid, 'wrong-key', { ts: nowS(tp), a: 1 }), 401, 'INVALID_CREDENTIALS', BAD_DEVICE);
-      expectError(await ingestHttp(tp, 'ZZZZZZZZ9', device.deviceKey, { ts: nowS(tp), a: 1 }), 401, 'INVALID_CREDENTIALS', BAD_DEVICE);
-      const none = await tp.client().request('POST', `/api/ingest/${device.deviceid}`, { body: { ts: nowS(tp) }, csrf: false });
+      expectError(
+        await ingestHttp(tp, device.deviceid, 'wrong-key', { ts: nowS(tp), a: 1 }),
+        401,
+        'INVALID_CREDENTIALS',
+        BAD_DEVICE,
+      );
+      expectError(
+        await ingestHttp(tp, 'ZZZZZZZZ9', device.deviceKey, { ts: nowS(tp), a: 1 }),
+        401,
+        'INVALID_CREDENTIALS',
+        BAD_DEVICE,
+      );
+      const none = await tp
+        .client()
+        .request('POST', `/api/ingest/${device.deviceid}`, { body: { ts: nowS(tp) }, csrf: false });
       expectError(none, 401, 'INVALID_CREDENTIALS', BAD_DEVICE);
     });
 
@@ -95,7 +132,9 @@ function describeIngestSuite(kind: DbKind) {
         `/api/device/${device.deviceid}/metrics?currentStartTime=${nowS(tp) - 7200}&currentEndTime=${nowS(tp) + 3600}&includeLatestData=true`,
       );
       expect(metrics.status, metrics.text).toBe(200);
-      expect((metrics.body as { currentPeriod: { data: Record<string, { count: number }> } }).currentPeriod.data.v?.count).toBe(1);
+      expect(
+        (metrics.body as { currentPeriod: { data: Record<string, { count: number }> } }).currentPeriod.data.v?.count,
+      ).toBe(1);
     });
 
     it('MQTT: a QoS 1 record is acknowledged only after it is stored', async () => {
@@ -115,9 +154,11 @@ function describeIngestSuite(kind: DbKind) {
           await gate;
         });
         await lockHeld;
-        const published = client.publishAsync(`dev/${device.deviceid}/data`, JSON.stringify({ ts, level: 7 }), { qos: 1 }).then(() => {
-          acked = true;
-        });
+        const published = client
+          .publishAsync(`dev/${device.deviceid}/data`, JSON.stringify({ ts, level: 7 }), { qos: 1 })
+          .then(() => {
+            acked = true;
+          });
         await until(() => tp.portal.app.services.telemetry.pendingWrites() === 1);
         expect(acked).toBe(false);
         release();
@@ -132,8 +173,12 @@ function describeIngestSuite(kind: DbKind) {
 
     it('MQTT: a wrong key is refused at connect', async () => {
       const device = await provision(tp);
-      await expect(connectDevice(brokerUrl, device.deviceid, 'not-the-key')).rejects.toThrow(/Bad username or password|Not authorized/i);
-      await expect(connectDevice(brokerUrl, 'ZZZZZZZZ8', device.deviceKey)).rejects.toThrow(/Bad username or password|Not authorized/i);
+      await expect(connectDevice(brokerUrl, device.deviceid, 'not-the-key')).rejects.toThrow(
+        /Bad username or password|Not authorized/i,
+      );
+      await expect(connectDevice(brokerUrl, 'ZZZZZZZZ8', device.deviceKey)).rejects.toThrow(
+        /Bad username or password|Not authorized/i,
+      );
     });
 
     it("MQTT: publishing to another device's topic is refused and logged; so is subscribing to its commands", async () => {
@@ -150,7 +195,11 @@ function describeIngestSuite(kind: DbKind) {
       expect(messages).toContain(`publish to "dev/${other.deviceid}/data" refused`);
       expect(messages).toContain(`subscription to "dev/${other.deviceid}/cmd" refused`);
       expect(log.entries.some((e) => e.kind === 'connect')).toBe(true);
-      await until(async () => ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries.some((e) => e.kind === 'disconnect'));
+      await until(async () =>
+        ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries.some(
+          (e) => e.kind === 'disconnect',
+        ),
+      );
     });
 
     it('MQTT: malformed, oversized and hostile payloads are logged and ignored while good records still flow', async () => {
@@ -161,7 +210,13 @@ function describeIngestSuite(kind: DbKind) {
         const now = nowS(tp);
         await client.publishAsync(topic, '{"ts": 1, broken', { qos: 1 });
         await client.publishAsync(topic, JSON.stringify({ ts: now, big: 'x'.repeat(70_000) }), { qos: 1 });
-        await client.publishAsync(topic, '{"ts": ' + now + ', "__proto__": {"polluted": true}, "constructor": 5, "ok1": 1, "bad key": 2, "nested": {"a": 1}}', { qos: 1 });
+        await client.publishAsync(
+          topic,
+          '{"ts": ' +
+            now +
+            ', "__proto__": {"polluted": true}, "constructor": 5, "ok1": 1, "bad key": 2, "nested": {"a": 1}}',
+          { qos: 1 },
+        );
         await client.publishAsync(topic, JSON.stringify({ ts: now + 3600, future: 1 }), { qos: 1 });
         await client.publishAsync(topic, JSON.stringify({ ts: now - 8 * 86_400, past: 1 }), { qos: 1 });
         await client.publishAsync(topic, JSON.stringify([1, 'x', null]), { qos: 1 });
@@ -172,7 +227,9 @@ function describeIngestSuite(kind: DbKind) {
         expect(data.data.constructor).toEqual([{ v: 5, ts: now }]);
         expect(Object.keys(data.data).sort()).toEqual(['constructor', 'good', 'ok1']);
         expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
-        const log = ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries.map((e) => e.message).join('\n');
+        const log = ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries
+          .map((e) => e.message)
+          .join('\n');
         expect(log).toContain('not valid JSON');
         expect(log).toContain('over the limit of 65536');
         expect(log).toContain('Invalid key name "__proto__"');
@@ -188,17 +245,38 @@ function describeIngestSuite(kind: DbKind) {
 
     it('HTTP: bad JSON and oversized bodies are refused; a refused record is logged while the good one is stored', async () => {
       const { device, admin } = await claimed(tp);
-      expectError(await ingestHttp(tp, device.deviceid, device.deviceKey, undefined, '{nope'), 400, 'BAD_REQUEST', 'The body is not valid JSON');
-      const big = await ingestHttp(tp, device.deviceid, device.deviceKey, undefined, JSON.stringify({ ts: nowS(tp), s: 'x'.repeat(1_100_000) }));
+      expectError(
+        await ingestHttp(tp, device.deviceid, device.deviceKey, undefined, '{nope'),
+        400,
+        'BAD_REQUEST',
+        'The body is not valid JSON',
+      );
+      const big = await ingestHttp(
+        tp,
+        device.deviceid,
+        device.deviceKey,
+        undefined,
+        JSON.stringify({ ts: nowS(tp), s: 'x'.repeat(1_100_000) }),
+      );
       expect(big.status).toBe(413);
-      const tooMany = await ingestHttp(tp, device.deviceid, device.deviceKey, Array.from({ length: 501 }, (_, i) => ({ ts: nowS(tp) - i, a: i })));
+      const tooMany = await ingestHttp(
+        tp,
+        device.deviceid,
+        device.deviceKey,
+        Array.from({ length: 501 }, (_, i) => ({ ts: nowS(tp) - i, a: i })),
+      );
       expectError(tooMany, 400, 'BAD_REQUEST', /at most 500 records/);
       const ts = nowS(tp);
-      const mixed = await ingestHttp(tp, device.deviceid, device.deviceKey, [{ ts: ts + 86_400, a: 1 }, { ts, a: 2 }]);
+      const mixed = await ingestHttp(tp, device.deviceid, device.deviceKey, [
+        { ts: ts + 86_400, a: 1 },
+        { ts, a: 2 },
+      ]);
       expect(mixed.status).toBe(200);
       const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
       expect(data.data.a).toEqual([{ v: 2, ts }]);
-      const log = ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries.map((e) => e.message).join('\n');
+      const log = ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries
+        .map((e) => e.message)
+        .join('\n');
       expect(log).toContain('http data: The body is not valid JSON');
       expect(log).toContain('more than 5 minutes in the future');
     });
@@ -207,8 +285,17 @@ function describeIngestSuite(kind: DbKind) {
       const fx: RoleFixture = await deviceWithRoles(tp);
       const id = fx.device.deviceid;
       const path = `/api/device/${id}/rpc`;
-      expectError(await fx.users.STRANGER.client.post(path, { method: 'Admin.Trigger', args: { index: 2 } }), 404, 'NOT_FOUND', NOT_FOUND);
-      expectError(await fx.users.VIEW.client.post(path, { method: 'Admin.Trigger', args: { index: 2 } }), 403, 'FORBIDDEN');
+      expectError(
+        await fx.users.STRANGER.client.post(path, { method: 'Admin.Trigger', args: { index: 2 } }),
+        404,
+        'NOT_FOUND',
+        NOT_FOUND,
+      );
+      expectError(
+        await fx.users.VIEW.client.post(path, { method: 'Admin.Trigger', args: { index: 2 } }),
+        403,
+        'FORBIDDEN',
+      );
       expectError(await fx.users.OPERATOR.client.post(path, { method: 'Admin.Reboot' }), 403, 'FORBIDDEN');
       const queued = await fx.users.OPERATOR.client.post(path, { method: 'Admin.Trigger', args: { index: 2 } });
       expect(queued.status, queued.text).toBe(200);
@@ -224,7 +311,9 @@ function describeIngestSuite(kind: DbKind) {
         const box = inbox(client);
         await client.subscribeAsync(`dev/${id}/cmd`, { qos: 1 });
         await client.publishAsync(`dev/${id}/data`, JSON.stringify({ ts: nowS(tp), x: 1 }), { qos: 1 });
-        const message = (await box.next(`dev/${id}/cmd`)) as { commands: { id: number; method: string; args: unknown }[] };
+        const message = (await box.next(`dev/${id}/cmd`)) as {
+          commands: { id: number; method: string; args: unknown }[];
+        };
         expect(message.commands).toEqual([{ id: commandId, method: 'Admin.Trigger', args: { index: 2 } }]);
         const listed = (await fx.users.VIEW.client.get(path)).body as RpcBody;
         expect(listed.commands.find((c) => c.commandID === commandId)?.state).toBe('sent');
@@ -263,13 +352,17 @@ function describeIngestSuite(kind: DbKind) {
 
       const client = await connectDevice(brokerUrl, id, fx.device.deviceKey);
       try {
-        await client.publishAsync(`dev/${id}/diag`, JSON.stringify({ ts: nowS(tp), rssi: -70, note: 'boot' }), { qos: 1 });
+        await client.publishAsync(`dev/${id}/diag`, JSON.stringify({ ts: nowS(tp), rssi: -70, note: 'boot' }), {
+          qos: 1,
+        });
       } finally {
         await client.endAsync();
       }
       const diag = await fx.users.USER.client.get(`/api/device/${id}/diagnostics`);
       expect(diag.status).toBe(200);
-      expect((diag.body as { diagnostics: { data: unknown }[] }).diagnostics.map((d) => d.data)).toEqual([{ ts: expect.any(Number), rssi: -70, note: 'boot' }]);
+      expect((diag.body as { diagnostics: { data: unknown }[] }).diagnostics.map((d) => d.data)).toEqual([
+        { ts: expect.any(Number), rssi: -70, note: 'boot' },
+      ]);
     });
 
     it('downsampled data: buckets under an hour from records, an hour or more from the hourly rollups', async () => {
@@ -284,7 +377,8 @@ function describeIngestSuite(kind: DbKind) {
       ];
       expect((await ingestHttp(tp, device.deviceid, device.deviceKey, records)).status).toBe(200);
       const q = `fromTime=${base}&toTime=${base + 7200}`;
-      const tenMin = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600`)).body as DataBody;
+      const tenMin = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600`))
+        .body as DataBody;
       expect(tenMin.bucketSeconds).toBe(600);
       expect(tenMin.data).toEqual({
         t: [
@@ -293,14 +387,16 @@ function describeIngestSuite(kind: DbKind) {
           { v: 2, ts: base },
         ],
       });
-      const hourly = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=3600`)).body as DataBody;
+      const hourly = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=3600`))
+        .body as DataBody;
       expect(hourly.data).toEqual({
         t: [
           { v: 100, ts: base + 3600 },
           { v: 4, ts: base },
         ],
       });
-      const twoHours = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=7200&dataKeys=t`)).body as DataBody;
+      const twoHours = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=7200&dataKeys=t`))
+        .body as DataBody;
       expect(twoHours.data.t).toEqual(
         base % 7200 === 0
           ? [{ v: (1 + 2 + 3 + 10 + 100) / 5, ts: base }]
@@ -309,12 +405,21 @@ function describeIngestSuite(kind: DbKind) {
               { v: 4, ts: base - 3600 },
             ],
       );
-      const limited = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataPoints=1`)).body as DataBody;
+      const limited = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataPoints=1`))
+        .body as DataBody;
       expect(limited.data.t).toEqual([{ v: 100, ts: base + 3600 }]);
-      const auto = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=true&dataPoints=2`)).body as DataBody;
+      const auto = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=true&dataPoints=2`))
+        .body as DataBody;
       expect(auto.bucketSeconds).toBe(3600);
-      const metrics = (await admin.client.get(`/api/device/${device.deviceid}/metrics?currentStartTime=${base + 1800}&currentEndTime=${base + 7200}`)).body as {
-        currentPeriod: { startTime: number; data: Record<string, { min: number; max: number; avg: number; sum: number; diff: number; count: number }> };
+      const metrics = (
+        await admin.client.get(
+          `/api/device/${device.deviceid}/metrics?currentStartTime=${base + 1800}&currentEndTime=${base + 7200}`,
+        )
+      ).body as {
+        currentPeriod: {
+          startTime: number;
+          data: Record<string, { min: number; max: number; avg: number; sum: number; diff: number; count: number }>;
+        };
       };
       expect(metrics.currentPeriod.startTime).toBe(base);
       expect(metrics.currentPeriod.data.t).toMatchObject({ min: 1, max: 100, sum: 116, count: 5, diff: 99 });
@@ -348,10 +453,14 @@ function describeIngestSuite(kind: DbKind) {
       try {
         const start = Math.floor(nowS(tp)) - 3000;
         const sends: Promise<unknown>[] = [];
-        for (let i = 0; i < 1200; i += 1) sends.push(ca.publishAsync(`dev/${a.device.deviceid}/data`, JSON.stringify({ ts: start + i, n: i }), { qos: 1 }));
+        for (let i = 0; i < 1200; i += 1)
+          sends.push(
+            ca.publishAsync(`dev/${a.device.deviceid}/data`, JSON.stringify({ ts: start + i, n: i }), { qos: 1 }),
+          );
         sends.push(cb.publishAsync(`dev/${b.device.deviceid}/data`, JSON.stringify({ ts: start, n: -1 }), { qos: 1 }));
         await Promise.all(sends);
-        const all = (await a.admin.client.get(`/api/device/${a.device.deviceid}/data?dataPoints=10000&dataKeys=n`)).body as DataBody;
+        const all = (await a.admin.client.get(`/api/device/${a.device.deviceid}/data?dataPoints=10000&dataKeys=n`))
+          .body as DataBody;
         expect(all.data.n).toHaveLength(1200);
         const other = (await b.admin.client.get(`/api/device/${b.device.deviceid}/data`)).body as DataBody;
         expect(other.data.n).toEqual([{ v: -1, ts: start }]);
@@ -370,13 +479,22 @@ if (pgUrl) describeIngestSuite('postgres');
 else console.log('PostgreSQL is not reachable: the PostgreSQL run of the ingest suite is skipped.');
 
 describe('MQTT configuration', () => {
-  it("a taken MQTT port is one line naming MQTT_PORT", async () => {
+  it('a taken MQTT port is one line naming MQTT_PORT', async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', () => resolve()));
     const port = (taken.address() as net.AddressInfo).port;
     try {
-      const config = loadConfig({ PORT: '0', MQTT_PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'silent' });
-      await expect(startPortal(config)).rejects.toThrow(`Port ${port} is already in use: set MQTT_PORT to a free port.`);
+      const config = loadConfig({
+        PORT: '0',
+        MQTT_PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: 'memory://',
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'silent',
+      });
+      await expect(startPortal(config)).rejects.toThrow(
+        `Port ${port} is already in use: set MQTT_PORT to a free port.`,
+      );
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
@@ -401,7 +519,11 @@ if (await brokerReachable(EXTERNAL_URL)) {
   describe('ingest through an external broker (MQTT_URL)', () => {
     let tp: TestPortal;
     beforeAll(async () => {
-      tp = await startTestPortal({ db: 'pglite', mqttUrl: EXTERNAL_URL, mqttShareGroup: `test${randomBytes(4).toString('hex')}` });
+      tp = await startTestPortal({
+        db: 'pglite',
+        mqttUrl: EXTERNAL_URL,
+        mqttShareGroup: `test${randomBytes(4).toString('hex')}`,
+      });
     });
     afterAll(async () => {
       await tp?.close();
@@ -411,9 +533,15 @@ if (await brokerReachable(EXTERNAL_URL)) {
       expect(tp.portal.mqttPort).toBeNull();
       const fx = await deviceWithRoles(tp);
       const id = fx.device.deviceid;
-      const queued = await fx.users.ADMIN.client.post(`/api/device/${id}/rpc`, { method: 'Admin.Trigger', args: { index: 0 } });
+      const queued = await fx.users.ADMIN.client.post(`/api/device/${id}/rpc`, {
+        method: 'Admin.Trigger',
+        args: { index: 0 },
+      });
       const commandId = (queued.body as { commandID: number }).commandID;
-      const device = await mqtt.connectAsync(EXTERNAL_URL, { clientId: `dev-${id}-${randomBytes(3).toString('hex')}`, reconnectPeriod: 0 });
+      const device = await mqtt.connectAsync(EXTERNAL_URL, {
+        clientId: `dev-${id}-${randomBytes(3).toString('hex')}`,
+        reconnectPeriod: 0,
+      });
       try {
         const box = inbox(device);
         await device.subscribeAsync(`dev/${id}/cmd`, { qos: 1 });
@@ -427,7 +555,12 @@ if (await brokerReachable(EXTERNAL_URL)) {
         const message = (await box.next(`dev/${id}/cmd`)) as { commands: { id: number }[] };
         expect(message.commands.map((c) => c.id)).toContain(commandId);
         await device.publishAsync(`dev/${id}/ack`, JSON.stringify({ id: commandId }), { qos: 1 });
-        await until(async () => ((await fx.users.ADMIN.client.get(`/api/device/${id}/rpc`)).body as RpcBody).commands.find((c) => c.commandID === commandId)?.state === 'delivered');
+        await until(
+          async () =>
+            ((await fx.users.ADMIN.client.get(`/api/device/${id}/rpc`)).body as RpcBody).commands.find(
+              (c) => c.commandID === commandId,
+            )?.state === 'delivered',
+        );
       } finally {
         await device.endAsync();
       }

@@ -89,7 +89,23 @@ describe('configuration', () => {
 
   it('documents every variable it reads', () => {
     expect(CONFIG_VARIABLES.map((v) => v.name).sort()).toEqual(
-      ['PORT', 'HOST', 'PUBLIC_URL', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'MAIL_FROM', 'SEED_DEMO', 'LOG_LEVEL', 'WEB_DIST', 'TRUST_PROXY', 'BRAND_OVERRIDES', 'RATE_LIMIT_PER_MINUTE', 'MQTT_PORT', 'MQTT_URL'].sort(),
+      [
+        'PORT',
+        'HOST',
+        'PUBLIC_URL',
+        'DATA_DIR',
+        'DATABASE_URL',
+        'SMTP_URL',
+        'MAIL_FROM',
+        'SEED_DEMO',
+        'LOG_LEVEL',
+        'WEB_DIST',
+        'TRUST_PROXY',
+        'BRAND_OVERRIDES',
+        'RATE_LIMIT_PER_MINUTE',
+        'MQTT_PORT',
+        'MQTT_URL',
+      ].sort(),
     );
   });
 });
@@ -122,15 +138,27 @@ function runMain(env: Record<string, string>) {
 async function takePort(): Promise<{ port: number; close: () => Promise<void> }> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { port: (server.address() as net.AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('start-up', () => {
   it('a taken port is one line naming PORT (startPortal)', async () => {
     const taken = await takePort();
     try {
-      const config = loadConfig({ PORT: String(taken.port), MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'silent' });
-      await expect(startPortal(config)).rejects.toThrow(`Port ${taken.port} is already in use: set PORT to a free port.`);
+      const config = loadConfig({
+        PORT: String(taken.port),
+        MQTT_PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: 'memory://',
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'silent',
+      });
+      await expect(startPortal(config)).rejects.toThrow(
+        `Port ${taken.port} is already in use: set PORT to a free port.`,
+      );
     } finally {
       await taken.close();
     }
@@ -142,7 +170,9 @@ describe('start-up', () => {
       const first = await openDatabase({ dataDir: dir });
       await first.exec('CREATE TABLE kept (v text)');
       await first.query("INSERT INTO kept VALUES ('still here')");
-      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(`The database in ${dir} is in use by another portal (pid ${process.pid}): stop it or set DATA_DIR to another directory.`);
+      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+        `The database in ${dir} is in use by another portal (pid ${process.pid}): stop it or set DATA_DIR to another directory.`,
+      );
       await first.close();
       const second = await openDatabase({ dataDir: dir });
       expect(await second.query('SELECT v FROM kept')).toEqual([{ v: 'still here' }]);
@@ -160,7 +190,9 @@ describe('start-up', () => {
       const { stdout } = run.text();
       expect(stdout).toContain('demo@portal.local / demo-portal-2026');
       expect(stdout).toContain('staff@portal.local / staff-portal-2026');
-      expect(stdout).toContain(`Mail is not configured (SMTP_URL): messages are logged and kept in the outbox, readable by staff at ${url}/api/outbox`);
+      expect(stdout).toContain(
+        `Mail is not configured (SMTP_URL): messages are logged and kept in the outbox, readable by staff at ${url}/api/outbox`,
+      );
       const port = new URL(url!).port;
       const health = await fetch(`http://127.0.0.1:${port}/api/health`);
       expect(await health.json()).toEqual({ status: 'ok' });
@@ -180,7 +212,13 @@ describe('start-up', () => {
   it('main.ts on a taken port prints one line and exits 1', async () => {
     const taken = await takePort();
     try {
-      const run = runMain({ PORT: String(taken.port), MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', SEED_DEMO: 'false' });
+      const run = runMain({
+        PORT: String(taken.port),
+        MQTT_PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: 'memory://',
+        SEED_DEMO: 'false',
+      });
       expect(await run.exited).toBe(1);
       const { stderr, stdout } = run.text();
       expect(stderr.trim()).toBe(`Port ${taken.port} is already in use: set PORT to a free port.`);

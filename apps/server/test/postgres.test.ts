@@ -14,7 +14,9 @@ if (url) {
     });
   });
 } else {
-  console.log(`PostgreSQL is not reachable (tried ${PG_CANDIDATES.join(', ')}): the PostgreSQL run of the server suite is skipped.`);
+  console.log(
+    `PostgreSQL is not reachable (tried ${PG_CANDIDATES.join(', ')}): the PostgreSQL run of the server suite is skipped.`,
+  );
   describe.skip('server suite on PostgreSQL (not reachable)', () => {
     it('skipped', () => undefined);
   });

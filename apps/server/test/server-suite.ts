@@ -56,7 +56,8 @@ function expectError(res: ApiResponse, status: number, code: string, message?: s
   else if (message) expect(body.message).toMatch(message);
 }
 
-const sessionOf = async (client: ApiClient) => (await client.get('/api/auth/session')).body as { isAuthenticated: boolean; user: { email: string } | null };
+const sessionOf = async (client: ApiClient) =>
+  (await client.get('/api/auth/session')).body as { isAuthenticated: boolean; user: { email: string } | null };
 
 /** Every route of this issue: the OpenAPI document must list each. */
 const ROUTES: [string, string][] = [
@@ -127,18 +128,84 @@ interface BodyRoute {
 }
 
 const BODY_ROUTES: BodyRoute[] = [
-  { method: 'POST', path: '/api/auth/signup', valid: { email: 'x@example.com', password: 'password-1', marketingOptIn: true }, required: ['email', 'password'], strings: ['email', 'password'] },
-  { method: 'POST', path: '/api/auth/login', valid: { email: 'x@example.com', password: 'password-1' }, required: ['email', 'password'], strings: ['email', 'password'] },
+  {
+    method: 'POST',
+    path: '/api/auth/signup',
+    valid: { email: 'x@example.com', password: 'password-1', marketingOptIn: true },
+    required: ['email', 'password'],
+    strings: ['email', 'password'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    valid: { email: 'x@example.com', password: 'password-1' },
+    required: ['email', 'password'],
+    strings: ['email', 'password'],
+  },
   { method: 'POST', path: '/api/auth/mfa', valid: { code: '123456' }, required: ['code'], strings: ['code'] },
-  { method: 'POST', path: '/api/auth/reset', valid: { email: 'x@example.com' }, required: ['email'], strings: ['email'] },
-  { method: 'POST', path: '/api/auth/reset/some-code', valid: { password: 'password-1' }, required: ['password'], strings: ['password'] },
-  { method: 'PUT', path: '/api/account/profile', valid: { phone: '+61412345678', marketingOptIn: true }, required: [], strings: ['phone'] },
-  { method: 'POST', path: '/api/account/password', valid: { currentPassword: 'password-1', newPassword: 'password-2' }, required: ['currentPassword', 'newPassword'], strings: ['currentPassword', 'newPassword'] },
-  { method: 'POST', path: '/api/account/mfa/totp/enable', valid: { code: '123456' }, required: ['code'], strings: ['code'] },
-  { method: 'POST', path: '/api/account/mfa/sms/setup', valid: { phone: '+61412345678' }, required: ['phone'], strings: ['phone'] },
-  { method: 'POST', path: '/api/account/mfa/sms/enable', valid: { code: '123456' }, required: ['code'], strings: ['code'] },
-  { method: 'POST', path: '/api/account/mfa/disable', valid: { password: 'password-1' }, required: ['password'], strings: ['password'] },
-  { method: 'POST', path: '/api/client-errors', valid: { message: 'boom', stack: 'at x', url: '/x' }, required: ['message'], strings: ['message', 'stack', 'url'] },
+  {
+    method: 'POST',
+    path: '/api/auth/reset',
+    valid: { email: 'x@example.com' },
+    required: ['email'],
+    strings: ['email'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/reset/some-code',
+    valid: { password: 'password-1' },
+    required: ['password'],
+    strings: ['password'],
+  },
+  {
+    method: 'PUT',
+    path: '/api/account/profile',
+    valid: { phone: '+61412345678', marketingOptIn: true },
+    required: [],
+    strings: ['phone'],
+  },
+  {
+    method: 'POST',
+    path: '/api/account/password',
+    valid: { currentPassword: 'password-1', newPassword: 'password-2' },
+    required: ['currentPassword', 'newPassword'],
+    strings: ['currentPassword', 'newPassword'],
+  },
+  {
+    method: 'POST',
+    path: '/api/account/mfa/totp/enable',
+    valid: { code: '123456' },
+    required: ['code'],
+    strings: ['code'],
+  },
+  {
+    method: 'POST',
+    path: '/api/account/mfa/sms/setup',
+    valid: { phone: '+61412345678' },
+    required: ['phone'],
+    strings: ['phone'],
+  },
+  {
+    method: 'POST',
+    path: '/api/account/mfa/sms/enable',
+    valid: { code: '123456' },
+    required: ['code'],
+    strings: ['code'],
+  },
+  {
+    method: 'POST',
+    path: '/api/account/mfa/disable',
+    valid: { password: 'password-1' },
+    required: ['password'],
+    strings: ['password'],
+  },
+  {
+    method: 'POST',
+    path: '/api/client-errors',
+    valid: { message: 'boom', stack: 'at x', url: '/x' },
+    required: ['message'],
+    strings: ['message', 'stack', 'url'],
+  },
 ];
 
 const STATE_CHANGING: [string, string, unknown][] = [
@@ -217,11 +284,22 @@ export function describeServerSuite(dbKind: DbKind): void {
 
       for (const route of BODY_ROUTES) {
         it(`${route.method} ${route.path} refuses malformed bodies with 400 naming the field`, async () => {
-          const send = (options: Parameters<ApiClient['request']>[2]) => client.request(route.method, route.path, options);
+          const send = (options: Parameters<ApiClient['request']>[2]) =>
+            client.request(route.method, route.path, options);
           expectError(await send({ rawBody: '{"email": ' }), 400, 'BAD_REQUEST', 'The request body is not valid JSON.');
-          expectError(await send({ body: [route.valid] }), 400, 'BAD_REQUEST', 'The request body must be a JSON object');
+          expectError(
+            await send({ body: [route.valid] }),
+            400,
+            'BAD_REQUEST',
+            'The request body must be a JSON object',
+          );
           expectError(await send({ body: 'text' }), 400, 'BAD_REQUEST');
-          expectError(await send({ body: { ...route.valid, isAdmin: true } }), 400, 'BAD_REQUEST', /Unrecognized key.*isAdmin/);
+          expectError(
+            await send({ body: { ...route.valid, isAdmin: true } }),
+            400,
+            'BAD_REQUEST',
+            /Unrecognized key.*isAdmin/,
+          );
           if (route.required.length > 0) {
             expectError(await send({}), 400, 'BAD_REQUEST', 'A JSON request body is required');
             expectError(await send({ body: {} }), 400, 'BAD_REQUEST', new RegExp(`^${route.required[0]}: Required$`));
@@ -231,25 +309,75 @@ export function describeServerSuite(dbKind: DbKind): void {
             expectError(await send({ body: rest }), 400, 'BAD_REQUEST', new RegExp(`^${field}: Required$`));
           }
           for (const field of Object.keys(route.valid)) {
-            expectError(await send({ body: { ...route.valid, [field]: 42 } }), 400, 'BAD_REQUEST', new RegExp(`^${field}: `));
-            expectError(await send({ body: { ...route.valid, [field]: null } }), 400, 'BAD_REQUEST', new RegExp(`^${field}: `));
+            expectError(
+              await send({ body: { ...route.valid, [field]: 42 } }),
+              400,
+              'BAD_REQUEST',
+              new RegExp(`^${field}: `),
+            );
+            expectError(
+              await send({ body: { ...route.valid, [field]: null } }),
+              400,
+              'BAD_REQUEST',
+              new RegExp(`^${field}: `),
+            );
           }
           for (const field of route.strings) {
-            expectError(await send({ body: { ...route.valid, [field]: 'x'.repeat(30_000) } }), 400, 'BAD_REQUEST', new RegExp(`^${field}: `));
+            expectError(
+              await send({ body: { ...route.valid, [field]: 'x'.repeat(30_000) } }),
+              400,
+              'BAD_REQUEST',
+              new RegExp(`^${field}: `),
+            );
           }
-          expectError(await send({ body: { ...route.valid, padding: 'x'.repeat(70 * 1024) } }), 413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
+          expectError(
+            await send({ body: { ...route.valid, padding: 'x'.repeat(70 * 1024) } }),
+            413,
+            'PAYLOAD_TOO_LARGE',
+            'The request body is too large.',
+          );
         });
       }
 
       it('names the rule that failed', async () => {
         const anon = tp.client();
-        expectError(await anon.post('/api/auth/signup', { email: 'not-an-address', password: 'password-1' }), 400, 'BAD_REQUEST', 'email: Please enter a valid e-mail address');
-        expectError(await anon.post('/api/auth/signup', { email: 'a@example.cm', password: 'password-1' }), 400, 'BAD_REQUEST', 'email: Please enter a valid e-mail address');
-        expectError(await anon.post('/api/auth/signup', { email: 'a@example.com', password: 'short' }), 400, 'BAD_REQUEST', 'password: Password must be at least 8 characters');
-        expectError(await anon.post('/api/auth/mfa', { code: '12345' }), 400, 'BAD_REQUEST', 'code: The code must be 6 digits');
-        expectError(await client.put('/api/account/profile', { phone: '0412345678' }), 400, 'BAD_REQUEST', /^phone: Enter the number in international format/);
+        expectError(
+          await anon.post('/api/auth/signup', { email: 'not-an-address', password: 'password-1' }),
+          400,
+          'BAD_REQUEST',
+          'email: Please enter a valid e-mail address',
+        );
+        expectError(
+          await anon.post('/api/auth/signup', { email: 'a@example.cm', password: 'password-1' }),
+          400,
+          'BAD_REQUEST',
+          'email: Please enter a valid e-mail address',
+        );
+        expectError(
+          await anon.post('/api/auth/signup', { email: 'a@example.com', password: 'short' }),
+          400,
+          'BAD_REQUEST',
+          'password: Password must be at least 8 characters',
+        );
+        expectError(
+          await anon.post('/api/auth/mfa', { code: '12345' }),
+          400,
+          'BAD_REQUEST',
+          'code: The code must be 6 digits',
+        );
+        expectError(
+          await client.put('/api/account/profile', { phone: '0412345678' }),
+          400,
+          'BAD_REQUEST',
+          /^phone: Enter the number in international format/,
+        );
         expectError(await anon.post(`/api/auth/verify/${'x'.repeat(300)}`), 400, 'BAD_REQUEST', /^code: /);
-        expectError(await anon.post(`/api/auth/verify/${'x'.repeat(3000)}`), 414, 'BAD_REQUEST', 'The address is too long.');
+        expectError(
+          await anon.post(`/api/auth/verify/${'x'.repeat(3000)}`),
+          414,
+          'BAD_REQUEST',
+          'The address is too long.',
+        );
         expectError(await anon.get('/api/auth/session%'), 400, 'BAD_REQUEST');
       });
 
@@ -258,7 +386,11 @@ export function describeServerSuite(dbKind: DbKind): void {
         for (const [method, path, body] of STATE_CHANGING) {
           const res = await client.request(method, path, { ...(body !== undefined ? { body } : {}), csrf: false });
           expectError(res, 403, 'CSRF', 'Missing header X-Requested-With: portal');
-          const wrong = await client.request(method, path, { ...(body !== undefined ? { body } : {}), csrf: false, headers: { 'x-requested-with': 'XMLHttpRequest' } });
+          const wrong = await client.request(method, path, {
+            ...(body !== undefined ? { body } : {}),
+            csrf: false,
+            headers: { 'x-requested-with': 'XMLHttpRequest' },
+          });
           expectError(wrong, 403, 'CSRF');
         }
         expect(await userRow(tp, account.email)).toEqual(before);
@@ -268,7 +400,11 @@ export function describeServerSuite(dbKind: DbKind): void {
       it('a rejected request changes no account', async () => {
         const before = await userRow(tp, account.email);
         await client.post('/api/account/password', { currentPassword: account.password, newPassword: 'short' });
-        await client.post('/api/account/password', { currentPassword: account.password, newPassword: 'long-enough-1', extra: 1 });
+        await client.post('/api/account/password', {
+          currentPassword: account.password,
+          newPassword: 'long-enough-1',
+          extra: 1,
+        });
         await client.put('/api/account/profile', { phone: '+6141234567890123456' });
         await client.post('/api/account/mfa/disable', { password: 42 });
         expect(await userRow(tp, account.email)).toEqual(before);
@@ -281,7 +417,11 @@ export function describeServerSuite(dbKind: DbKind): void {
         expectError(await anon.get('/api/groups'), 401, 'UNAUTHENTICATED');
         expectError(await anon.get('/api/outbox'), 401, 'UNAUTHENTICATED');
         expectError(await anon.put('/api/account/profile', { marketingOptIn: true }), 401, 'UNAUTHENTICATED');
-        expectError(await anon.post('/api/account/password', { currentPassword: 'x', newPassword: 'password-2' }), 401, 'UNAUTHENTICATED');
+        expectError(
+          await anon.post('/api/account/password', { currentPassword: 'x', newPassword: 'password-2' }),
+          401,
+          'UNAUTHENTICATED',
+        );
         expectError(await anon.post('/api/account/mfa/totp/setup'), 401, 'UNAUTHENTICATED');
         expectError(await anon.post('/api/account/mfa/totp/enable', { code: '123456' }), 401, 'UNAUTHENTICATED');
         expectError(await anon.post('/api/account/mfa/sms/setup', { phone: '+61412345678' }), 401, 'UNAUTHENTICATED');
@@ -300,7 +440,11 @@ export function describeServerSuite(dbKind: DbKind): void {
       it('sign-up mails a verification link through SMTP; verify, sign in, session, user, sign out', async () => {
         const email = uniqueEmail('signup');
         const client = tp.client();
-        const res = await client.post('/api/auth/signup', { email: email.toUpperCase(), password: 'password-1', marketingOptIn: true });
+        const res = await client.post('/api/auth/signup', {
+          email: email.toUpperCase(),
+          password: 'password-1',
+          marketingOptIn: true,
+        });
         expect(res.status).toBe(201);
         expect(res.body).toEqual({ message: M.signedUp });
         expect(res.setCookies).toEqual([]);
@@ -312,7 +456,12 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(link.url).toBe(`http://localhost:${tp.port}/verify/${link.code}`);
 
         // Not verified yet: 403 and a new link.
-        expectError(await client.post('/api/auth/login', { email, password: 'password-1' }), 403, 'EMAIL_NOT_VERIFIED', M.notVerified);
+        expectError(
+          await client.post('/api/auth/login', { email, password: 'password-1' }),
+          403,
+          'EMAIL_NOT_VERIFIED',
+          M.notVerified,
+        );
         const second = await mail.waitFor((m) => m.to.includes(email) && m !== first);
         expect(linkIn(second, 'verify').code).not.toBe(link.code);
 
@@ -367,7 +516,10 @@ export function describeServerSuite(dbKind: DbKind): void {
         const row = await userRow(tp, email);
         expect(row.passwordHash).toMatch(/^scrypt\$/);
         expect(row.passwordHash).not.toContain('password-1');
-        const codes = await tp.portal.db.query<{ code_hash: string }>('SELECT code_hash FROM user_codes WHERE user_id = $1', [row.id]);
+        const codes = await tp.portal.db.query<{ code_hash: string }>(
+          'SELECT code_hash FROM user_codes WHERE user_id = $1',
+          [row.id],
+        );
         expect(codes.length).toBeGreaterThan(0);
         for (const c of codes) expect(c.code_hash).not.toBe(mailed.code);
         const client = await signedIn(tp, await makeUser(tp));
@@ -377,15 +529,32 @@ export function describeServerSuite(dbKind: DbKind): void {
 
       it('a second sign-up with the same address answers 409 CONFLICT', async () => {
         const user = await makeUser(tp);
-        expectError(await tp.client().post('/api/auth/signup', { email: user.email, password: 'another-pass' }), 409, 'CONFLICT', M.emailTaken);
-        expectError(await tp.client().post('/api/auth/signup', { email: ` ${user.email.toUpperCase()} `, password: 'another-pass' }), 409, 'CONFLICT');
+        expectError(
+          await tp.client().post('/api/auth/signup', { email: user.email, password: 'another-pass' }),
+          409,
+          'CONFLICT',
+          M.emailTaken,
+        );
+        expectError(
+          await tp
+            .client()
+            .post('/api/auth/signup', { email: ` ${user.email.toUpperCase()} `, password: 'another-pass' }),
+          409,
+          'CONFLICT',
+        );
         await signedIn(tp, user);
       });
 
       it('links use the brand host the request came from, else PUBLIC_URL (no Host-header poisoning)', async () => {
         const brandEmail = uniqueEmail('tank');
         const host = `tank.localhost:${tp.port}`;
-        expect((await tp.client().post('/api/auth/signup', { email: brandEmail, password: 'password-1', marketingOptIn: true }, { host })).status).toBe(201);
+        expect(
+          (
+            await tp
+              .client()
+              .post('/api/auth/signup', { email: brandEmail, password: 'password-1', marketingOptIn: true }, { host })
+          ).status,
+        ).toBe(201);
         const brandMail = await mail.waitFor((m) => m.to.includes(brandEmail));
         expect(linkIn(brandMail, 'verify').url).toMatch(new RegExp(`^http://tank\\.localhost:${tp.port}/verify/`));
         expect(brandMail.subject).toBe('Verify your e-mail address for Tank');
@@ -393,14 +562,20 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect((await userRow(tp, brandEmail)).marketingOptIn).toBe(false);
 
         const evilEmail = uniqueEmail('evil');
-        await tp.client().post('/api/auth/signup', { email: evilEmail, password: 'password-1' }, { host: 'evil.example.com' });
+        await tp
+          .client()
+          .post('/api/auth/signup', { email: evilEmail, password: 'password-1' }, { host: 'evil.example.com' });
         const evilMail = await mail.waitFor((m) => m.to.includes(evilEmail));
         expect(linkIn(evilMail, 'verify').url).toMatch(new RegExp(`^http://localhost:${tp.port}/verify/`));
 
         const user = await makeUser(tp);
-        await tp.client().post('/api/auth/reset', { email: user.email }, { host: `tank.localhost.evil.com:${tp.port}` });
+        await tp
+          .client()
+          .post('/api/auth/reset', { email: user.email }, { host: `tank.localhost.evil.com:${tp.port}` });
         const resetMail = await mail.waitFor((m) => m.to.includes(user.email));
-        expect(linkIn(resetMail, 'resetpassword').url).toMatch(new RegExp(`^http://localhost:${tp.port}/resetpassword/`));
+        expect(linkIn(resetMail, 'resetpassword').url).toMatch(
+          new RegExp(`^http://localhost:${tp.port}/resetpassword/`),
+        );
       });
 
       it('verification links are refused when unknown or older than 24 hours', async () => {
@@ -420,14 +595,22 @@ export function describeServerSuite(dbKind: DbKind): void {
         const wrong = await client.post('/api/auth/login', { email: user.email, password: 'wrong-password' });
         expectError(wrong, 401, 'INVALID_CREDENTIALS', M.badCredentials);
         expect(wrong.setCookies).toEqual([]);
-        expectError(await client.post('/api/auth/login', { email: uniqueEmail('nobody'), password: 'whatever-1' }), 401, 'INVALID_CREDENTIALS', M.badCredentials);
+        expectError(
+          await client.post('/api/auth/login', { email: uniqueEmail('nobody'), password: 'whatever-1' }),
+          401,
+          'INVALID_CREDENTIALS',
+          M.badCredentials,
+        );
         expect(await sessionOf(client)).toEqual({ isAuthenticated: false, user: null });
       });
 
       it('the e-mail is lower-cased and trimmed before sign-in', async () => {
         const user = await makeUser(tp);
         const client = tp.client();
-        const res = await client.post('/api/auth/login', { email: `  ${user.email.toUpperCase()}`, password: user.password });
+        const res = await client.post('/api/auth/login', {
+          email: `  ${user.email.toUpperCase()}`,
+          password: user.password,
+        });
         expect(res.status).toBe(200);
         expect((res.body as { user: { email: string } }).user.email).toBe(user.email);
       });
@@ -435,7 +618,9 @@ export function describeServerSuite(dbKind: DbKind): void {
       it('the session cookie is HttpOnly, SameSite=Lax, 7 days, host-only, Secure except on localhost', async () => {
         const user = await makeUser(tp);
         const cookieFor = async (host?: string) => {
-          const res = await tp.client().post('/api/auth/login', { email: user.email, password: user.password }, host ? { host } : {});
+          const res = await tp
+            .client()
+            .post('/api/auth/login', { email: user.email, password: user.password }, host ? { host } : {});
           expect(res.status).toBe(200);
           return res.setCookies.find((c) => c.name === 'portal_session')!;
         };
@@ -444,7 +629,13 @@ export function describeServerSuite(dbKind: DbKind): void {
           expect(cookie.attributes).toEqual({ 'max-age': '604800', path: '/', httponly: true, samesite: 'Lax' });
         }
         const remote = await cookieFor('portal.example.com');
-        expect(remote.attributes).toEqual({ 'max-age': '604800', path: '/', httponly: true, samesite: 'Lax', secure: true });
+        expect(remote.attributes).toEqual({
+          'max-age': '604800',
+          path: '/',
+          httponly: true,
+          samesite: 'Lax',
+          secure: true,
+        });
         expect(remote.attributes.domain).toBeUndefined();
       });
 
@@ -485,9 +676,18 @@ export function describeServerSuite(dbKind: DbKind): void {
         const other = await makeUser(tp);
         const client = tp.client();
         for (let i = 0; i < 10; i += 1) {
-          expectError(await client.post('/api/auth/login', { email: user.email, password: `wrong-${i}-pass` }), 401, 'INVALID_CREDENTIALS');
+          expectError(
+            await client.post('/api/auth/login', { email: user.email, password: `wrong-${i}-pass` }),
+            401,
+            'INVALID_CREDENTIALS',
+          );
         }
-        expectError(await client.post('/api/auth/login', { email: user.email, password: user.password }), 429, 'RATE_LIMITED', M.rateLimited);
+        expectError(
+          await client.post('/api/auth/login', { email: user.email, password: user.password }),
+          429,
+          'RATE_LIMITED',
+          M.rateLimited,
+        );
         await signedIn(tp, other);
         tp.clock.advance(15 * MINUTE + 1000);
         await signedIn(tp, user);
@@ -515,18 +715,36 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(mail.to(unknown)).toEqual([]);
 
         // A refused new password does not spend the code.
-        expectError(await client.post(`/api/auth/reset/${code}`, { password: 'short' }), 400, 'BAD_REQUEST', /^password: /);
-        expectError(await client.post(`/api/auth/reset/${code}`, { password: 'new-password-1' }, { csrf: false }), 403, 'CSRF');
+        expectError(
+          await client.post(`/api/auth/reset/${code}`, { password: 'short' }),
+          400,
+          'BAD_REQUEST',
+          /^password: /,
+        );
+        expectError(
+          await client.post(`/api/auth/reset/${code}`, { password: 'new-password-1' }, { csrf: false }),
+          403,
+          'CSRF',
+        );
         await signedIn(tp, user);
 
         const done = await client.post(`/api/auth/reset/${code}`, { password: 'new-password-1' });
         expect(done.status).toBe(200);
         expect(done.body).toEqual({ message: M.resetDone });
-        expectError(await client.post(`/api/auth/reset/${code}`, { password: 'new-password-2' }), 400, 'CODE_INVALID', M.resetInvalid);
+        expectError(
+          await client.post(`/api/auth/reset/${code}`, { password: 'new-password-2' }),
+          400,
+          'CODE_INVALID',
+          M.resetInvalid,
+        );
 
         // Every session of the user has ended; the old password no longer works.
         expect((await sessionOf(signedInBefore)).isAuthenticated).toBe(false);
-        expectError(await client.post('/api/auth/login', { email: user.email, password: user.password }), 401, 'INVALID_CREDENTIALS');
+        expectError(
+          await client.post('/api/auth/login', { email: user.email, password: user.password }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
         await signedIn(tp, { email: user.email, password: 'new-password-1' });
       });
 
@@ -536,16 +754,29 @@ export function describeServerSuite(dbKind: DbKind): void {
         await client.post('/api/auth/reset', { email: user.email });
         const { code } = linkIn(await mail.waitFor((m) => m.to.includes(user.email)), 'resetpassword');
         tp.clock.advance(60 * MINUTE + 1000);
-        expectError(await client.post(`/api/auth/reset/${code}`, { password: 'new-password-1' }), 400, 'CODE_INVALID', M.resetInvalid);
+        expectError(
+          await client.post(`/api/auth/reset/${code}`, { password: 'new-password-1' }),
+          400,
+          'CODE_INVALID',
+          M.resetInvalid,
+        );
         await signedIn(tp, user);
-        expectError(await client.post('/api/auth/reset/unknown-code', { password: 'new-password-1' }), 400, 'CODE_INVALID', M.resetInvalid);
+        expectError(
+          await client.post('/api/auth/reset/unknown-code', { password: 'new-password-1' }),
+          400,
+          'CODE_INVALID',
+          M.resetInvalid,
+        );
       });
 
       it('a reset marks the address verified', async () => {
         const user = await makeUser(tp, { verified: false });
         const client = tp.client();
         await client.post('/api/auth/reset', { email: user.email });
-        const { code } = linkIn(await mail.waitFor((m) => m.to.includes(user.email) && m.subject.startsWith('Reset')), 'resetpassword');
+        const { code } = linkIn(
+          await mail.waitFor((m) => m.to.includes(user.email) && m.subject.startsWith('Reset')),
+          'resetpassword',
+        );
         expect((await client.post(`/api/auth/reset/${code}`, { password: 'new-password-1' })).status).toBe(200);
         await signedIn(tp, { email: user.email, password: 'new-password-1' });
       });
@@ -569,16 +800,31 @@ export function describeServerSuite(dbKind: DbKind): void {
         const current = await signedIn(tp, user);
         const other = await signedIn(tp, user);
 
-        expectError(await current.post('/api/account/password', { currentPassword: 'not-my-password', newPassword: 'new-password-1' }), 401, 'INVALID_CREDENTIALS', 'Incorrect password.');
+        expectError(
+          await current.post('/api/account/password', {
+            currentPassword: 'not-my-password',
+            newPassword: 'new-password-1',
+          }),
+          401,
+          'INVALID_CREDENTIALS',
+          'Incorrect password.',
+        );
         expect((await sessionOf(other)).isAuthenticated).toBe(true);
         await signedIn(tp, user);
 
-        const res = await current.post('/api/account/password', { currentPassword: user.password, newPassword: 'new-password-1' });
+        const res = await current.post('/api/account/password', {
+          currentPassword: user.password,
+          newPassword: 'new-password-1',
+        });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ message: 'Password changed' });
         expect((await sessionOf(current)).isAuthenticated).toBe(true);
         expect((await sessionOf(other)).isAuthenticated).toBe(false);
-        expectError(await tp.client().post('/api/auth/login', { email: user.email, password: user.password }), 401, 'INVALID_CREDENTIALS');
+        expectError(
+          await tp.client().post('/api/auth/login', { email: user.email, password: user.password }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
         await signedIn(tp, { email: user.email, password: 'new-password-1' });
       });
 
@@ -602,7 +848,10 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(none.body).toEqual([]);
         const groupid = `G${Math.random().toString(36).slice(2, 12).toUpperCase().padEnd(10, 'X')}`;
         await tp.portal.db.query('INSERT INTO groups (groupid, group_name) VALUES ($1, $2)', [groupid, 'Fleet North']);
-        await tp.portal.db.query("INSERT INTO group_members (groupid, user_id, permission) VALUES ($1, $2, 'ADMIN')", [groupid, user.id]);
+        await tp.portal.db.query("INSERT INTO group_members (groupid, user_id, permission) VALUES ($1, $2, 'ADMIN')", [
+          groupid,
+          user.id,
+        ]);
         expect((await client.get('/api/groups')).body).toEqual([{ groupid, groupName: 'Fleet North' }]);
         expect((await (await signedIn(tp, await makeUser(tp))).get('/api/groups')).body).toEqual([]);
       });
@@ -629,7 +878,12 @@ export function describeServerSuite(dbKind: DbKind): void {
         const client = await signedIn(tp, user);
         const setup = await client.post('/api/account/mfa/totp/setup');
         const { secret } = setup.body as { secret: string };
-        expectError(await client.post('/api/account/mfa/totp/enable', { code: wrongTotpCode(secret, tp.clock) }), 400, 'MFA_INVALID', M.mfaInvalid);
+        expectError(
+          await client.post('/api/account/mfa/totp/enable', { code: wrongTotpCode(secret, tp.clock) }),
+          400,
+          'MFA_INVALID',
+          M.mfaInvalid,
+        );
         expect((await userRow(tp, user.email)).mfaType).toBe('NONE');
         const enabled = await client.post('/api/account/mfa/totp/enable', { code: totpCode(secret, tp.clock) });
         expect(enabled.body).toMatchObject({ mfa: 'TOTP' });
@@ -641,10 +895,20 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(login.status).toBe(200);
         expect(login.body).toEqual({ status: 'MFA_REQUIRED', challenge: 'SOFTWARE_TOKEN_MFA' });
         expect(login.setCookies.map((c) => c.name)).toEqual(['portal_mfa']);
-        expect(login.setCookies[0]!.attributes).toEqual({ 'max-age': '300', path: '/', httponly: true, samesite: 'Lax' });
+        expect(login.setCookies[0]!.attributes).toEqual({
+          'max-age': '300',
+          path: '/',
+          httponly: true,
+          samesite: 'Lax',
+        });
         expect(await sessionOf(fresh)).toEqual({ isAuthenticated: false, user: null });
 
-        expectError(await fresh.post('/api/auth/mfa', { code: wrongTotpCode(secret, tp.clock) }), 401, 'MFA_INVALID', M.mfaInvalid);
+        expectError(
+          await fresh.post('/api/auth/mfa', { code: wrongTotpCode(secret, tp.clock) }),
+          401,
+          'MFA_INVALID',
+          M.mfaInvalid,
+        );
         const ok = await fresh.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) });
         expect(ok.status).toBe(200);
         expect(ok.body).toMatchObject({ status: 'SIGNED_IN', user: { email: user.email, mfa: 'TOTP' } });
@@ -652,7 +916,12 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(fresh.jar.has('portal_mfa')).toBe(false);
         expect((await sessionOf(fresh)).isAuthenticated).toBe(true);
         // The challenge is used up.
-        expectError(await fresh.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) }), 401, 'UNAUTHENTICATED', M.signInExpired);
+        expectError(
+          await fresh.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) }),
+          401,
+          'UNAUTHENTICATED',
+          M.signInExpired,
+        );
       });
 
       it('5 wrong codes end the challenge; a missing or expired challenge is 401 UNAUTHENTICATED', async () => {
@@ -664,13 +933,27 @@ export function describeServerSuite(dbKind: DbKind): void {
 
         await client.post('/api/auth/login', { email: user.email, password: user.password });
         for (let i = 0; i < 5; i += 1) {
-          expectError(await client.post('/api/auth/mfa', { code: wrongTotpCode(secret, tp.clock) }), 401, 'MFA_INVALID');
+          expectError(
+            await client.post('/api/auth/mfa', { code: wrongTotpCode(secret, tp.clock) }),
+            401,
+            'MFA_INVALID',
+          );
         }
-        expectError(await client.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) }), 401, 'UNAUTHENTICATED', M.signInExpired);
+        expectError(
+          await client.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) }),
+          401,
+          'UNAUTHENTICATED',
+          M.signInExpired,
+        );
 
         await client.post('/api/auth/login', { email: user.email, password: user.password });
         tp.clock.advance(5 * MINUTE + 1000);
-        expectError(await client.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) }), 401, 'UNAUTHENTICATED', M.signInExpired);
+        expectError(
+          await client.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) }),
+          401,
+          'UNAUTHENTICATED',
+          M.signInExpired,
+        );
         tp.clock.reset();
         tp.clock.advance(30_000);
 
@@ -685,27 +968,55 @@ export function describeServerSuite(dbKind: DbKind): void {
         tp.clock.advance(30_000);
         const tank = `tank.localhost:${tp.port}`;
         const client = tp.client();
-        const login = await client.post('/api/auth/login', { email: user.email, password: user.password }, { host: tank });
+        const login = await client.post(
+          '/api/auth/login',
+          { email: user.email, password: user.password },
+          { host: tank },
+        );
         expect(login.body).toEqual({ status: 'MFA_REQUIRED', challenge: 'SOFTWARE_TOKEN_MFA' });
         const ok = await client.post('/api/auth/mfa', { code: totpCode(secret, tp.clock) }, { host: tank });
         expect(ok.status).toBe(200);
 
         const plain = await makeUser(tp);
         const onTank = await signedIn(tp, plain);
-        expectError(await onTank.post('/api/account/mfa/totp/setup', undefined, { host: tank }), 403, 'MFA_NOT_ALLOWED', M.mfaNotAllowed);
-        expectError(await onTank.post('/api/account/mfa/totp/enable', { code: '123456' }, { host: tank }), 403, 'MFA_NOT_ALLOWED');
-        expectError(await onTank.post('/api/account/mfa/sms/setup', { phone: '+61412345678' }, { host: tank }), 403, 'MFA_NOT_ALLOWED');
-        expectError(await onTank.post('/api/account/mfa/sms/enable', { code: '123456' }, { host: tank }), 403, 'MFA_NOT_ALLOWED');
+        expectError(
+          await onTank.post('/api/account/mfa/totp/setup', undefined, { host: tank }),
+          403,
+          'MFA_NOT_ALLOWED',
+          M.mfaNotAllowed,
+        );
+        expectError(
+          await onTank.post('/api/account/mfa/totp/enable', { code: '123456' }, { host: tank }),
+          403,
+          'MFA_NOT_ALLOWED',
+        );
+        expectError(
+          await onTank.post('/api/account/mfa/sms/setup', { phone: '+61412345678' }, { host: tank }),
+          403,
+          'MFA_NOT_ALLOWED',
+        );
+        expectError(
+          await onTank.post('/api/account/mfa/sms/enable', { code: '123456' }, { host: tank }),
+          403,
+          'MFA_NOT_ALLOWED',
+        );
         expect((await userRow(tp, plain.email)).totpPendingSecret).toBeNull();
         // The remote-monitoring brand allows it.
-        expect((await onTank.post('/api/account/mfa/totp/setup', undefined, { host: `remote.localhost:${tp.port}` })).status).toBe(200);
+        expect(
+          (await onTank.post('/api/account/mfa/totp/setup', undefined, { host: `remote.localhost:${tp.port}` })).status,
+        ).toBe(200);
       });
 
       it('turning MFA off needs the password', async () => {
         const user = await makeUser(tp);
         const client = await signedIn(tp, user);
         await enrolTotp(client);
-        expectError(await client.post('/api/account/mfa/disable', { password: 'not-my-password' }), 401, 'INVALID_CREDENTIALS', 'Incorrect password.');
+        expectError(
+          await client.post('/api/account/mfa/disable', { password: 'not-my-password' }),
+          401,
+          'INVALID_CREDENTIALS',
+          'Incorrect password.',
+        );
         expect((await userRow(tp, user.email)).mfaType).toBe('TOTP');
         const off = await client.post('/api/account/mfa/disable', { password: user.password });
         expect(off.status).toBe(200);
@@ -715,7 +1026,7 @@ export function describeServerSuite(dbKind: DbKind): void {
         await signedIn(tp, user);
       });
 
-      it('TOTP replay: the enabling code cannot sign in, nor can a code already used; the next step\'s code can', async () => {
+      it("TOTP replay: the enabling code cannot sign in, nor can a code already used; the next step's code can", async () => {
         const user = await makeUser(tp);
         const client = await signedIn(tp, user);
         const { secret } = (await client.post('/api/account/mfa/totp/setup')).body as { secret: string };
@@ -726,7 +1037,11 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(enabledStep).toBeGreaterThanOrEqual(stepBefore);
         expect(enabledStep).toBeLessThanOrEqual(currentStep());
         const failedSignIns = async () =>
-          (await tp.portal.db.query<{ n: number }>('SELECT count(*)::int AS n FROM auth_attempts WHERE key = $1', [`signin:${user.email}`]))[0]!.n;
+          (
+            await tp.portal.db.query<{ n: number }>('SELECT count(*)::int AS n FROM auth_attempts WHERE key = $1', [
+              `signin:${user.email}`,
+            ])
+          )[0]!.n;
 
         // The enabling code, at once and one step later (still inside the drift window): refused.
         const first = tp.client();
@@ -787,13 +1102,23 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(setup.status).toBe(200);
         expect(setup.body).toEqual({ message: `We have sent a code to ${phone}.` });
         const enrolCode = await lastSmsCode(tp, phone);
-        expectError(await client.post('/api/account/mfa/sms/enable', { code: enrolCode === '000000' ? '000001' : '000000' }), 400, 'MFA_INVALID', M.mfaInvalid);
+        expectError(
+          await client.post('/api/account/mfa/sms/enable', { code: enrolCode === '000000' ? '000001' : '000000' }),
+          400,
+          'MFA_INVALID',
+          M.mfaInvalid,
+        );
         const enabled = await client.post('/api/account/mfa/sms/enable', { code: enrolCode });
         expect(enabled.status).toBe(200);
         expect(enabled.body).toMatchObject({ mfa: 'SMS', phone });
 
         // The phone is locked while SMS codes are on.
-        expectError(await client.put('/api/account/profile', { phone: '+61412000222' }), 409, 'CONFLICT', 'Turn off SMS multi-factor authentication before changing the phone number.');
+        expectError(
+          await client.put('/api/account/profile', { phone: '+61412000222' }),
+          409,
+          'CONFLICT',
+          'Turn off SMS multi-factor authentication before changing the phone number.',
+        );
         expect((await client.put('/api/account/profile', { phone, marketingOptIn: true })).status).toBe(200);
 
         const fresh = tp.client();
@@ -804,7 +1129,11 @@ export function describeServerSuite(dbKind: DbKind): void {
         const sms = outbox.find((m) => m.kind === 'sms' && m.to === phone)!;
         const code = /\d{6}/.exec(sms.body)![0];
         expect(code).toBe(await lastSmsCode(tp, phone));
-        expectError(await fresh.post('/api/auth/mfa', { code: code === '999999' ? '999998' : '999999' }), 401, 'MFA_INVALID');
+        expectError(
+          await fresh.post('/api/auth/mfa', { code: code === '999999' ? '999998' : '999999' }),
+          401,
+          'MFA_INVALID',
+        );
         const ok = await fresh.post('/api/auth/mfa', { code });
         expect(ok.status).toBe(200);
         expect(ok.body).toMatchObject({ status: 'SIGNED_IN', user: { mfa: 'SMS', phone } });
@@ -819,12 +1148,19 @@ export function describeServerSuite(dbKind: DbKind): void {
         const list = res.body as Record<string, unknown>[];
         expect(Array.isArray(list)).toBe(true);
         expect(list.length).toBeLessThanOrEqual(50);
-        for (const m of list) expect(Object.keys(m).sort()).toEqual(['body', 'createdAt', 'id', 'kind', 'subject', 'to']);
+        for (const m of list)
+          expect(Object.keys(m).sort()).toEqual(['body', 'createdAt', 'id', 'kind', 'subject', 'to']);
         expectError(await (await signedIn(tp, DEMO_USER)).get('/api/outbox'), 403, 'FORBIDDEN');
       });
 
       it('POST /api/client-errors logs the crash at error level and answers 204', async () => {
-        const res = await tp.client().post('/api/client-errors', { message: 'Cannot read properties of undefined', stack: 'at Widget', url: '/group/x' });
+        const res = await tp
+          .client()
+          .post('/api/client-errors', {
+            message: 'Cannot read properties of undefined',
+            stack: 'at Widget',
+            url: '/group/x',
+          });
         expect(res.status).toBe(204);
         expect(res.text).toBe('');
         const line = tp.logs.lines.find((l) => l.msg === 'Client error: Cannot read properties of undefined');
@@ -849,7 +1185,9 @@ export function describeServerSuite(dbKind: DbKind): void {
     afterAll(() => {
       // The one deliberate 5xx: the page of a portal without a web build.
       expect(tp.responses.filter((r) => r.status >= 500 && r.path !== '/some/page')).toEqual([]);
-      expect(tp.logs.lines.filter((l) => (l.level as number) >= 50 && !String(l.msg).startsWith('Client error:'))).toEqual([]);
+      expect(
+        tp.logs.lines.filter((l) => (l.level as number) >= 50 && !String(l.msg).startsWith('Client error:')),
+      ).toEqual([]);
     });
   });
 
@@ -874,7 +1212,7 @@ export function describeServerSuite(dbKind: DbKind): void {
       const email = uniqueEmail('outbox');
       expect((await tp.client().post('/api/auth/signup', { email, password: 'password-1' })).status).toBe(201);
       const rows = await tp.portal.db.query<{ kind: string; recipient: string; subject: string; body: string }>(
-        "SELECT kind, recipient, subject, body FROM outbox WHERE recipient = $1",
+        'SELECT kind, recipient, subject, body FROM outbox WHERE recipient = $1',
         [email],
       );
       expect(rows).toHaveLength(1);
@@ -888,7 +1226,11 @@ export function describeServerSuite(dbKind: DbKind): void {
     it('limits each sign-in route per client address per minute (429 RATE_LIMITED)', async () => {
       const client = tp.client();
       for (let i = 0; i < 3; i += 1) {
-        expectError(await client.post('/api/auth/login', { email: uniqueEmail('rl'), password: 'password-1' }), 401, 'INVALID_CREDENTIALS');
+        expectError(
+          await client.post('/api/auth/login', { email: uniqueEmail('rl'), password: 'password-1' }),
+          401,
+          'INVALID_CREDENTIALS',
+        );
       }
       const limited = await client.post('/api/auth/login', { email: uniqueEmail('rl'), password: 'password-1' });
       expectError(limited, 429, 'RATE_LIMITED', M.rateLimited);
@@ -941,17 +1283,19 @@ export function describeServerSuite(dbKind: DbKind): void {
       app.get('/api/test/boom', async () => {
         throw new Error('secret internals at db.ts:42');
       });
-      app.withTypeProvider<ZodTypeProvider>().get('/api/test/leak', { schema: { response: { 200: UserInfoSchema } } }, async () => ({
-        userId: 'u1',
-        email: 'a@example.com',
-        phone: '',
-        emailVerified: true,
-        marketingOptIn: false,
-        mfa: 'NONE' as const,
-        userGroups: [],
-        brandImageUrl: null,
-        passwordHash: 'scrypt$secret',
-      }));
+      app
+        .withTypeProvider<ZodTypeProvider>()
+        .get('/api/test/leak', { schema: { response: { 200: UserInfoSchema } } }, async () => ({
+          userId: 'u1',
+          email: 'a@example.com',
+          phone: '',
+          emailVerified: true,
+          marketingOptIn: false,
+          mfa: 'NONE' as const,
+          userGroups: [],
+          brandImageUrl: null,
+          passwordHash: 'scrypt$secret',
+        }));
       try {
         const boom = await app.inject({ method: 'GET', url: '/api/test/boom' });
         expect(boom.statusCode).toBe(500);

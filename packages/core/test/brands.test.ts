@@ -1,10 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { BRAND_IDS, BRANDS, DEFAULT_DOCS_URL, brandForHost, isDevHost, pageTitle, withBrandOverrides, type BrandId } from '../src/index';
+import {
+  BRAND_IDS,
+  BRANDS,
+  DEFAULT_DOCS_URL,
+  brandForHost,
+  isDevHost,
+  pageTitle,
+  withBrandOverrides,
+  type BrandId,
+} from '../src/index';
 
 const SPEC_FIELDS = [
-  'name', 'url', 'style', 'mainBrandImg', 'mainBrandHeight', 'allowSubBrand', 'hideFooter', 'footerText',
-  'hideDocs', 'docsLink', 'hideSupport', 'hideAccount', 'hidePlans', 'hideMarketingEmailSignup', 'allowMFA',
-  'allowAPI', 'faviconPrefix', 'showRegulatoryInfo', 'termsOfServiceURL', 'privacyPolicyURL',
+  'name',
+  'url',
+  'style',
+  'mainBrandImg',
+  'mainBrandHeight',
+  'allowSubBrand',
+  'hideFooter',
+  'footerText',
+  'hideDocs',
+  'docsLink',
+  'hideSupport',
+  'hideAccount',
+  'hidePlans',
+  'hideMarketingEmailSignup',
+  'allowMFA',
+  'allowAPI',
+  'faviconPrefix',
+  'showRegulatoryInfo',
+  'termsOfServiceURL',
+  'privacyPolicyURL',
 ] as const;
 
 describe('brand registry', () => {
@@ -24,10 +50,31 @@ describe('brand registry', () => {
     const brand = BRANDS[id];
     for (const key of SPEC_FIELDS) expect(brand, key).toHaveProperty(key);
     expect(typeof brand.mainBrandHeight).toBe('number');
-    for (const key of ['allowSubBrand', 'hideFooter', 'hideDocs', 'hideSupport', 'hideAccount', 'hidePlans', 'hideMarketingEmailSignup', 'allowMFA', 'allowAPI', 'showRegulatoryInfo'] as const) {
+    for (const key of [
+      'allowSubBrand',
+      'hideFooter',
+      'hideDocs',
+      'hideSupport',
+      'hideAccount',
+      'hidePlans',
+      'hideMarketingEmailSignup',
+      'allowMFA',
+      'allowAPI',
+      'showRegulatoryInfo',
+    ] as const) {
       expect(typeof brand[key], key).toBe('boolean');
     }
-    for (const key of ['name', 'url', 'style', 'mainBrandImg', 'footerText', 'docsLink', 'faviconPrefix', 'termsOfServiceURL', 'privacyPolicyURL'] as const) {
+    for (const key of [
+      'name',
+      'url',
+      'style',
+      'mainBrandImg',
+      'footerText',
+      'docsLink',
+      'faviconPrefix',
+      'termsOfServiceURL',
+      'privacyPolicyURL',
+    ] as const) {
       expect(typeof brand[key], key).toBe('string');
     }
     expect(brand.name).not.toBe('');
@@ -36,8 +83,14 @@ describe('brand registry', () => {
   });
 
   it.each<[BrandId, number]>([
-    ['default', 42], ['tow-and-blow', 42], ['blast', 42], ['tank', 42], ['pump', 42],
-    ['carbon', 24], ['air-quality', 41], ['remote-monitoring', 42],
+    ['default', 42],
+    ['tow-and-blow', 42],
+    ['blast', 42],
+    ['tank', 42],
+    ['pump', 42],
+    ['carbon', 24],
+    ['air-quality', 41],
+    ['remote-monitoring', 42],
   ])('BRD-06: %s logo height is %i', (id, height) => {
     expect(BRANDS[id].mainBrandHeight).toBe(height);
   });

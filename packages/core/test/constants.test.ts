@@ -49,7 +49,9 @@ describe('alert schedule', () => {
     [600, 'Daily'],
     [0, 'Never'],
     [-1, 'Never'],
-  ])('CONST-10: the spec rule reads %i as %s', (seconds, label) => expect(legacyAlertScheduleLabel(seconds)).toBe(label));
+  ])('CONST-10: the spec rule reads %i as %s', (seconds, label) =>
+    expect(legacyAlertScheduleLabel(seconds)).toBe(label),
+  );
 
   it.each<[number, AlertScheduleLabel]>([
     [2_592_000, 'Once'],
@@ -62,7 +64,9 @@ describe('alert schedule', () => {
     [0, 'Never'],
     [-1, 'Never'],
     [Number.NaN, 'Never'],
-  ])('DESIGN.md (I-08 fixed): alertScheduleLabel(%d) -> %s', (seconds, label) => expect(alertScheduleLabel(seconds)).toBe(label));
+  ])('DESIGN.md (I-08 fixed): alertScheduleLabel(%d) -> %s', (seconds, label) =>
+    expect(alertScheduleLabel(seconds)).toBe(label),
+  );
 
   it('every label round-trips', () => {
     for (const label of ['Once', 'Every 10 Minutes', 'Hourly', 'Daily', 'Never'] as const) {
@@ -78,7 +82,11 @@ describe('figures of the specification', () => {
   });
 
   it('BRD-35: monitoring rates', () => {
-    expect(MONITORING_CONFIG).toEqual({ tracesSampleRate: 1.0, replaysSessionSampleRate: 0.1, replaysOnErrorSampleRate: 1.0 });
+    expect(MONITORING_CONFIG).toEqual({
+      tracesSampleRate: 1.0,
+      replaysSessionSampleRate: 0.1,
+      replaysOnErrorSampleRate: 1.0,
+    });
   });
 
   it('session 7 days', () => {
@@ -115,7 +123,12 @@ describe('figures of the specification', () => {
   });
 
   it('map defaults (MAP-08, MAP-09, MAP-10)', () => {
-    expect(MAP_DEFAULTS).toEqual({ centre: { lat: 26, lng: -135 }, zoom: 2, singleMarkerZoom: 15, autoFitPauseMs: 5000 });
+    expect(MAP_DEFAULTS).toEqual({
+      centre: { lat: 26, lng: -135 },
+      zoom: 2,
+      singleMarkerZoom: 15,
+      autoFitPauseMs: 5000,
+    });
   });
 
   it.each([
@@ -136,7 +149,9 @@ describe('polling and contact', () => {
     [0, 1, 5],
     [-10, 3, 15],
     [Number.NaN, 2, 10],
-  ])('expectedIntervalSeconds(%j, %j) -> %i', (base, transmit, s) => expect(expectedIntervalSeconds(base, transmit)).toBe(s));
+  ])('expectedIntervalSeconds(%j, %j) -> %i', (base, transmit, s) =>
+    expect(expectedIntervalSeconds(base, transmit)).toBe(s),
+  );
 
   it.each([
     [60, 360], // TL-16: not 120
@@ -163,24 +178,50 @@ describe('polling and contact', () => {
   it('TL-10/TL-11: with nothing new the delay goes 5, 10, 20, 40, 80, 120, 120 s', () => {
     const gaps: number[] = [POLLING.initialMs];
     for (let i = 0; i < 6; i += 1) {
-      gaps.push(nextPollDelayMs({ previousDelayMs: gaps.at(-1) ?? 0, newData: false, intervalS: 60, lastRecordS: 0, nowMs: 1e12 }));
+      gaps.push(
+        nextPollDelayMs({
+          previousDelayMs: gaps.at(-1) ?? 0,
+          newData: false,
+          intervalS: 60,
+          lastRecordS: 0,
+          nowMs: 1e12,
+        }),
+      );
     }
     expect(gaps.map((g) => g / 1000)).toEqual([5, 10, 20, 40, 80, 120, 120]);
   });
 
   it('TL-12: new data with an unknown interval resets to 5 s', () => {
-    expect(nextPollDelayMs({ previousDelayMs: 80_000, newData: true, intervalS: null, lastRecordS: null, nowMs: 1e12 })).toBe(5000);
+    expect(
+      nextPollDelayMs({ previousDelayMs: 80_000, newData: true, intervalS: null, lastRecordS: null, nowMs: 1e12 }),
+    ).toBe(5000);
   });
 
   it('new data polls at the expected next transmission, at least 5 s', () => {
     const nowMs = 1_000_000_000;
-    expect(nextPollDelayMs({ previousDelayMs: 80_000, newData: true, intervalS: 60, lastRecordS: nowMs / 1000 - 10, nowMs })).toBe(50_000);
-    expect(nextPollDelayMs({ previousDelayMs: 80_000, newData: true, intervalS: 60, lastRecordS: nowMs / 1000 - 58, nowMs })).toBe(5000);
-    expect(nextPollDelayMs({ previousDelayMs: 80_000, newData: true, intervalS: 60, lastRecordS: nowMs / 1000 - 600, nowMs })).toBe(5000);
+    expect(
+      nextPollDelayMs({ previousDelayMs: 80_000, newData: true, intervalS: 60, lastRecordS: nowMs / 1000 - 10, nowMs }),
+    ).toBe(50_000);
+    expect(
+      nextPollDelayMs({ previousDelayMs: 80_000, newData: true, intervalS: 60, lastRecordS: nowMs / 1000 - 58, nowMs }),
+    ).toBe(5000);
+    expect(
+      nextPollDelayMs({
+        previousDelayMs: 80_000,
+        newData: true,
+        intervalS: 60,
+        lastRecordS: nowMs / 1000 - 600,
+        nowMs,
+      }),
+    ).toBe(5000);
   });
 
   it('a bad previous delay restarts at 5 s', () => {
-    expect(nextPollDelayMs({ previousDelayMs: Number.NaN, newData: false, intervalS: null, lastRecordS: null, nowMs: 0 })).toBe(5000);
-    expect(nextPollDelayMs({ previousDelayMs: -1, newData: false, intervalS: null, lastRecordS: null, nowMs: 0 })).toBe(5000);
+    expect(
+      nextPollDelayMs({ previousDelayMs: Number.NaN, newData: false, intervalS: null, lastRecordS: null, nowMs: 0 }),
+    ).toBe(5000);
+    expect(nextPollDelayMs({ previousDelayMs: -1, newData: false, intervalS: null, lastRecordS: null, nowMs: 0 })).toBe(
+      5000,
+    );
   });
 });

@@ -16,7 +16,10 @@ import { makeUserInfo } from '../src/testing';
 
 describe('auth contracts', () => {
   it('signup lower-cases the e-mail and needs 8 characters of password', () => {
-    expect(SignupBodySchema.parse({ email: ' User@Example.com ', password: 'abcdefgh' })).toEqual({ email: 'user@example.com', password: 'abcdefgh' });
+    expect(SignupBodySchema.parse({ email: ' User@Example.com ', password: 'abcdefgh' })).toEqual({
+      email: 'user@example.com',
+      password: 'abcdefgh',
+    });
     expect(SignupBodySchema.safeParse({ email: 'user@example.com', password: 'abcdefg' }).success).toBe(false);
   });
 

@@ -123,7 +123,12 @@ describe('view ids', () => {
 
   it('asks the random source for exactly 8 characters', () => {
     const asked: number[] = [];
-    expect(newViewId((n) => { asked.push(n); return 'ABCDefgh'; })).toBe('v-ABCDefgh');
+    expect(
+      newViewId((n) => {
+        asked.push(n);
+        return 'ABCDefgh';
+      }),
+    ).toBe('v-ABCDefgh');
     expect(asked).toEqual([8]);
   });
 
@@ -139,7 +144,29 @@ describe('view ids', () => {
 
 describe('reserved path segments', () => {
   it('holds the DESIGN.md list', () => {
-    for (const s of ['account', 'add', 'data', 'raw', 'config', 'users', 'diag', 'script', 'serverlog', 'widget', 'chart', 'plans', 'subscriptions', 'support', 'group', 'custom', 'fcc', 'login', 'signup', 'resetpassword', 'verify']) {
+    for (const s of [
+      'account',
+      'add',
+      'data',
+      'raw',
+      'config',
+      'users',
+      'diag',
+      'script',
+      'serverlog',
+      'widget',
+      'chart',
+      'plans',
+      'subscriptions',
+      'support',
+      'group',
+      'custom',
+      'fcc',
+      'login',
+      'signup',
+      'resetpassword',
+      'verify',
+    ]) {
       expect(RESERVED_PATH_SEGMENTS).toContain(s);
     }
   });

@@ -26,7 +26,10 @@ const LONG = 'y'.repeat(100_000);
 
 describe('verbatim texts', () => {
   it.each([
-    [GENERIC_ERROR_TEXT, 'An error occurred! This has been automatically reported to our support team. Please try again later or contact support if the issue persists.'],
+    [
+      GENERIC_ERROR_TEXT,
+      'An error occurred! This has been automatically reported to our support team. Please try again later or contact support if the issue persists.',
+    ],
     [PAGE_NOT_FOUND_TEXT, 'Page not found!'],
     [UNKNOWN_ERROR_MESSAGE, 'An unknown error occurred'],
     [CONFIG_LOAD_ERROR, 'Failed to load device configuration.'],
@@ -133,7 +136,17 @@ describe('ERR-07 errorMessage', () => {
   ])('%s -> %s', (err, text) => expect(errorMessage(err)).toBe(text));
 
   it('survives objects whose properties throw', () => {
-    const hostile = new Proxy({}, { has: () => { throw new Error('boom'); }, get: () => { throw new Error('boom'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        has: () => {
+          throw new Error('boom');
+        },
+        get: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     expect(errorMessage(hostile)).toBe(UNKNOWN_ERROR_MESSAGE);
   });
 
@@ -153,7 +166,10 @@ describe('ERR-07 errorMessage', () => {
 
 describe("the web client's error shape (Error with message and raw response text)", () => {
   class ClientError extends Error {
-    constructor(message: string, readonly response?: string) {
+    constructor(
+      message: string,
+      readonly response?: string,
+    ) {
       super(message);
     }
   }

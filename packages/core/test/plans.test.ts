@@ -21,7 +21,8 @@ const NOW_S = NOW / 1000;
 const DAY_S = 86_400;
 
 describe('plan table (spec 1 section 9)', () => {
-  it('PLAN-01: the plans are Hosted, Trial and Basic', () => expect([...PLAN_NAMES].sort()).toEqual(['Basic', 'Hosted', 'Trial']));
+  it('PLAN-01: the plans are Hosted, Trial and Basic', () =>
+    expect([...PLAN_NAMES].sort()).toEqual(['Basic', 'Hosted', 'Trial']));
 
   it('PLAN-17 to PLAN-20: Hosted', () => {
     expect(PLANS.Hosted).toEqual({
@@ -77,7 +78,9 @@ describe('trial days', () => {
     [90, 0],
     [91, -1],
     [365, -275],
-  ])('added %i days ago -> %i days left', (ago, left) => expect(trialDaysRemaining(NOW_S - ago * DAY_S, NOW)).toBe(left));
+  ])('added %i days ago -> %i days left', (ago, left) =>
+    expect(trialDaysRemaining(NOW_S - ago * DAY_S, NOW)).toBe(left),
+  );
 
   it('floors partial days', () => {
     expect(trialDaysRemaining(NOW_S - 10 * DAY_S - 1, NOW)).toBe(79);
@@ -163,8 +166,12 @@ describe('planState', () => {
   it('dataToPortal comes from the tier, else from the plan', () => {
     expect(planState(makePlanInput(NOW, 10, { tier: { name: 'BASIC' } }), NOW).dataToPortal).toBe(true);
     expect(planState(makePlanInput(NOW, 100, { tier: { name: 'BASIC' } }), NOW).dataToPortal).toBe(false);
-    expect(planState(makePlanInput(NOW, 100, { tier: { name: 'BASIC', dataToPortal: true } }), NOW).dataToPortal).toBe(true);
-    expect(planState(makePlanInput(NOW, 10, { tier: { name: 'PREMIUM', dataToPortal: false } }), NOW).dataToPortal).toBe(false);
+    expect(planState(makePlanInput(NOW, 100, { tier: { name: 'BASIC', dataToPortal: true } }), NOW).dataToPortal).toBe(
+      true,
+    );
+    expect(
+      planState(makePlanInput(NOW, 10, { tier: { name: 'PREMIUM', dataToPortal: false } }), NOW).dataToPortal,
+    ).toBe(false);
   });
 
   it('hostile tier names are not PREMIUM', () => {
@@ -189,5 +196,7 @@ describe('feature messages and storage days', () => {
     [1, ['distributors'], 1],
     [730, [], 730],
     [1, null, 1],
-  ])('effectiveDataStorageDays(%i, %j) -> %i', (days, groups, out) => expect(effectiveDataStorageDays(days, groups)).toBe(out));
+  ])('effectiveDataStorageDays(%i, %j) -> %i', (days, groups, out) =>
+    expect(effectiveDataStorageDays(days, groups)).toBe(out),
+  );
 });

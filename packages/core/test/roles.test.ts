@@ -62,7 +62,9 @@ describe('capability table (spec 2 section 6)', () => {
     expect([...CAPABILITIES].sort()).toEqual(SPEC_TABLE.map((r) => r[0]).sort());
   });
 
-  const cells = SPEC_TABLE.flatMap(([cap, ...allowed]) => DEVICE_ROLES.map((role, i) => [role, cap, allowed[i]] as const));
+  const cells = SPEC_TABLE.flatMap(([cap, ...allowed]) =>
+    DEVICE_ROLES.map((role, i) => [role, cap, allowed[i]] as const),
+  );
   it.each(cells)('can(%s, %s) -> %s', (role, cap, allowed) => {
     expect(can(role, cap)).toBe(allowed);
     expect(ROLE_CAPABILITIES[role][cap]).toBe(allowed);
@@ -88,17 +90,73 @@ describe('capability table (spec 2 section 6)', () => {
 
 describe('permission flags', () => {
   it.each<[unknown, ReturnType<typeof permissionFlags>]>([
-    ['ADMIN', { editDeviceNotes: true, editDisplaySettings: true, editDeviceSettings: true, accessTriggers: true, accessCustomSettings: true }],
-    ['USER', { editDeviceNotes: false, editDisplaySettings: true, editDeviceSettings: true, accessTriggers: true, accessCustomSettings: true }],
-    ['OPERATOR', { editDeviceNotes: false, editDisplaySettings: false, editDeviceSettings: false, accessTriggers: true, accessCustomSettings: true }],
-    ['VIEW', { editDeviceNotes: false, editDisplaySettings: false, editDeviceSettings: false, accessTriggers: false, accessCustomSettings: false }],
-    ['bogus', { editDeviceNotes: false, editDisplaySettings: false, editDeviceSettings: false, accessTriggers: false, accessCustomSettings: false }],
-    [null, { editDeviceNotes: false, editDisplaySettings: false, editDeviceSettings: false, accessTriggers: false, accessCustomSettings: false }],
+    [
+      'ADMIN',
+      {
+        editDeviceNotes: true,
+        editDisplaySettings: true,
+        editDeviceSettings: true,
+        accessTriggers: true,
+        accessCustomSettings: true,
+      },
+    ],
+    [
+      'USER',
+      {
+        editDeviceNotes: false,
+        editDisplaySettings: true,
+        editDeviceSettings: true,
+        accessTriggers: true,
+        accessCustomSettings: true,
+      },
+    ],
+    [
+      'OPERATOR',
+      {
+        editDeviceNotes: false,
+        editDisplaySettings: false,
+        editDeviceSettings: false,
+        accessTriggers: true,
+        accessCustomSettings: true,
+      },
+    ],
+    [
+      'VIEW',
+      {
+        editDeviceNotes: false,
+        editDisplaySettings: false,
+        editDeviceSettings: false,
+        accessTriggers: false,
+        accessCustomSettings: false,
+      },
+    ],
+    [
+      'bogus',
+      {
+        editDeviceNotes: false,
+        editDisplaySettings: false,
+        editDeviceSettings: false,
+        accessTriggers: false,
+        accessCustomSettings: false,
+      },
+    ],
+    [
+      null,
+      {
+        editDeviceNotes: false,
+        editDisplaySettings: false,
+        editDeviceSettings: false,
+        accessTriggers: false,
+        accessCustomSettings: false,
+      },
+    ],
   ])('permissionFlags(%j)', (role, flags) => expect(permissionFlags(role)).toEqual(flags));
 });
 
 describe('higherRole', () => {
-  const pairs = DEVICE_ROLES.flatMap((a, i) => DEVICE_ROLES.map((b, j) => [a, b, DEVICE_ROLES[Math.min(i, j)]] as const));
+  const pairs = DEVICE_ROLES.flatMap((a, i) =>
+    DEVICE_ROLES.map((b, j) => [a, b, DEVICE_ROLES[Math.min(i, j)]] as const),
+  );
   it.each(pairs)('higherRole(%s, %s) -> %s', (a, b, out) => expect(higherRole(a, b)).toBe(out));
 
   it.each<[DeviceRole | null | undefined, DeviceRole | null | undefined, DeviceRole | null]>([
@@ -145,7 +203,9 @@ describe('user groups', () => {
     [['senquip_admin'], 'ADMIN', false],
     [[], 'ADMIN', false],
     [['distributors'], 'admin', false],
-  ])('HDR-05 canUseDistributorTools(%j, %j) -> %s', (groups, role, ok) => expect(canUseDistributorTools(groups, role)).toBe(ok));
+  ])('HDR-05 canUseDistributorTools(%j, %j) -> %s', (groups, role, ok) =>
+    expect(canUseDistributorTools(groups, role)).toBe(ok),
+  );
 
   it.each<[string[], string, boolean]>([
     [['senquip_admin'], 'sqadmin', true],

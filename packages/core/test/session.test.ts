@@ -13,7 +13,13 @@ import { makeSessionState, makeUserInfo } from '../src/testing';
 
 describe('session state (AUTH-17, AUTH-18)', () => {
   it('AUTH-18: the state has exactly the spec fields', () => {
-    expect(Object.keys(SIGNED_OUT_STATE).sort()).toEqual(['brandImageUrl', 'isAuthenticated', 'userGroups', 'userGroupsLoaded', 'userInfo']);
+    expect(Object.keys(SIGNED_OUT_STATE).sort()).toEqual([
+      'brandImageUrl',
+      'isAuthenticated',
+      'userGroups',
+      'userGroupsLoaded',
+      'userInfo',
+    ]);
     expect(Object.keys(makeSessionState()).sort()).toEqual(Object.keys(SIGNED_OUT_STATE).sort());
   });
 
@@ -34,7 +40,13 @@ describe('session state (AUTH-17, AUTH-18)', () => {
 
   it.each([null, undefined])('%j gives the signed-out state', (user) => {
     expect(sessionStateFromUser(user)).toEqual(SIGNED_OUT_STATE);
-    expect(SIGNED_OUT_STATE).toEqual({ isAuthenticated: false, userGroups: [], userGroupsLoaded: false, userInfo: null, brandImageUrl: null });
+    expect(SIGNED_OUT_STATE).toEqual({
+      isAuthenticated: false,
+      userGroups: [],
+      userGroupsLoaded: false,
+      userInfo: null,
+      brandImageUrl: null,
+    });
   });
 
   it('the signed-out state cannot be changed by a caller', () => {
@@ -45,7 +57,10 @@ describe('session state (AUTH-17, AUTH-18)', () => {
 
   it.each<[unknown, string[]]>([
     [['distributors'], ['distributors']],
-    [['senquip_admin', 'distributors', 'senquip_admin'], ['senquip_admin', 'distributors']],
+    [
+      ['senquip_admin', 'distributors', 'senquip_admin'],
+      ['senquip_admin', 'distributors'],
+    ],
     [['admins', '', '__proto__', 'SENQUIP_ADMIN', 3, null], []],
     [['provisioning_account', 'other'], ['provisioning_account']],
     [null, []],
@@ -59,12 +74,18 @@ describe('login redirect', () => {
 
   it.each([
     ['/data/AB12CD34E', '', '/login?redirect=%2Fdata%2FAB12CD34E'],
-    ['/group/G1234567890/v-abcdefgh', '?x=1&y=2', '/login?redirect=%2Fgroup%2FG1234567890%2Fv-abcdefgh%3Fx%3D1%26y%3D2'],
+    [
+      '/group/G1234567890/v-abcdefgh',
+      '?x=1&y=2',
+      '/login?redirect=%2Fgroup%2FG1234567890%2Fv-abcdefgh%3Fx%3D1%26y%3D2',
+    ],
     ['/plans', 'a=b', '/login?redirect=%2Fplans%3Fa%3Db'],
     ['/', '', '/login?redirect=%2F'],
   ])('loginRedirectPath(%s, %s) -> %s', (path, search, out) => {
     expect(loginRedirectPath(path, search)).toBe(out);
-    expect(new URLSearchParams(out.split('?')[1]).get('redirect')).toBe(path + (search && !search.startsWith('?') ? `?${search}` : search));
+    expect(new URLSearchParams(out.split('?')[1]).get('redirect')).toBe(
+      path + (search && !search.startsWith('?') ? `?${search}` : search),
+    );
   });
 
   it.each<[string | null | undefined, string]>([

@@ -110,7 +110,13 @@ describe('map severity', () => {
   });
 
   it('uses the UI.md palette', () => {
-    expect(SEVERITY_COLOURS).toEqual({ alarm: '#d32f2f', warning: '#f59e0b', info: '#0284c7', normal: '#16a34a', muted: '#9ca3af' });
+    expect(SEVERITY_COLOURS).toEqual({
+      alarm: '#d32f2f',
+      warning: '#f59e0b',
+      info: '#0284c7',
+      normal: '#16a34a',
+      muted: '#9ca3af',
+    });
     expect(COLOUR_CLASS_COLOURS.danger).toBe('#d32f2f');
   });
 

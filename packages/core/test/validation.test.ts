@@ -39,9 +39,12 @@ describe('country calling codes', () => {
     (code) => expect(COUNTRY_CALLING_CODES.has(code)).toBe(true),
   );
 
-  it.each(['0', '2', '3', '21', '28', '42', '59', '80', '999', '384', '969', '__proto__', ''])('excludes %s', (code) => {
-    expect(COUNTRY_CALLING_CODES.has(code)).toBe(false);
-  });
+  it.each(['0', '2', '3', '21', '28', '42', '59', '80', '999', '384', '969', '__proto__', ''])(
+    'excludes %s',
+    (code) => {
+      expect(COUNTRY_CALLING_CODES.has(code)).toBe(false);
+    },
+  );
 
   it('holds digit strings of 1-3 digits, roughly the ITU list size', () => {
     for (const code of COUNTRY_CALLING_CODES) expect(code).toMatch(/^[1-9]\d{0,2}$/);
@@ -147,7 +150,11 @@ describe('sanitiser', () => {
     expect(sanitise('abcdef', { maxLength: 3 })).toBe('abc');
     expect(sanitise('😀😀😀', { maxLength: 2 })).toBe('😀😀');
   });
-  it.each([['', ''], ['__proto__', '__proto__'], ['<script>', 'script']])('sanitise(%s) -> %s', (a, b) => {
+  it.each([
+    ['', ''],
+    ['__proto__', '__proto__'],
+    ['<script>', 'script'],
+  ])('sanitise(%s) -> %s', (a, b) => {
     expect(sanitise(a)).toBe(b);
   });
   it('DLG-14 and DLG-02: display text is sanitised and cut at 15', () => {
@@ -171,7 +178,8 @@ describe('group and view names', () => {
   ])('validateGroupName(%j)', (input, out) => expect(validateGroupName(input)).toEqual(out));
 
   it('the message is verbatim', () => expect(GROUP_NAME_REQUIRED).toBe('Group name is required'));
-  it('long group names are cut at 20', () => expect(validateGroupName(LONG)).toEqual({ ok: true, value: 'x'.repeat(20) }));
+  it('long group names are cut at 20', () =>
+    expect(validateGroupName(LONG)).toEqual({ ok: true, value: 'x'.repeat(20) }));
 
   it.each([
     [0, 'View 1'],
@@ -251,14 +259,26 @@ describe('custom pages and settings', () => {
 });
 
 describe('decimal places', () => {
-  it.each<[unknown, number]>([[-1, 0], [0, 0], [3, 3], [8, 8], [12, 8], ['4', 4], [2.7, 2], ['x', 0], [null, 0], [Number.NaN, 0]])(
-    'DLG-03 clampDecimalPlaces(%j) -> %d',
-    (dp, out) => expect(clampDecimalPlaces(dp)).toBe(out),
-  );
-  it.each<[unknown, number]>([[-1, 0], [5, 5], [6, 5], [99, 5], ['2', 2], [undefined, 0]])(
-    'headline dp clampHeadlineDecimalPlaces(%j) -> %d',
-    (dp, out) => expect(clampHeadlineDecimalPlaces(dp)).toBe(out),
-  );
+  it.each<[unknown, number]>([
+    [-1, 0],
+    [0, 0],
+    [3, 3],
+    [8, 8],
+    [12, 8],
+    ['4', 4],
+    [2.7, 2],
+    ['x', 0],
+    [null, 0],
+    [Number.NaN, 0],
+  ])('DLG-03 clampDecimalPlaces(%j) -> %d', (dp, out) => expect(clampDecimalPlaces(dp)).toBe(out));
+  it.each<[unknown, number]>([
+    [-1, 0],
+    [5, 5],
+    [6, 5],
+    [99, 5],
+    ['2', 2],
+    [undefined, 0],
+  ])('headline dp clampHeadlineDecimalPlaces(%j) -> %d', (dp, out) => expect(clampHeadlineDecimalPlaces(dp)).toBe(out));
   it('clampInteger handles infinities', () => {
     expect(clampInteger(Number.POSITIVE_INFINITY, 0, 8)).toBe(8);
     expect(clampInteger(Number.NEGATIVE_INFINITY, 0, 8)).toBe(0);

@@ -58,9 +58,11 @@ function readOptions(argv: string[]): Options {
     process.exit(0);
   }
   const model = values.model;
-  if (!model || !(DEVICE_MODELS as readonly string[]).includes(model)) fail(`--model must be one of ${DEVICE_MODELS.join(', ')}`);
+  if (!model || !(DEVICE_MODELS as readonly string[]).includes(model))
+    fail(`--model must be one of ${DEVICE_MODELS.join(', ')}`);
   const count = Number(values.count);
-  if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) fail(`--count must be a whole number from 1 to ${MAX_COUNT}`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT)
+    fail(`--count must be a whole number from 1 to ${MAX_COUNT}`);
   const prefix = values.prefix.toUpperCase();
   if (!/^[A-Z0-9]{0,6}$/.test(prefix)) fail('--prefix must be at most 6 letters or digits');
   if (values.fw !== undefined && !FIRMWARE_PATTERN.test(values.fw)) fail('--fw must look like SFW003-1.2.3');
@@ -88,7 +90,11 @@ function table(devices: ProvisionedDevice[]): string {
   const header = ['deviceid', 'model', 'setup password', 'device key'];
   const rows = devices.map((d) => [d.deviceid, d.model, d.setupPassword, d.deviceKey]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -106,14 +112,28 @@ async function main(): Promise<void> {
     const body = ProvEditDeviceBodySchema.parse({ model: options.model, ...(options.fw ? { fw: options.fw } : {}) });
     const made: ProvisionedDevice[] = [];
     for (let attempts = 0; made.length < options.count; attempts += 1) {
-      if (attempts > options.count * 20) throw new Error(`Could not find free device ids with prefix '${options.prefix}'.`);
+      if (attempts > options.count * 20)
+        throw new Error(`Could not find free device ids with prefix '${options.prefix}'.`);
       const device = await devices.createDevice(randomDeviceId(options.prefix), body, 'cli');
       if (device) made.push(device);
     }
-    if (options.json) console.log(JSON.stringify(made.map((d) => ({ deviceid: d.deviceid, model: d.model, fw: d.fw, setupPassword: d.setupPassword, deviceKey: d.deviceKey }))));
+    if (options.json)
+      console.log(
+        JSON.stringify(
+          made.map((d) => ({
+            deviceid: d.deviceid,
+            model: d.model,
+            fw: d.fw,
+            setupPassword: d.setupPassword,
+            deviceKey: d.deviceKey,
+          })),
+        ),
+      );
     else {
       console.log(table(made));
-      console.log(`\n${made.length} device${made.length === 1 ? '' : 's'} provisioned. Keep the device keys: they are not shown again.`);
+      console.log(
+        `\n${made.length} device${made.length === 1 ? '' : 's'} provisioned. Keep the device keys: they are not shown again.`,
+      );
     }
   } finally {
     await db.close();

@@ -33,12 +33,17 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<string[
     await tx.exec(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set((await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    const done = new Set(
+      (await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+    );
     const applied: string[] = [];
     for (const migration of all) {
       if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       applied.push(migration.name);
     }
     return applied;

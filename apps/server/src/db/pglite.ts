@@ -122,7 +122,9 @@ function lockDirectory(dataDir: string): () => void {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
       const owner = Number(readFileSync(lockFile, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && processAlive(owner)) {
-        throw new DbError(`The database in ${dataDir} is in use by another portal (pid ${owner}): stop it or set DATA_DIR to another directory.`);
+        throw new DbError(
+          `The database in ${dataDir} is in use by another portal (pid ${owner}): stop it or set DATA_DIR to another directory.`,
+        );
       }
       rmSync(lockFile, { force: true });
     }

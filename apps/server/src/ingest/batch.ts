@@ -3,7 +3,14 @@
  * (validated records, events, rollups, latest values, diagnostics, server-log lines).
  */
 import { BASIC_RECORD_INTERVAL_S, RECORD_LIMITS, parseDeviceRecord, type DeviceRecord } from '@portal/core';
-import type { DiagnosticsRow, EventRow, LatestRow, RecordRow, RollupRow, ServerLogRow } from '../modules/telemetry/telemetry.repository';
+import type {
+  DiagnosticsRow,
+  EventRow,
+  LatestRow,
+  RecordRow,
+  RollupRow,
+  ServerLogRow,
+} from '../modules/telemetry/telemetry.repository';
 
 export type IngestKind = 'data' | 'diag';
 
@@ -72,7 +79,12 @@ export function prepareBatch(items: IngestItem[], now: Date): PreparedBatch {
     if (item.error !== undefined) return refuse(item.error);
     if (item.kind === 'diag') {
       if (!isPlainObject(item.body)) return refuse('Diagnostics must be a JSON object');
-      const ts = typeof item.body.ts === 'number' && Number.isFinite(item.body.ts) && Math.abs(item.body.ts - nowS) < RECORD_LIMITS.maxAgeSeconds ? item.body.ts : nowS;
+      const ts =
+        typeof item.body.ts === 'number' &&
+        Number.isFinite(item.body.ts) &&
+        Math.abs(item.body.ts - nowS) < RECORD_LIMITS.maxAgeSeconds
+          ? item.body.ts
+          : nowS;
       diagnostics.push({ device_id: item.deviceId, ts, data: item.body });
       outcome.stored = 1;
       return;
@@ -90,7 +102,9 @@ export function prepareBatch(items: IngestItem[], now: Date): PreparedBatch {
       if (parsed.dropped.length > 0) {
         const reasons = parsed.dropped.map((d) => d.reason);
         outcome.dropped.push(...reasons);
-        serverLog.push(logRow(item.deviceId, item.receivedAt, 'dropped', `Record ${parsed.record.ts}: ${reasons.join('; ')}`));
+        serverLog.push(
+          logRow(item.deviceId, item.receivedAt, 'dropped', `Record ${parsed.record.ts}: ${reasons.join('; ')}`),
+        );
       }
       candidates.push({ itemIndex, deviceId: item.deviceId, record: parsed.record });
     }
@@ -126,7 +140,12 @@ export function thinBasic(batch: PreparedBatch, basicDevices: Set<string>, newes
 }
 
 export function recordRows(candidates: Candidate[], items: IngestItem[]): RecordRow[] {
-  return candidates.map((c) => ({ device_id: c.deviceId, ts: c.record.ts, received_at: items[c.itemIndex]!.receivedAt.toISOString(), data: c.record }));
+  return candidates.map((c) => ({
+    device_id: c.deviceId,
+    ts: c.record.ts,
+    received_at: items[c.itemIndex]!.receivedAt.toISOString(),
+    data: c.record,
+  }));
 }
 
 export const rowKey = (deviceId: string, ts: number) => `${deviceId}\u0000${ts}`;
@@ -158,7 +177,19 @@ export function derivedRows(stored: Candidate[]): { events: EventRow[]; rollups:
       const rk = `${deviceId}\u0000${key}\u0000${bucket}`;
       const r = rollups.get(rk);
       if (!r) {
-        rollups.set(rk, { device_id: deviceId, key, bucket, count: 1, min: value, max: value, sum: value, first: value, last: value, first_ts: ts, last_ts: ts });
+        rollups.set(rk, {
+          device_id: deviceId,
+          key,
+          bucket,
+          count: 1,
+          min: value,
+          max: value,
+          sum: value,
+          first: value,
+          last: value,
+          first_ts: ts,
+          last_ts: ts,
+        });
         continue;
       }
       r.count += 1;

@@ -34,9 +34,13 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
   await app.register(async (scope) => {
     // The body stays text until the device is known: bad JSON is then logged in its server log.
     scope.removeContentTypeParser(['application/json', 'text/plain']);
-    scope.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT }, (_request, body, done) => {
-      done(null, typeof body === 'string' ? body : body.toString('utf8'));
-    });
+    scope.addContentTypeParser(
+      ['application/json', 'text/plain'],
+      { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT },
+      (_request, body, done) => {
+        done(null, typeof body === 'string' ? body : body.toString('utf8'));
+      },
+    );
 
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/api/ingest/:id',
@@ -53,7 +57,8 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
         },
         schema: {
           tags: ['ingest'],
-          summary: 'A device sends a record or an array of records (Authorization: Device <key>); answers its queued commands and pending config',
+          summary:
+            'A device sends a record or an array of records (Authorization: Device <key>); answers its queued commands and pending config',
           params: z.object({ id: z.string().min(1).max(64) }),
           body: z.string().optional(),
           response: { 200: CommandMessageSchema, ...errorResponses(400, 401, 413) },

@@ -27,7 +27,13 @@ export interface MqttIngest {
 }
 
 /** Reads one device message and hands it to the writer; resolves once it is stored or logged. */
-async function handleDeviceMessage(telemetry: TelemetryService, deviceId: string, kind: string, payload: Buffer, basic: boolean): Promise<void> {
+async function handleDeviceMessage(
+  telemetry: TelemetryService,
+  deviceId: string,
+  kind: string,
+  payload: Buffer,
+  basic: boolean,
+): Promise<void> {
   if (kind === 'ack') {
     let body: unknown;
     try {
@@ -76,7 +82,12 @@ interface Session {
   basic: boolean;
 }
 
-export async function startEmbeddedBroker(options: { port: number; host: string; telemetry: TelemetryService; log: FastifyBaseLogger }): Promise<MqttIngest> {
+export async function startEmbeddedBroker(options: {
+  port: number;
+  host: string;
+  telemetry: TelemetryService;
+  log: FastifyBaseLogger;
+}): Promise<MqttIngest> {
   const { telemetry, log } = options;
   const sessions = new WeakMap<Client, Session>();
   const online = new Map<string, Client>();
@@ -88,7 +99,8 @@ export async function startEmbeddedBroker(options: { port: number; host: string;
       const id = username ?? '';
       const key = password ? password.toString('utf8') : '';
       (async () => {
-        if (!id || !key || !(await telemetry.verifyDevice(id, key))) return done(authError('Bad username or password', 4), null);
+        if (!id || !key || !(await telemetry.verifyDevice(id, key)))
+          return done(authError('Bad username or password', 4), null);
         const plan = await telemetry.ingestPlan(id);
         if (!plan) return done(authError('Bad username or password', 4), null);
         sessions.set(client, { deviceId: id, basic: plan.basic });
@@ -104,14 +116,24 @@ export async function startEmbeddedBroker(options: { port: number; host: string;
       const match = OWN_TOPIC.exec(packet.topic);
       if (!match || match[1] !== session.deviceId) {
         telemetry
-          .log(session.deviceId, 'refused', `mqtt: publish to ${JSON.stringify(packet.topic.slice(0, 200))} refused: a device publishes only to dev/${session.deviceId}/(data|diag|ack)`)
+          .log(
+            session.deviceId,
+            'refused',
+            `mqtt: publish to ${JSON.stringify(packet.topic.slice(0, 200))} refused: a device publishes only to dev/${session.deviceId}/(data|diag|ack)`,
+          )
           .catch((error: unknown) => log.warn({ err: error }, 'Server log write failed'))
           .finally(() => callback(new Error('Not authorized to publish to this topic')));
         return;
       }
       // Nothing a device publishes is kept by the broker.
       packet.retain = false;
-      handleDeviceMessage(telemetry, session.deviceId, match[2]!, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), session.basic).then(
+      handleDeviceMessage(
+        telemetry,
+        session.deviceId,
+        match[2]!,
+        Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
+        session.basic,
+      ).then(
         () => callback(null),
         (error: unknown) => {
           log.error({ err: error, deviceId: session.deviceId }, 'MQTT message could not be stored');
@@ -124,7 +146,11 @@ export async function startEmbeddedBroker(options: { port: number; host: string;
       if (session && subscription.topic === `dev/${session.deviceId}/cmd`) return callback(null, subscription);
       if (session) {
         telemetry
-          .log(session.deviceId, 'refused', `mqtt: subscription to ${JSON.stringify(subscription.topic.slice(0, 200))} refused: a device subscribes only to dev/${session.deviceId}/cmd`)
+          .log(
+            session.deviceId,
+            'refused',
+            `mqtt: subscription to ${JSON.stringify(subscription.topic.slice(0, 200))} refused: a device subscribes only to dev/${session.deviceId}/cmd`,
+          )
           .catch((error: unknown) => log.warn({ err: error }, 'Server log write failed'));
       }
       callback(null, null);
@@ -136,7 +162,9 @@ export async function startEmbeddedBroker(options: { port: number; host: string;
     const session = sessions.get(client);
     if (!session) return;
     online.set(session.deviceId, client);
-    telemetry.log(session.deviceId, 'connect', `mqtt: connected (client id ${JSON.stringify(client.id.slice(0, 100))})`).catch(() => undefined);
+    telemetry
+      .log(session.deviceId, 'connect', `mqtt: connected (client id ${JSON.stringify(client.id.slice(0, 100))})`)
+      .catch(() => undefined);
   });
   broker.on('clientDisconnect', (client) => {
     const session = sessions.get(client);
@@ -166,8 +194,16 @@ export async function startEmbeddedBroker(options: { port: number; host: string;
   const sink: CommandSink = {
     publish: (deviceId, message) =>
       new Promise<void>((resolve, reject) => {
-        broker.publish({ cmd: 'publish', topic: `dev/${deviceId}/cmd`, payload: commandPayload(message), qos: 1, retain: false, dup: false }, (error) =>
-          error ? reject(error) : resolve(),
+        broker.publish(
+          {
+            cmd: 'publish',
+            topic: `dev/${deviceId}/cmd`,
+            payload: commandPayload(message),
+            qos: 1,
+            retain: false,
+            dup: false,
+          },
+          (error) => (error ? reject(error) : resolve()),
         );
       }),
     isOnline: (deviceId) => online.has(deviceId),
@@ -213,7 +249,12 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
   const clients: MqttClient[] = [];
   try {
     for (let i = 0; i < Math.max(1, options.connections); i += 1) {
-      const client = mqtt.connect(options.url, { clientId: `portal-${tag}-${i}`, clean: true, reconnectPeriod: 1000, connectTimeout: 10_000 });
+      const client = mqtt.connect(options.url, {
+        clientId: `portal-${tag}-${i}`,
+        clean: true,
+        reconnectPeriod: 1000,
+        connectTimeout: 10_000,
+      });
       clients.push(client);
       client.handleMessage = (packet, callback) => {
         const match = OWN_TOPIC.exec(packet.topic);

@@ -30,7 +30,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /** Response schemas of the listed error statuses, for a route's `schema.response` (OpenAPI). */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBodySchema> {
-  return Object.fromEntries(statuses.map((status) => [status, ErrorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error')]));
+  return Object.fromEntries(
+    statuses.map((status) => [status, ErrorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error')]),
+  );
 }
 
 /** One readable sentence for a failed validation: the first issue, prefixed by its field. */

@@ -30,7 +30,11 @@ export function allowedLinkHosts(publicHost: string, brands: Readonly<Record<Bra
   return hosts;
 }
 
-export function linkOriginFor(request: Pick<FastifyRequest, 'host'>, publicUrl: string, brands: Readonly<Record<BrandId, BrandConfig>>): string {
+export function linkOriginFor(
+  request: Pick<FastifyRequest, 'host'>,
+  publicUrl: string,
+  brands: Readonly<Record<BrandId, BrandConfig>>,
+): string {
   const base = new URL(publicUrl);
   const host = (request.host ?? '').toLowerCase();
   return allowedLinkHosts(base.host, brands).has(host) ? `${base.protocol}//${host}` : base.origin;

@@ -16,7 +16,8 @@ const NO_CACHE = 'no-cache';
 /** Registers static serving when `webDist` holds a build; returns the history fallback. */
 export async function registerStatic(app: FastifyInstance, webDist: string | null): Promise<NotFoundFallback> {
   if (!webDist || !existsSync(join(webDist, 'index.html'))) {
-    return (_request, reply) => reply.code(503).type('text/plain; charset=utf-8').header('cache-control', NO_CACHE).send(NOT_BUILT_MESSAGE);
+    return (_request, reply) =>
+      reply.code(503).type('text/plain; charset=utf-8').header('cache-control', NO_CACHE).send(NOT_BUILT_MESSAGE);
   }
   await app.register(fastifyStatic, {
     root: webDist,

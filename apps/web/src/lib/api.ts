@@ -39,7 +39,6 @@ export class ApiError extends Error {
   }
 }
 
-
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {

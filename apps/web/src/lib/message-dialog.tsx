@@ -55,7 +55,13 @@ export function MessageDialogProvider({ children }: { children: ReactNode }) {
       {children}
       {state && (
         <Suspense fallback={null}>
-          <MessageDialogView visible={visible} title={state.title} message={state.message} tone={state.tone} onHide={hide} />
+          <MessageDialogView
+            visible={visible}
+            title={state.title}
+            message={state.message}
+            tone={state.tone}
+            onHide={hide}
+          />
         </Suspense>
       )}
     </MessageDialogContext.Provider>

@@ -59,9 +59,13 @@ const int = (name: string, min: number, max: number) =>
     .min(min, `${name} must be at least ${min}`)
     .max(max, `${name} must be at most ${max}`);
 const num = (name: string, min: number, max: number) =>
-  z.number({ message: `${name} must be a number` }).min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`);
+  z
+    .number({ message: `${name} must be a number` })
+    .min(min, `${name} must be at least ${min}`)
+    .max(max, `${name} must be at most ${max}`);
 const bool = (name: string) => z.boolean({ message: `${name} must be true or false` });
-const text = (name: string, max: number) => z.string({ message: `${name} must be text` }).max(max, `${name}: at most ${max} characters`);
+const text = (name: string, max: number) =>
+  z.string({ message: `${name} must be text` }).max(max, `${name}: at most ${max} characters`);
 
 const DAY_SECONDS = 86_400;
 const BAUD_RATES: readonly number[] = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200];
@@ -77,25 +81,34 @@ const DeviceSectionSchema = z.strictObject({
 const ChannelSchema = z.strictObject({
   enabled: bool('enabled').optional(),
   name: text('name', 20).optional(),
-  mode: z.enum(['voltage', 'current', 'resistance'], { message: 'mode must be voltage, current or resistance' }).optional(),
+  mode: z
+    .enum(['voltage', 'current', 'resistance'], { message: 'mode must be voltage, current or resistance' })
+    .optional(),
 });
 const CHANNEL_NUMBERS = ['1', '2', '3', '4', '5'];
 const Channels = z.record(z.string(), ChannelSchema).superRefine((channels, ctx) => {
   for (const key of Object.keys(channels)) {
-    if (!CHANNEL_NUMBERS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'channels are numbered 1 to 5' });
+    if (!CHANNEL_NUMBERS.includes(key))
+      ctx.addIssue({ code: 'custom', path: [key], message: 'channels are numbered 1 to 5' });
   }
 });
 
 const CanSchema = z.strictObject({
   enabled: bool('enabled').optional(),
-  bitrate: z.union([z.literal(125000), z.literal(250000), z.literal(500000), z.literal(1000000)], { message: 'bitrate must be 125000, 250000, 500000 or 1000000' }).optional(),
+  bitrate: z
+    .union([z.literal(125000), z.literal(250000), z.literal(500000), z.literal(1000000)], {
+      message: 'bitrate must be 125000, 250000, 500000 or 1000000',
+    })
+    .optional(),
   mode: z.enum(['j1939', 'raw'], { message: 'mode must be j1939 or raw' }).optional(),
 });
 
 export const ScriptTriggerSchema = z.strictObject({
   index: int('index', 0, 99),
   name: text('name', 20),
-  colour: z.string({ message: 'colour must be text' }).regex(/^(?:#[0-9A-Fa-f]{6}|[a-z]{1,20})$/, 'colour must be #rrggbb or a colour name'),
+  colour: z
+    .string({ message: 'colour must be text' })
+    .regex(/^(?:#[0-9A-Fa-f]{6}|[a-z]{1,20})$/, 'colour must be #rrggbb or a colour name'),
 });
 
 /** The script section: triggers and num* / str* custom values (num* numeric and not blank). */
@@ -105,17 +118,30 @@ const ScriptSectionSchema = z
     for (const [key, value] of Object.entries(section)) {
       if (key === 'triggers') {
         const parsed = z.array(ScriptTriggerSchema).max(16, 'at most 16 triggers').safeParse(value);
-        if (!parsed.success) ctx.addIssue({ code: 'custom', path: [key, ...(parsed.error.issues[0]?.path ?? [])], message: parsed.error.issues[0]?.message ?? 'invalid' });
+        if (!parsed.success)
+          ctx.addIssue({
+            code: 'custom',
+            path: [key, ...(parsed.error.issues[0]?.path ?? [])],
+            message: parsed.error.issues[0]?.message ?? 'invalid',
+          });
         continue;
       }
       if (!CUSTOM_SETTING_NAME_PATTERN.test(key)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: 'script values are named num* or str* (letters, digits, _)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'script values are named num* or str* (letters, digits, _)',
+        });
         continue;
       }
       const error = customSettingError(key, value);
       if (error) ctx.addIssue({ code: 'custom', path: [key], message: error });
       else if (key.startsWith('str') && (typeof value !== 'string' || value.length > CUSTOM_TEXT_MAX_LENGTH)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `${key} must be text of at most ${CUSTOM_TEXT_MAX_LENGTH} characters` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${key} must be text of at most ${CUSTOM_TEXT_MAX_LENGTH} characters`,
+        });
       }
     }
   })
@@ -127,12 +153,20 @@ export const DeviceConfigSettingsSchema = z.strictObject({
   vin: z
     .strictObject({
       sleep: z
-        .strictObject({ enabled: bool('enabled').optional(), threshold: num('threshold', 0, 60).optional(), hysteresis: num('hysteresis', 0, 10).optional() })
+        .strictObject({
+          enabled: bool('enabled').optional(),
+          threshold: num('threshold', 0, 60).optional(),
+          hysteresis: num('hysteresis', 0, 10).optional(),
+        })
         .optional(),
     })
     .optional(),
-  gps: z.strictObject({ enabled: bool('enabled').optional(), interval: int('interval', 1, 1000).optional() }).optional(),
-  accel: z.strictObject({ enabled: bool('enabled').optional(), threshold: num('threshold', 0, 16).optional() }).optional(),
+  gps: z
+    .strictObject({ enabled: bool('enabled').optional(), interval: int('interval', 1, 1000).optional() })
+    .optional(),
+  accel: z
+    .strictObject({ enabled: bool('enabled').optional(), threshold: num('threshold', 0, 16).optional() })
+    .optional(),
   ambient: z.strictObject({ enabled: bool('enabled').optional() }).optional(),
   inputs: z
     .strictObject({
@@ -174,7 +208,11 @@ export const DeviceConfigPutBodySchema = z.strictObject({
 });
 export type DeviceConfigPutBody = z.infer<typeof DeviceConfigPutBodySchema>;
 
-const CaptureTextSchema = z.object({ start: z.string().nullable(), end: z.string().nullable(), request: z.string().nullable() });
+const CaptureTextSchema = z.object({
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  request: z.string().nullable(),
+});
 
 export const DeviceConfigResponseSchema = z.object({
   deviceid: z.string(),
@@ -194,13 +232,20 @@ export const CustomSettingsBodySchema = z.strictObject({
   values: z
     .record(
       z.string(),
-      z.union([z.string().max(CUSTOM_TEXT_MAX_LENGTH, `values: text of at most ${CUSTOM_TEXT_MAX_LENGTH} characters`), z.number()], {
-        message: 'values: each value must be text or a number',
-      }),
+      z.union(
+        [
+          z.string().max(CUSTOM_TEXT_MAX_LENGTH, `values: text of at most ${CUSTOM_TEXT_MAX_LENGTH} characters`),
+          z.number(),
+        ],
+        {
+          message: 'values: each value must be text or a number',
+        },
+      ),
     )
     .superRefine((values, ctx) => {
       for (const key of Object.keys(values)) {
-        if (!CUSTOM_SETTING_NAME_PATTERN.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'names are num* or str* (letters, digits, _)' });
+        if (!CUSTOM_SETTING_NAME_PATTERN.test(key))
+          ctx.addIssue({ code: 'custom', path: [key], message: 'names are num* or str* (letters, digits, _)' });
       }
     })
     .refine((v) => Object.keys(v).length > 0, 'values must name at least one setting')
@@ -211,7 +256,10 @@ export type CustomSettingsBody = z.infer<typeof CustomSettingsBodySchema>;
 /** num* values become numbers ('12.5' -> 12.5); str* values stay text. Call after validation. */
 export function normaliseCustomValues(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, key.startsWith('num') && typeof value === 'string' ? Number(value.trim()) : value]),
+    Object.entries(values).map(([key, value]) => [
+      key,
+      key.startsWith('num') && typeof value === 'string' ? Number(value.trim()) : value,
+    ]),
   );
 }
 
@@ -220,7 +268,9 @@ export function normaliseCustomValues(values: Record<string, unknown>): Record<s
 /** Room for a script somewhat above the limit, so the size message (not a 413) answers it. */
 const SCRIPT_BASE64_MAX_CHARS = 4 * Math.ceil((SCRIPT_MAX_BYTES * 4) / 3);
 
-export const ScriptPutBodySchema = z.strictObject({ scriptFileBase64: base64('scriptFileBase64', SCRIPT_BASE64_MAX_CHARS) });
+export const ScriptPutBodySchema = z.strictObject({
+  scriptFileBase64: base64('scriptFileBase64', SCRIPT_BASE64_MAX_CHARS),
+});
 export type ScriptPutBody = z.infer<typeof ScriptPutBodySchema>;
 
 export const ScriptLockSchema = z.object({ userid: z.string(), email: z.string(), since: z.string() });
@@ -242,22 +292,32 @@ export type ScriptLockResponse = z.infer<typeof ScriptLockResponseSchema>;
 // ---- Firmware and files ----------------------------------------------------------------------
 
 export const FirmwarePostBodySchema = z.strictObject({
-  firmwareName: z.string({ message: 'firmwareName must be text' }).regex(FIRMWARE_PATTERN, 'firmwareName must look like SFW003-1.2.3'),
+  firmwareName: z
+    .string({ message: 'firmwareName must be text' })
+    .regex(FIRMWARE_PATTERN, 'firmwareName must look like SFW003-1.2.3'),
 });
 export type FirmwarePostBody = z.infer<typeof FirmwarePostBodySchema>;
 
 export const DeviceFilePutBodySchema = z.strictObject({
-  fileName: z.string({ message: 'fileName must be text' }).regex(DEVICE_FILE_NAME_PATTERN, 'fileName: 1 to 64 letters, digits, dots, dashes or underscores'),
-  fileDataBase64: z.string({ message: 'fileDataBase64 must be text' }).refine(isBase64, 'fileDataBase64 is not valid base64'),
+  fileName: z
+    .string({ message: 'fileName must be text' })
+    .regex(DEVICE_FILE_NAME_PATTERN, 'fileName: 1 to 64 letters, digits, dots, dashes or underscores'),
+  fileDataBase64: z
+    .string({ message: 'fileDataBase64 must be text' })
+    .refine(isBase64, 'fileDataBase64 is not valid base64'),
 });
 export type DeviceFilePutBody = z.infer<typeof DeviceFilePutBodySchema>;
 
 // ---- Merging ---------------------------------------------------------------------------------
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Deep merge of config documents: objects merge key by key; arrays and values replace. */
-export function mergeDeviceConfig(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+export function mergeDeviceConfig(
+  base: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     if (key === '__proto__') continue;

@@ -19,7 +19,9 @@ export type TransferDataBody = z.infer<typeof TransferDataBodySchema>;
 
 /** POST /device/{id}/import: records like a device sends them, each checked on its own. */
 export const ImportBodySchema = z.strictObject({
-  records: z.array(z.unknown(), { message: 'records must be an array of records' }).max(MAX_IMPORT_RECORDS, `At most ${MAX_IMPORT_RECORDS} records per import`),
+  records: z
+    .array(z.unknown(), { message: 'records must be an array of records' })
+    .max(MAX_IMPORT_RECORDS, `At most ${MAX_IMPORT_RECORDS} records per import`),
 });
 export type ImportBody = z.infer<typeof ImportBodySchema>;
 

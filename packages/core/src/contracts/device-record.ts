@@ -126,8 +126,7 @@ export const COMMAND_STATES = ['queued', 'sent', 'delivered', 'cancelled', 'expi
 export type CommandState = (typeof COMMAND_STATES)[number];
 
 export type RecordParseResult =
-  | { ok: true; record: DeviceRecord; dropped: { key: string; reason: string }[] }
-  | { ok: false; reason: string };
+  { ok: true; record: DeviceRecord; dropped: { key: string; reason: string }[] } | { ok: false; reason: string };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;

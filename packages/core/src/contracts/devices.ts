@@ -35,7 +35,9 @@ export const FIRMWARE_PATTERN = /^SFW\d{3}-\d{1,4}\.\d{1,4}\.\d{1,4}$/;
 export const DEFAULT_FIRMWARE = 'SFW003-1.0.0';
 export const FirmwareSchema = z.string().regex(FIRMWARE_PATTERN, 'fw must look like SFW003-1.2.3');
 
-export const DeviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, 'The device id must be 9 uppercase letters or digits');
+export const DeviceIdSchema = z
+  .string()
+  .regex(DEVICE_ID_PATTERN, 'The device id must be 9 uppercase letters or digits');
 export const DeviceIdParamsSchema = z.strictObject({ id: DeviceIdSchema });
 
 /** Setup passwords printed on the label: 8 characters from an alphabet without look-alikes. */
@@ -116,7 +118,11 @@ export function defaultDeviceConfig(input: DefaultConfigInput): Record<string, u
 export const ProvEditDeviceBodySchema = z.strictObject({
   model: DeviceModelSchema,
   fw: FirmwareSchema.optional(),
-  name: z.string().max(20, 'name: at most 20 characters').transform((v) => sanitise(v)).optional(),
+  name: z
+    .string()
+    .max(20, 'name: at most 20 characters')
+    .transform((v) => sanitise(v))
+    .optional(),
 });
 export type ProvEditDeviceBody = z.infer<typeof ProvEditDeviceBodySchema>;
 
@@ -139,7 +145,12 @@ export type ProvDevice = z.infer<typeof ProvDeviceSchema>;
 export const ProvLogBodySchema = z.strictObject({
   message: z.string().trim().min(1, 'message is required').max(2000, 'message: at most 2000 characters'),
 });
-export const ProvLogEntrySchema = z.object({ id: z.number(), message: z.string(), author: z.string().nullable(), ts: z.string() });
+export const ProvLogEntrySchema = z.object({
+  id: z.number(),
+  message: z.string(),
+  author: z.string().nullable(),
+  ts: z.string(),
+});
 export const ProvLogResponseSchema = z.object({ deviceid: z.string(), entries: z.array(ProvLogEntrySchema) });
 export type ProvLogEntry = z.infer<typeof ProvLogEntrySchema>;
 
@@ -159,10 +170,18 @@ export const DeviceUserPostBodySchema = z
   .superRefine((body, ctx) => {
     const grant = body.targetEmail !== undefined || body.targetPermission !== undefined;
     if (grant && (body.targetEmail === undefined || body.targetPermission === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'targetEmail and targetPermission go together', path: [body.targetEmail === undefined ? 'targetEmail' : 'targetPermission'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'targetEmail and targetPermission go together',
+        path: [body.targetEmail === undefined ? 'targetEmail' : 'targetPermission'],
+      });
     }
     if (grant && body.setupPassword !== undefined) {
-      ctx.addIssue({ code: 'custom', message: 'send either setupPassword or targetEmail, not both', path: ['setupPassword'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'send either setupPassword or targetEmail, not both',
+        path: ['setupPassword'],
+      });
     }
   });
 export type DeviceUserPostBody = z.infer<typeof DeviceUserPostBodySchema>;
@@ -203,7 +222,18 @@ const text = (max: number, label: string) =>
 
 const displayText = (label: string) => text(DISPLAY_TEXT_MAX_LENGTH, label);
 
-export const DISPLAY_TYPES = ['default', 'hide', 'gauge', 'digital', 'hours', 'raw', 'escaped', 'hex', 'base64', 'trendline'] as const;
+export const DISPLAY_TYPES = [
+  'default',
+  'hide',
+  'gauge',
+  'digital',
+  'hours',
+  'raw',
+  'escaped',
+  'hex',
+  'base64',
+  'trendline',
+] as const;
 
 export const GaugeSettingsSchema = z.strictObject({
   min: z.number(),
@@ -223,10 +253,20 @@ export const DigitalSettingsSchema = z.strictObject({
 /** Per-key display settings (spec 2 section 3 and the limits of section 5). */
 export const DisplaySettingSchema = z.strictObject({
   displayType: z.enum(DISPLAY_TYPES).optional(),
-  sort: z.number().int('sort must be a whole number').min(SORT_ORDER_MIN, 'sort must be 1-100').max(SORT_ORDER_MAX, 'sort must be 1-100').optional(),
+  sort: z
+    .number()
+    .int('sort must be a whole number')
+    .min(SORT_ORDER_MIN, 'sort must be 1-100')
+    .max(SORT_ORDER_MAX, 'sort must be 1-100')
+    .optional(),
   name: displayText('name').optional(),
   units: displayText('units').optional(),
-  dp: z.number().int('dp must be a whole number').min(0, 'dp must be 0-8').max(DECIMAL_PLACES_MAX, 'dp must be 0-8').optional(),
+  dp: z
+    .number()
+    .int('dp must be a whole number')
+    .min(0, 'dp must be 0-8')
+    .max(DECIMAL_PLACES_MAX, 'dp must be 0-8')
+    .optional(),
   showLastReading: z.boolean().optional(),
   gaugeSettings: GaugeSettingsSchema.optional(),
   digitalSettings: DigitalSettingsSchema.optional(),
@@ -242,13 +282,17 @@ export const DATA_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 export const MAX_DISPLAY_SETTING_KEYS = 500;
 
 /** A change of PORTAL_displaySettings: per key, new settings, or null to remove the key's settings. */
-export const DisplaySettingsPatchSchema = z.record(z.string(), DisplaySettingSchema.nullable()).superRefine((record, ctx) => {
-  const keys = Object.keys(record);
-  if (keys.length > MAX_DISPLAY_SETTING_KEYS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_DISPLAY_SETTING_KEYS} keys` });
-  for (const key of keys) {
-    if (!DATA_KEY_PATTERN.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'display setting keys are data key names' });
-  }
-});
+export const DisplaySettingsPatchSchema = z
+  .record(z.string(), DisplaySettingSchema.nullable())
+  .superRefine((record, ctx) => {
+    const keys = Object.keys(record);
+    if (keys.length > MAX_DISPLAY_SETTING_KEYS)
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_DISPLAY_SETTING_KEYS} keys` });
+    for (const key of keys) {
+      if (!DATA_KEY_PATTERN.test(key))
+        ctx.addIssue({ code: 'custom', path: [key], message: 'display setting keys are data key names' });
+    }
+  });
 
 export const DeviceNotesSchema = z.strictObject({
   status: text(40, 'status').optional(),
@@ -270,7 +314,11 @@ export type DeviceNotes = z.infer<typeof DeviceNotesSchema>;
 
 export const DeviceSettingsPutBodySchema = z
   .strictObject({
-    PORTAL_deviceName: z.string().max(20, 'PORTAL_deviceName: at most 20 characters').transform((v) => sanitise(v)).optional(),
+    PORTAL_deviceName: z
+      .string()
+      .max(20, 'PORTAL_deviceName: at most 20 characters')
+      .transform((v) => sanitise(v))
+      .optional(),
     PORTAL_deviceNotes: DeviceNotesSchema.optional(),
     PORTAL_displaySettings: DisplaySettingsPatchSchema.optional(),
   })
@@ -311,7 +359,12 @@ export const DistributorActionBodySchema = z.discriminatedUnion(
   'action',
   [
     z.strictObject({ action: z.literal('reset-trial'), params: z.strictObject({}).optional() }),
-    z.strictObject({ action: z.literal('no-pass'), params: z.strictObject({ mode: z.enum(['ADMIN', 'DISABLE'], { message: 'params.mode must be ADMIN or DISABLE' }) }) }),
+    z.strictObject({
+      action: z.literal('no-pass'),
+      params: z.strictObject({
+        mode: z.enum(['ADMIN', 'DISABLE'], { message: 'params.mode must be ADMIN or DISABLE' }),
+      }),
+    }),
   ],
   { message: "action must be 'reset-trial' or 'no-pass'" },
 );

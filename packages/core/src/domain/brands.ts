@@ -56,14 +56,46 @@ interface BrandSeed {
 }
 
 const SEEDS = {
-  default: { name: 'Portal', hostPrefix: '', primary: '#1f4e79', accent: '#00a3a3', extra: { allowSubBrand: true, allowMFA: true, allowAPI: true, showRegulatoryInfo: true } },
-  'tow-and-blow': { name: 'Tow & Blow', hostPrefix: 'towandblow.', primary: '#c2410c', accent: '#1f2937', equipment: true },
+  default: {
+    name: 'Portal',
+    hostPrefix: '',
+    primary: '#1f4e79',
+    accent: '#00a3a3',
+    extra: { allowSubBrand: true, allowMFA: true, allowAPI: true, showRegulatoryInfo: true },
+  },
+  'tow-and-blow': {
+    name: 'Tow & Blow',
+    hostPrefix: 'towandblow.',
+    primary: '#c2410c',
+    accent: '#1f2937',
+    equipment: true,
+  },
   blast: { name: 'Blast', hostPrefix: 'blast.', primary: '#b91c1c', accent: '#111827', equipment: true },
   tank: { name: 'Tank', hostPrefix: 'tank.', primary: '#0f766e', accent: '#134e4a', equipment: true },
   pump: { name: 'Pump', hostPrefix: 'pump.', primary: '#1d4ed8', accent: '#0c4a6e', equipment: true },
-  carbon: { name: 'Carbon', hostPrefix: 'carbon.', primary: '#111827', accent: '#6b7280', mainBrandHeight: 24, extra: { hidePlans: true, hideSupport: true, hideFooter: true } },
-  'air-quality': { name: 'Air Quality', hostPrefix: 'airquality.', primary: '#15803d', accent: '#0284c7', mainBrandHeight: 41, extra: { hidePlans: true } },
-  'remote-monitoring': { name: 'Remote Monitoring', hostPrefix: 'remote.', primary: '#6d28d9', accent: '#312e81', extra: { allowSubBrand: true, allowMFA: true, docsLink: '/docs/remote-monitoring.html' } },
+  carbon: {
+    name: 'Carbon',
+    hostPrefix: 'carbon.',
+    primary: '#111827',
+    accent: '#6b7280',
+    mainBrandHeight: 24,
+    extra: { hidePlans: true, hideSupport: true, hideFooter: true },
+  },
+  'air-quality': {
+    name: 'Air Quality',
+    hostPrefix: 'airquality.',
+    primary: '#15803d',
+    accent: '#0284c7',
+    mainBrandHeight: 41,
+    extra: { hidePlans: true },
+  },
+  'remote-monitoring': {
+    name: 'Remote Monitoring',
+    hostPrefix: 'remote.',
+    primary: '#6d28d9',
+    accent: '#312e81',
+    extra: { allowSubBrand: true, allowMFA: true, docsLink: '/docs/remote-monitoring.html' },
+  },
 } as const satisfies Record<BrandId, BrandSeed>;
 
 function makeBrand(id: BrandId, seed: BrandSeed): BrandConfig {
@@ -110,10 +142,7 @@ export function isDevHost(hostname: string): boolean {
 }
 
 /** Picks the brand for a host name by its prefix; anything unmatched is the default brand. */
-export function brandForHost(
-  hostname: string,
-  brands: Readonly<Record<BrandId, BrandConfig>> = BRANDS,
-): BrandConfig {
+export function brandForHost(hostname: string, brands: Readonly<Record<BrandId, BrandConfig>> = BRANDS): BrandConfig {
   const host = hostname.toLowerCase().replace(DEV_HOST, '');
   for (const id of BRAND_IDS) {
     const brand = brands[id];
@@ -131,7 +160,8 @@ export function pageTitle(hostname: string): string {
 export function withBrandOverrides(
   overrides: Partial<Record<BrandId, Partial<Omit<BrandConfig, 'id'>>>>,
 ): Record<BrandId, BrandConfig> {
-  return Object.fromEntries(
-    BRAND_IDS.map((id) => [id, { ...BRANDS[id], ...overrides[id], id }]),
-  ) as Record<BrandId, BrandConfig>;
+  return Object.fromEntries(BRAND_IDS.map((id) => [id, { ...BRANDS[id], ...overrides[id], id }])) as Record<
+    BrandId,
+    BrandConfig
+  >;
 }

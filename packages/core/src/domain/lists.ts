@@ -11,7 +11,11 @@ export const STORAGE_KEYS = {
 } as const;
 
 /** Keys cleared when the signed-in user changes: favourites, recent and the script theme. */
-export const USER_SCOPED_STORAGE_KEYS = [STORAGE_KEYS.favourites, STORAGE_KEYS.recent, STORAGE_KEYS.scriptTheme] as const;
+export const USER_SCOPED_STORAGE_KEYS = [
+  STORAGE_KEYS.favourites,
+  STORAGE_KEYS.recent,
+  STORAGE_KEYS.scriptTheme,
+] as const;
 
 /** Each list keeps at most this many entries. */
 export const LIST_MAX_ENTRIES = 10;
@@ -28,7 +32,11 @@ export type ListEntry = z.infer<typeof ListEntrySchema>;
  * Adds an entry: a repeated id replaces the old entry (new name and ts), and beyond `max`
  * the oldest entries by ts are dropped. Returns a new list, newest first.
  */
-export function addListEntry(list: readonly ListEntry[] | null | undefined, entry: ListEntry, max: number = LIST_MAX_ENTRIES): ListEntry[] {
+export function addListEntry(
+  list: readonly ListEntry[] | null | undefined,
+  entry: ListEntry,
+  max: number = LIST_MAX_ENTRIES,
+): ListEntry[] {
   const others = Array.isArray(list) ? list.filter((e) => e.id !== entry.id) : [];
   const next = [{ id: entry.id, name: entry.name, ts: entry.ts }, ...others];
   // Stable sort keeps the new entry ahead of an older one with the same ts.
@@ -47,7 +55,11 @@ export function hasListEntry(list: readonly ListEntry[] | null | undefined, id: 
 }
 
 /** Adds the entry when absent, removes it when present (the favourite star). */
-export function toggleListEntry(list: readonly ListEntry[] | null | undefined, entry: ListEntry, max: number = LIST_MAX_ENTRIES): ListEntry[] {
+export function toggleListEntry(
+  list: readonly ListEntry[] | null | undefined,
+  entry: ListEntry,
+  max: number = LIST_MAX_ENTRIES,
+): ListEntry[] {
   return hasListEntry(list, entry.id) ? removeListEntry(list, entry.id) : addListEntry(list, entry, max);
 }
 

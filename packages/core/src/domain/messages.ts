@@ -27,7 +27,8 @@ export const MAP_LOAD_ERROR = 'Map Load Error';
 export const CONFIG_LOAD_ERROR = 'Failed to load device configuration.';
 export const PORTAL_SETTINGS_LOAD_ERROR = 'Failed to load Portal settings for this device.';
 export const DEVICE_SETTINGS_LOAD_ERROR = 'Error loading device settings';
-export const CUSTOM_SETTING_QUEUED = 'The change has been queued, and will be pushed next time the device makes contact.';
+export const CUSTOM_SETTING_QUEUED =
+  'The change has been queued, and will be pushed next time the device makes contact.';
 export const TRIGGER_SUCCESS_TITLE = 'Successfully Queued';
 export const TRIGGER_SUCCESS_TEXT = 'The command runs at once if the device is online, otherwise at its next contact.';
 export const GAUGE_RANGE_ERROR = 'Gauge Error: Invalid min/max range';

@@ -160,7 +160,13 @@ export function planState(input: PlanStateInput, nowMs: number): PlanState {
       };
     }
     case 'Basic':
-      return { ...base, colour: 'secondary', tooltip: `Basic plan: ${BASIC_BANNER_TEXT}`, showTrialBanner: false, showBasicBanner: true };
+      return {
+        ...base,
+        colour: 'secondary',
+        tooltip: `Basic plan: ${BASIC_BANNER_TEXT}`,
+        showTrialBanner: false,
+        showBasicBanner: true,
+      };
   }
 }
 

@@ -26,7 +26,11 @@ export function parseUserGroups(claims: unknown): UserGroup[] {
   if (!Array.isArray(claims)) return [];
   const out: UserGroup[] = [];
   for (const claim of claims) {
-    if (typeof claim === 'string' && (USER_GROUPS as readonly string[]).includes(claim) && !out.includes(claim as UserGroup)) {
+    if (
+      typeof claim === 'string' &&
+      (USER_GROUPS as readonly string[]).includes(claim) &&
+      !out.includes(claim as UserGroup)
+    ) {
       out.push(claim as UserGroup);
     }
   }

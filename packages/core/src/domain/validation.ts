@@ -8,7 +8,8 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const MFA_CODE_LENGTH = 6;
 export const SANITISED_MAX_LENGTH = 20;
 
-const EMAIL_PATTERN = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** Lower-cases and trims an e-mail address, as the login rule requires. */
 export function normaliseEmail(email: string): string {
@@ -176,7 +177,10 @@ export function imageError(file: { size: number; type: string }): string | null 
 export const INVALID_DATE_RANGE = 'Invalid date range';
 
 /** A view range: From must be before To, else 'Invalid date range' (Apply disabled). */
-export function dateRangeError(from: number | Date | null | undefined, to: number | Date | null | undefined): string | null {
+export function dateRangeError(
+  from: number | Date | null | undefined,
+  to: number | Date | null | undefined,
+): string | null {
   const f = from instanceof Date ? from.getTime() : from;
   const t = to instanceof Date ? to.getTime() : to;
   if (typeof f !== 'number' || typeof t !== 'number' || Number.isNaN(f) || Number.isNaN(t)) return INVALID_DATE_RANGE;

@@ -43,5 +43,10 @@ export function makeTier(overrides: Partial<TierInput> = {}): TierInput {
 
 /** Plan-state input for a device added `daysAgo` days before `nowMs`. */
 export function makePlanInput(nowMs: number, daysAgo: number, overrides: PlanStateInput = {}): PlanStateInput {
-  return { tier: makeTier(), added_ts: Math.floor(nowMs / 1000) - daysAgo * 86_400, trial_reset_ts: null, ...overrides };
+  return {
+    tier: makeTier(),
+    added_ts: Math.floor(nowMs / 1000) - daysAgo * 86_400,
+    trial_reset_ts: null,
+    ...overrides,
+  };
 }

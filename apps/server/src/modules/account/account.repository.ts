@@ -1,7 +1,11 @@
 /** SQL of the account page: profile fields and MFA enrolment columns of users. */
 import type { Db } from '../../db/db';
 
-export async function updateProfile(db: Db, userId: string, changes: { phone?: string | null; marketingOptIn?: boolean }): Promise<void> {
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  changes: { phone?: string | null; marketingOptIn?: boolean },
+): Promise<void> {
   await db.query(
     `UPDATE users SET
        phone = CASE WHEN $2 THEN $3 ELSE phone END,
@@ -29,7 +33,11 @@ export async function enableTotp(db: Db, userId: string, secret: string, step: n
   return rows.length === 1;
 }
 
-export async function setSmsPending(db: Db, userId: string, pending: { phone: string; codeHash: string; expiresAt: Date }): Promise<void> {
+export async function setSmsPending(
+  db: Db,
+  userId: string,
+  pending: { phone: string; codeHash: string; expiresAt: Date },
+): Promise<void> {
   await db.query(
     `UPDATE users SET sms_pending_phone = $2, sms_pending_code_hash = $3, sms_pending_expires_at = $4, sms_pending_attempts = 0
      WHERE id = $1`,
@@ -38,7 +46,12 @@ export async function setSmsPending(db: Db, userId: string, pending: { phone: st
 }
 
 /** Counts one try at the pending SMS code; returns the tries so far, or null when none is pending. */
-export async function spendSmsPendingAttempt(db: Db, userId: string, now: Date, maxAttempts: number): Promise<number | null> {
+export async function spendSmsPendingAttempt(
+  db: Db,
+  userId: string,
+  now: Date,
+  maxAttempts: number,
+): Promise<number | null> {
   const rows = await db.query<{ sms_pending_attempts: number }>(
     `UPDATE users SET sms_pending_attempts = sms_pending_attempts + 1
      WHERE id = $1 AND sms_pending_code_hash IS NOT NULL AND sms_pending_expires_at > $2 AND sms_pending_attempts < $3

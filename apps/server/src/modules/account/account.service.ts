@@ -6,7 +6,14 @@ import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict } from '../../errors';
 import { randomDigits, sameDigest, sha256 } from '../../security';
-import { AUTH_MESSAGES, MAX_MFA_ATTEMPTS, matchTotpStep, toUserInfo, type AuthService, type User } from '../auth/auth.service';
+import {
+  AUTH_MESSAGES,
+  MAX_MFA_ATTEMPTS,
+  matchTotpStep,
+  toUserInfo,
+  type AuthService,
+  type User,
+} from '../auth/auth.service';
 import { enrolmentCodeSms } from '../auth/auth.mail';
 import type { SmsSender } from '../mail/mail.service';
 import * as repo from './account.repository';
@@ -39,7 +46,8 @@ export function createAccountService(deps: AccountDeps) {
   return {
     async updateProfile(user: User, body: ProfileUpdateBody): Promise<UserInfo> {
       const phone = body.phone === undefined ? undefined : body.phone === '' ? null : body.phone;
-      if (phone !== undefined && phone !== user.phone && user.mfaType === 'SMS') throw conflict(ACCOUNT_MESSAGES.phoneLockedBySms);
+      if (phone !== undefined && phone !== user.phone && user.mfaType === 'SMS')
+        throw conflict(ACCOUNT_MESSAGES.phoneLockedBySms);
       await repo.updateProfile(db, user.id, {
         ...(phone !== undefined ? { phone } : {}),
         ...(body.marketingOptIn !== undefined ? { marketingOptIn: body.marketingOptIn } : {}),
@@ -97,7 +105,8 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     async disableMfa(user: User, password: string): Promise<UserInfo> {
-      if (!(await auth.checkPassword(user, password))) throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
+      if (!(await auth.checkPassword(user, password)))
+        throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
       await repo.disableMfa(db, user.id);
       return reload(user.id);
     },

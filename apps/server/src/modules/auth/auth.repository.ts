@@ -127,10 +127,10 @@ export async function markEmailVerified(db: Db, userId: string): Promise<void> {
  * same code cannot both succeed (RFC 6238 section 5.2).
  */
 export async function claimTotpStep(db: Db, userId: string, step: number): Promise<boolean> {
-  const rows = await db.query<{ id: string }>('UPDATE users SET totp_last_step = $2 WHERE id = $1 AND totp_last_step < $2 RETURNING id', [
-    userId,
-    step,
-  ]);
+  const rows = await db.query<{ id: string }>(
+    'UPDATE users SET totp_last_step = $2 WHERE id = $1 AND totp_last_step < $2 RETURNING id',
+    [userId, step],
+  );
   return rows.length === 1;
 }
 
@@ -192,13 +192,30 @@ export interface Challenge {
 
 export async function insertChallenge(
   db: Db,
-  challenge: { tokenHash: string; userId: string; kind: ChallengeKind; codeHash: string | null; createdAt: Date; expiresAt: Date },
+  challenge: {
+    tokenHash: string;
+    userId: string;
+    kind: ChallengeKind;
+    codeHash: string | null;
+    createdAt: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
-  await db.query('DELETE FROM auth_challenges WHERE expires_at <= $1 OR user_id = $2', [challenge.createdAt, challenge.userId]);
+  await db.query('DELETE FROM auth_challenges WHERE expires_at <= $1 OR user_id = $2', [
+    challenge.createdAt,
+    challenge.userId,
+  ]);
   await db.query(
     `INSERT INTO auth_challenges (token_hash, user_id, kind, code_hash, attempts, created_at, expires_at)
      VALUES ($1, $2, $3, $4, 0, $5, $6)`,
-    [challenge.tokenHash, challenge.userId, challenge.kind, challenge.codeHash, challenge.createdAt, challenge.expiresAt],
+    [
+      challenge.tokenHash,
+      challenge.userId,
+      challenge.kind,
+      challenge.codeHash,
+      challenge.createdAt,
+      challenge.expiresAt,
+    ],
   );
 }
 
@@ -207,7 +224,12 @@ export async function insertChallenge(
  * attempt counted); null when it is missing, expired or used up. Counting before checking the
  * code means parallel guesses cannot exceed the limit.
  */
-export async function spendChallengeAttempt(db: Db, tokenHash: string, now: Date, maxAttempts: number): Promise<Challenge | null> {
+export async function spendChallengeAttempt(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+  maxAttempts: number,
+): Promise<Challenge | null> {
   const rows = await db.query<{ user_id: string; kind: ChallengeKind; code_hash: string | null; attempts: number }>(
     `UPDATE auth_challenges SET attempts = attempts + 1
      WHERE token_hash = $1 AND expires_at > $2 AND attempts < $3
@@ -220,7 +242,10 @@ export async function spendChallengeAttempt(db: Db, tokenHash: string, now: Date
 
 /** Deletes a challenge; true when this call deleted it (so it is used once). */
 export async function deleteChallenge(db: Db, tokenHash: string): Promise<boolean> {
-  const rows = await db.query<{ token_hash: string }>('DELETE FROM auth_challenges WHERE token_hash = $1 RETURNING token_hash', [tokenHash]);
+  const rows = await db.query<{ token_hash: string }>(
+    'DELETE FROM auth_challenges WHERE token_hash = $1 RETURNING token_hash',
+    [tokenHash],
+  );
   return rows.length === 1;
 }
 
@@ -236,13 +261,10 @@ export async function insertUserCode(
   db: Db,
   code: { codeHash: string; userId: string; kind: UserCodeKind; createdAt: Date; expiresAt: Date },
 ): Promise<void> {
-  await db.query('INSERT INTO user_codes (code_hash, user_id, kind, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-    code.codeHash,
-    code.userId,
-    code.kind,
-    code.createdAt,
-    code.expiresAt,
-  ]);
+  await db.query(
+    'INSERT INTO user_codes (code_hash, user_id, kind, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+    [code.codeHash, code.userId, code.kind, code.createdAt, code.expiresAt],
+  );
 }
 
 /** Marks a live, unused code as used and returns its user id; null when none matched. */
@@ -257,7 +279,12 @@ export async function useUserCode(db: Db, codeHash: string, kind: UserCodeKind, 
 }
 
 /** A code already used but not yet expired (a verification link opened twice). */
-export async function findUsedUserCode(db: Db, codeHash: string, kind: UserCodeKind, now: Date): Promise<string | null> {
+export async function findUsedUserCode(
+  db: Db,
+  codeHash: string,
+  kind: UserCodeKind,
+  now: Date,
+): Promise<string | null> {
   const rows = await db.query<{ user_id: string }>(
     'SELECT user_id FROM user_codes WHERE code_hash = $1 AND kind = $2 AND used_at IS NOT NULL AND expires_at > $3',
     [codeHash, kind, now],
@@ -267,7 +294,11 @@ export async function findUsedUserCode(db: Db, codeHash: string, kind: UserCodeK
 
 /** Voids the other unused codes of a kind (a used reset link voids the older ones). */
 export async function voidUserCodes(db: Db, userId: string, kind: UserCodeKind, now: Date): Promise<void> {
-  await db.query('UPDATE user_codes SET used_at = $3 WHERE user_id = $1 AND kind = $2 AND used_at IS NULL', [userId, kind, now]);
+  await db.query('UPDATE user_codes SET used_at = $3 WHERE user_id = $1 AND kind = $2 AND used_at IS NULL', [
+    userId,
+    kind,
+    now,
+  ]);
 }
 
 export async function deleteStaleUserCodes(db: Db, userId: string, now: Date): Promise<void> {
@@ -277,7 +308,10 @@ export async function deleteStaleUserCodes(db: Db, userId: string, now: Date): P
 // ---- per-address attempt counters
 
 export async function countAttempts(db: Db, key: string, since: Date): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM auth_attempts WHERE key = $1 AND created_at > $2', [key, since]);
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM auth_attempts WHERE key = $1 AND created_at > $2',
+    [key, since],
+  );
   return rows[0]?.n ?? 0;
 }
 

@@ -98,7 +98,11 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
       },
     },
     async (request, reply) => {
-      const result = await auth.completeMfa(request.cookies[MFA_COOKIE], request.body.code, request.cookies[SESSION_COOKIE]);
+      const result = await auth.completeMfa(
+        request.cookies[MFA_COOKIE],
+        request.body.code,
+        request.cookies[SESSION_COOKIE],
+      );
       clearMfaCookie(request, reply);
       setSessionCookie(request, reply, result.sessionId);
       return { status: 'SIGNED_IN' as const, user: result.user };

@@ -157,7 +157,13 @@ export function createAuthService(deps: AuthDeps) {
     const code = randomToken();
     const now = clock.now();
     await repo.deleteStaleUserCodes(db, user.id, now);
-    await repo.insertUserCode(db, { codeHash: sha256(code), userId: user.id, kind: 'verify', createdAt: now, expiresAt: after(VERIFY_CODE_TTL_MS) });
+    await repo.insertUserCode(db, {
+      codeHash: sha256(code),
+      userId: user.id,
+      kind: 'verify',
+      createdAt: now,
+      expiresAt: after(VERIFY_CODE_TTL_MS),
+    });
     try {
       await deps.mailer.send(verificationMail(ctx.brand, user.email, `${ctx.linkOrigin}/verify/${code}`));
     } catch (error) {
@@ -172,7 +178,12 @@ export function createAuthService(deps: AuthDeps) {
     const now = clock.now();
     if (previousSessionId) await repo.deleteSession(db, sha256(previousSessionId));
     await repo.deleteExpiredSessions(db, user.id, now);
-    await repo.insertSession(db, { idHash: sha256(sessionId), userId: user.id, createdAt: now, expiresAt: after(SESSION_TTL_MS) });
+    await repo.insertSession(db, {
+      idHash: sha256(sessionId),
+      userId: user.id,
+      createdAt: now,
+      expiresAt: after(SESSION_TTL_MS),
+    });
     return sessionId;
   }
 
@@ -257,7 +268,11 @@ export function createAuthService(deps: AuthDeps) {
       return { status: 'SIGNED_IN', user: toUserInfo(user), sessionId: await startSession(user, previousSessionId) };
     },
 
-    async completeMfa(challengeToken: string | undefined, code: string, previousSessionId?: string): Promise<{ user: UserInfo; sessionId: string }> {
+    async completeMfa(
+      challengeToken: string | undefined,
+      code: string,
+      previousSessionId?: string,
+    ): Promise<{ user: UserInfo; sessionId: string }> {
       if (!challengeToken) throw unauthenticated(AUTH_MESSAGES.signInExpired);
       const tokenHash = sha256(challengeToken);
       const now = clock.now();
@@ -267,7 +282,8 @@ export function createAuthService(deps: AuthDeps) {
       if (!user) throw unauthenticated(AUTH_MESSAGES.signInExpired);
       let valid: boolean;
       if (challenge.kind === 'SOFTWARE_TOKEN_MFA') {
-        const step = user.mfaType === 'TOTP' && user.totpSecret !== null ? matchTotpStep(code, user.totpSecret, now) : null;
+        const step =
+          user.mfaType === 'TOTP' && user.totpSecret !== null ? matchTotpStep(code, user.totpSecret, now) : null;
         // A code is accepted once: its step must be later than the last one used (RFC 6238 5.2).
         valid = step !== null && (await repo.claimTotpStep(db, user.id, step));
       } else {
@@ -301,14 +317,21 @@ export function createAuthService(deps: AuthDeps) {
 
     async requestReset(email: string, ctx: RequestContext): Promise<{ message: string }> {
       // Counted per address whether or not the account exists, so the answer reveals nothing.
-      if ((await repo.countAttempts(db, resetKey(email), windowStart())) >= limits.resetRequestsPerAddress) throw rateLimited();
+      if ((await repo.countAttempts(db, resetKey(email), windowStart())) >= limits.resetRequestsPerAddress)
+        throw rateLimited();
       await repo.recordAttempt(db, resetKey(email), clock.now(), windowStart());
       const user = await repo.findUserByEmail(db, email);
       if (user) {
         const code = randomToken();
         const now = clock.now();
         await repo.deleteStaleUserCodes(db, user.id, now);
-        await repo.insertUserCode(db, { codeHash: sha256(code), userId: user.id, kind: 'reset', createdAt: now, expiresAt: after(RESET_CODE_TTL_MS) });
+        await repo.insertUserCode(db, {
+          codeHash: sha256(code),
+          userId: user.id,
+          kind: 'reset',
+          createdAt: now,
+          expiresAt: after(RESET_CODE_TTL_MS),
+        });
         // Sent after answering, so an existing address does not take measurably longer.
         const mail = resetMail(ctx.brand, user.email, `${ctx.linkOrigin}/resetpassword/${code}`);
         deps.background.run('Sending the reset mail', () => deps.mailer.send(mail));
@@ -357,7 +380,12 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /** Sets a new password and ends every other session of the user (keeps `keepSessionHash`). */
-    async changePassword(user: User, currentPassword: string, newPassword: string, keepSessionHash: string): Promise<{ message: string }> {
+    async changePassword(
+      user: User,
+      currentPassword: string,
+      newPassword: string,
+      keepSessionHash: string,
+    ): Promise<{ message: string }> {
       if (!(await verifyPassword(currentPassword, user.passwordHash))) {
         throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
       }

@@ -6,7 +6,11 @@ import { errorResponses } from '../../plugins/errors';
 import type { RateLimit } from '../../plugins/rate-limit';
 import type { ClientErrorsService } from './client-errors.service';
 
-export function registerClientErrorsRoutes(app: FastifyInstance, clientErrors: ClientErrorsService, rateLimit: RateLimit): void {
+export function registerClientErrorsRoutes(
+  app: FastifyInstance,
+  clientErrors: ClientErrorsService,
+  rateLimit: RateLimit,
+): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/client-errors',
     {

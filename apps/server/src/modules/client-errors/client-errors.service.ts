@@ -5,7 +5,10 @@ import type { ClientErrorBody } from '@portal/core';
 export function createClientErrorsService() {
   return {
     report(log: FastifyBaseLogger, body: ClientErrorBody, userId: string | null): void {
-      log.error({ clientError: { message: body.message, stack: body.stack, url: body.url, userId } }, `Client error: ${body.message}`);
+      log.error(
+        { clientError: { message: body.message, stack: body.stack, url: body.url, userId } },
+        `Client error: ${body.message}`,
+      );
     },
   };
 }

@@ -4,7 +4,10 @@ import type { Db } from '../../db/db';
 // ---- pending config --------------------------------------------------------------------------
 
 export async function findPendingSince(db: Db, deviceId: string): Promise<Date | null> {
-  const rows = await db.query<{ pending_since: Date | null }>('SELECT pending_since FROM device_config_state WHERE device_id = $1', [deviceId]);
+  const rows = await db.query<{ pending_since: Date | null }>(
+    'SELECT pending_since FROM device_config_state WHERE device_id = $1',
+    [deviceId],
+  );
   return rows[0]?.pending_since ?? null;
 }
 
@@ -39,7 +42,13 @@ export async function findScript(db: Db, deviceId: string): Promise<ScriptRow | 
 }
 
 /** Saves the script for the next contact unless another user holds the lock; false when locked. */
-export async function savePendingScript(db: Db, deviceId: string, userId: string, script: string, now: Date): Promise<boolean> {
+export async function savePendingScript(
+  db: Db,
+  deviceId: string,
+  userId: string,
+  script: string,
+  now: Date,
+): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO device_scripts (device_id, pending_script, pending_since) VALUES ($1, $3, $4)
      ON CONFLICT (device_id) DO UPDATE SET pending_script = EXCLUDED.pending_script,
@@ -66,11 +75,17 @@ export async function lockScript(db: Db, deviceId: string, userId: string, now: 
 
 /** Releases the lock held by the user (any holder when userId is null); false when another user holds it. */
 export async function unlockScript(db: Db, deviceId: string, userId: string | null): Promise<boolean> {
-  const rows = await db.query<{ lock_user_id: string | null }>('SELECT lock_user_id FROM device_scripts WHERE device_id = $1 FOR UPDATE', [deviceId]);
+  const rows = await db.query<{ lock_user_id: string | null }>(
+    'SELECT lock_user_id FROM device_scripts WHERE device_id = $1 FOR UPDATE',
+    [deviceId],
+  );
   const holder = rows[0]?.lock_user_id ?? null;
   if (holder === null) return true;
   if (userId !== null && holder !== userId) return false;
-  await db.query('UPDATE device_scripts SET lock_user_id = NULL, locked_at = NULL WHERE device_id = $1 AND lock_user_id = $2', [deviceId, holder]);
+  await db.query(
+    'UPDATE device_scripts SET lock_user_id = NULL, locked_at = NULL WHERE device_id = $1 AND lock_user_id = $2',
+    [deviceId, holder],
+  );
   return true;
 }
 
@@ -109,6 +124,8 @@ export async function upsertFile(db: Db, f: NewDeviceFile): Promise<number> {
 }
 
 export async function countFiles(db: Db, deviceId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::integer AS n FROM device_files WHERE device_id = $1', [deviceId]);
+  const rows = await db.query<{ n: number }>('SELECT count(*)::integer AS n FROM device_files WHERE device_id = $1', [
+    deviceId,
+  ]);
   return rows[0]?.n ?? 0;
 }

@@ -49,7 +49,8 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'The config the device runs, the changes waiting for its next contact (or null), and serial capture text decoded for display',
+        summary:
+          'The config the device runs, the changes waiting for its next contact (or null), and serial capture text decoded for display',
         params: DeviceParamsSchema,
         response: { 200: DeviceConfigResponseSchema, ...errors },
       },
@@ -63,7 +64,8 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Queue a config change (editDeviceSettings): merged into the pending config, pushed and applied at the next contact',
+        summary:
+          'Queue a config change (editDeviceSettings): merged into the pending config, pushed and applied at the next contact',
         params: DeviceParamsSchema,
         body: DeviceConfigPutBodySchema,
         response: { 200: DeviceConfigResponseSchema, ...errors },
@@ -108,7 +110,8 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       bodyLimit: SCRIPT_BODY_LIMIT,
       schema: {
         tags,
-        summary: 'Save the device script (base64, at most 20000 bytes decoded) for the next contact (scripting); 409 while another user holds the lock',
+        summary:
+          'Save the device script (base64, at most 20000 bytes decoded) for the next contact (scripting); 409 while another user holds the lock',
         params: DeviceParamsSchema,
         body: ScriptPutBodySchema,
         response: { 200: ScriptResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 413) },
@@ -123,7 +126,8 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Take (lock: true) or release (lock: false) the script edit lock (scripting); 409 while another user holds it',
+        summary:
+          'Take (lock: true) or release (lock: false) the script edit lock (scripting); 409 while another user holds it',
         params: DeviceParamsSchema,
         body: ScriptLockBodySchema,
         response: { 200: ScriptLockResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
@@ -168,7 +172,8 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       bodyLimit: FILE_BODY_LIMIT,
       schema: {
         tags,
-        summary: "Store a file (base64, at most 8 MB decoded) and queue command 'Admin.File' {fileName, size, sha256, fileId} (editDeviceSettings)",
+        summary:
+          "Store a file (base64, at most 8 MB decoded) and queue command 'Admin.File' {fileName, size, sha256, fileId} (editDeviceSettings)",
         params: DeviceParamsSchema,
         body: DeviceFilePutBodySchema,
         response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 413) },

@@ -58,7 +58,11 @@ export function decodeBase64Text(value: unknown): string | null {
 
 function captureText(config: Doc): CaptureText {
   const capture = asRecord(asRecord(asRecord(config.settings).serial1).capture);
-  return { start: decodeBase64Text(capture.start), end: decodeBase64Text(capture.end), request: decodeBase64Text(capture.request) };
+  return {
+    start: decodeBase64Text(capture.start),
+    end: decodeBase64Text(capture.end),
+    request: decodeBase64Text(capture.request),
+  };
 }
 
 function lockView(row: repo.ScriptRow | null): ScriptLock | null {
@@ -81,7 +85,10 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
       config: device.config,
       pending,
       pendingSince: since ? since.toISOString() : null,
-      serialCaptureText: { applied: captureText(device.config), pending: pending && asRecord(asRecord(pending.settings).serial1).capture ? captureText(pending) : null },
+      serialCaptureText: {
+        applied: captureText(device.config),
+        pending: pending && asRecord(asRecord(pending.settings).serial1).capture ? captureText(pending) : null,
+      },
     };
   }
 
@@ -92,7 +99,12 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
 
   async function scriptView(deviceId: string): Promise<ScriptResponse> {
     const row = await repo.findScript(db, deviceId);
-    return { deviceid: deviceId, data: row?.pending_script ?? row?.script ?? '', pending: row?.pending_script != null, lock: lockView(row) };
+    return {
+      deviceid: deviceId,
+      data: row?.pending_script ?? row?.script ?? '',
+      pending: row?.pending_script != null,
+      lock: lockView(row),
+    };
   }
 
   async function lockedBy(deviceId: string): Promise<AppError> {
@@ -111,7 +123,11 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     async putConfig(user: User, deviceId: string, body: DeviceConfigPutBody): Promise<DeviceConfigResponse> {
       await devices.authorize(user.id, deviceId, 'editDeviceSettings');
       await queueChange(deviceId, body.config);
-      await telemetry.log(deviceId, 'config', `Config change queued by ${user.email}: ${Object.keys(body.config.settings).join(', ')}`);
+      await telemetry.log(
+        deviceId,
+        'config',
+        `Config change queued by ${user.email}: ${Object.keys(body.config.settings).join(', ')}`,
+      );
       return configView(deviceId);
     },
 
@@ -122,7 +138,11 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
         if (error) throw badRequest(error);
       }
       await queueChange(deviceId, { settings: { script: normaliseCustomValues(body.values) } });
-      await telemetry.log(deviceId, 'config', `Custom settings queued by ${user.email}: ${Object.keys(body.values).join(', ')}`);
+      await telemetry.log(
+        deviceId,
+        'config',
+        `Custom settings queued by ${user.email}: ${Object.keys(body.values).join(', ')}`,
+      );
       return { message: DEVICE_CONFIG_MESSAGES.queued };
     },
 
@@ -137,8 +157,13 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
       await devices.authorize(user.id, deviceId, 'scripting');
       const size = base64DecodedSize(scriptFileBase64);
       if (size > SCRIPT_MAX_BYTES) throw badRequest(DEVICE_CONFIG_MESSAGES.scriptTooLarge);
-      if (!(await repo.savePendingScript(db, deviceId, user.id, scriptFileBase64, clock.now()))) throw await lockedBy(deviceId);
-      await telemetry.log(deviceId, 'config', `Script (${size} bytes) saved by ${user.email}; delivered at the next contact`);
+      if (!(await repo.savePendingScript(db, deviceId, user.id, scriptFileBase64, clock.now())))
+        throw await lockedBy(deviceId);
+      await telemetry.log(
+        deviceId,
+        'config',
+        `Script (${size} bytes) saved by ${user.email}; delivered at the next contact`,
+      );
       return scriptView(deviceId);
     },
 
@@ -179,7 +204,8 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     async pushFile(user: User, deviceId: string, body: DeviceFilePutBody): Promise<CommandView> {
       await devices.authorize(user.id, deviceId, 'editDeviceSettings');
       const size = base64DecodedSize(body.fileDataBase64);
-      if (size > DEVICE_FILE_MAX_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', DEVICE_CONFIG_MESSAGES.fileTooLarge);
+      if (size > DEVICE_FILE_MAX_BYTES)
+        throw new AppError(413, 'PAYLOAD_TOO_LARGE', DEVICE_CONFIG_MESSAGES.fileTooLarge);
       const sha256 = createHash('sha256').update(Buffer.from(body.fileDataBase64, 'base64')).digest('hex');
       const fileId = await repo.upsertFile(db, {
         deviceId,

@@ -2,7 +2,14 @@
 import type { BrandConfig, DeviceRole } from '@portal/core';
 import type { MailMessage } from '../mail/mail.service';
 
-export function deviceInviteMail(brand: BrandConfig, to: string, invitedBy: string, deviceName: string, permission: DeviceRole, signupLink: string): MailMessage {
+export function deviceInviteMail(
+  brand: BrandConfig,
+  to: string,
+  invitedBy: string,
+  deviceName: string,
+  permission: DeviceRole,
+  signupLink: string,
+): MailMessage {
   return {
     to,
     subject: `You have been given access to a device on ${brand.name}`,

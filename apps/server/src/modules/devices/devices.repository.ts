@@ -51,7 +51,10 @@ export async function insertDevice(db: Db, d: NewDevice): Promise<boolean> {
 }
 
 export async function findDevice(db: Db, id: string, forUpdate = false): Promise<DeviceRow | null> {
-  const rows = await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+  const rows = await db.query<DeviceRow>(
+    `SELECT ${DEVICE_COLUMNS} FROM devices WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -60,7 +63,11 @@ export async function findKeyHash(db: Db, id: string): Promise<string | null> {
   return rows[0]?.key_hash ?? null;
 }
 
-export async function updateProvisioning(db: Db, id: string, fields: { model: string; family: string; fw: string; config: Record<string, unknown> }): Promise<void> {
+export async function updateProvisioning(
+  db: Db,
+  id: string,
+  fields: { model: string; family: string; fw: string; config: Record<string, unknown> },
+): Promise<void> {
   await db.query('UPDATE devices SET model = $2, family = $3, fw = $4, config = $5 WHERE id = $1', [
     id,
     fields.model,
@@ -85,7 +92,10 @@ export async function takePendingConfig(db: Db, id: string): Promise<Record<stri
 }
 
 export async function setPendingConfig(db: Db, id: string, config: Record<string, unknown> | null): Promise<void> {
-  await db.query('UPDATE devices SET pending_config = $2 WHERE id = $1', [id, config === null ? null : JSON.stringify(config)]);
+  await db.query('UPDATE devices SET pending_config = $2 WHERE id = $1', [
+    id,
+    config === null ? null : JSON.stringify(config),
+  ]);
 }
 
 export async function setAppliedConfig(db: Db, id: string, config: Record<string, unknown>): Promise<void> {
@@ -119,14 +129,20 @@ export async function setAddWithoutPass(db: Db, id: string, mode: AddWithoutPass
 
 /** available -> active; false when the reset is no longer available. */
 export async function activateTrialReset(db: Db, id: string): Promise<boolean> {
-  const rows = await db.query(`UPDATE devices SET trial_reset_state = 'active' WHERE id = $1 AND trial_reset_state = 'available' RETURNING id`, [id]);
+  const rows = await db.query(
+    `UPDATE devices SET trial_reset_state = 'active' WHERE id = $1 AND trial_reset_state = 'available' RETURNING id`,
+    [id],
+  );
   return rows.length === 1;
 }
 
 /** The trial (re)starts: added_ts = ts; an active trial reset becomes used. */
 export async function startTrial(db: Db, id: string, ts: number, resetUsed: boolean): Promise<void> {
   if (resetUsed) {
-    await db.query(`UPDATE devices SET added_ts = $2, trial_reset_ts = $2, trial_reset_state = 'used' WHERE id = $1`, [id, ts]);
+    await db.query(`UPDATE devices SET added_ts = $2, trial_reset_ts = $2, trial_reset_state = 'used' WHERE id = $1`, [
+      id,
+      ts,
+    ]);
   } else {
     await db.query('UPDATE devices SET added_ts = $2 WHERE id = $1', [id, ts]);
   }
@@ -135,11 +151,17 @@ export async function startTrial(db: Db, id: string, ts: number, resetUsed: bool
 // ---- grants --------------------------------------------------------------------------------
 
 export async function findGrant(db: Db, deviceId: string, userId: string): Promise<DeviceRole | null> {
-  const rows = await db.query<{ permission: DeviceRole }>('SELECT permission FROM device_users WHERE device_id = $1 AND user_id = $2', [deviceId, userId]);
+  const rows = await db.query<{ permission: DeviceRole }>(
+    'SELECT permission FROM device_users WHERE device_id = $1 AND user_id = $2',
+    [deviceId, userId],
+  );
   return rows[0]?.permission ?? null;
 }
 
-export async function listGrants(db: Db, deviceId: string): Promise<{ user_id: string; email: string; permission: DeviceRole }[]> {
+export async function listGrants(
+  db: Db,
+  deviceId: string,
+): Promise<{ user_id: string; email: string; permission: DeviceRole }[]> {
   return db.query(
     `SELECT du.user_id, u.email, du.permission FROM device_users du JOIN users u ON u.id = du.user_id
      WHERE du.device_id = $1 ORDER BY du.created_at, u.email`,
@@ -156,7 +178,13 @@ export async function countGrants(db: Db, deviceId: string): Promise<{ total: nu
   return rows[0] ?? { total: 0, admins: 0 };
 }
 
-export async function upsertGrant(db: Db, deviceId: string, userId: string, permission: DeviceRole, now: Date): Promise<void> {
+export async function upsertGrant(
+  db: Db,
+  deviceId: string,
+  userId: string,
+  permission: DeviceRole,
+  now: Date,
+): Promise<void> {
   await db.query(
     `INSERT INTO device_users (device_id, user_id, permission, created_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (device_id, user_id) DO UPDATE SET permission = EXCLUDED.permission`,
@@ -165,7 +193,10 @@ export async function upsertGrant(db: Db, deviceId: string, userId: string, perm
 }
 
 export async function deleteGrant(db: Db, deviceId: string, userId: string): Promise<boolean> {
-  const rows = await db.query('DELETE FROM device_users WHERE device_id = $1 AND user_id = $2 RETURNING user_id', [deviceId, userId]);
+  const rows = await db.query('DELETE FROM device_users WHERE device_id = $1 AND user_id = $2 RETURNING user_id', [
+    deviceId,
+    userId,
+  ]);
   return rows.length === 1;
 }
 
@@ -176,7 +207,14 @@ export async function findUserIdByEmail(db: Db, email: string): Promise<string |
 
 // ---- invitations ---------------------------------------------------------------------------
 
-export async function upsertInvite(db: Db, deviceId: string, email: string, permission: DeviceRole, invitedBy: string, now: Date): Promise<void> {
+export async function upsertInvite(
+  db: Db,
+  deviceId: string,
+  email: string,
+  permission: DeviceRole,
+  invitedBy: string,
+  now: Date,
+): Promise<void> {
   await db.query(
     `INSERT INTO device_invites (device_id, email, permission, invited_by, created_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (device_id, email) DO UPDATE SET permission = EXCLUDED.permission, invited_by = EXCLUDED.invited_by, created_at = EXCLUDED.created_at`,
@@ -185,7 +223,9 @@ export async function upsertInvite(db: Db, deviceId: string, email: string, perm
 }
 
 export async function listInvites(db: Db, deviceId: string): Promise<{ email: string; permission: DeviceRole }[]> {
-  return db.query('SELECT email, permission FROM device_invites WHERE device_id = $1 ORDER BY created_at, email', [deviceId]);
+  return db.query('SELECT email, permission FROM device_invites WHERE device_id = $1 ORDER BY created_at, email', [
+    deviceId,
+  ]);
 }
 
 /** Removes and returns every invitation of an address. */
@@ -196,24 +236,41 @@ export async function takeInvites(db: Db, email: string): Promise<{ device_id: s
 // ---- claim attempts ------------------------------------------------------------------------
 
 export async function countClaimAttempts(db: Db, deviceId: string, since: Date): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::integer AS n FROM device_claim_attempts WHERE device_id = $1 AND created_at > $2', [
-    deviceId,
-    since,
-  ]);
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::integer AS n FROM device_claim_attempts WHERE device_id = $1 AND created_at > $2',
+    [deviceId, since],
+  );
   return rows[0]?.n ?? 0;
 }
 
 export async function recordClaimAttempt(db: Db, deviceId: string, now: Date, pruneBefore: Date): Promise<void> {
-  await db.query('DELETE FROM device_claim_attempts WHERE device_id = $1 AND created_at <= $2', [deviceId, pruneBefore]);
+  await db.query('DELETE FROM device_claim_attempts WHERE device_id = $1 AND created_at <= $2', [
+    deviceId,
+    pruneBefore,
+  ]);
   await db.query('INSERT INTO device_claim_attempts (device_id, created_at) VALUES ($1, $2)', [deviceId, now]);
 }
 
 // ---- provisioning log ----------------------------------------------------------------------
 
-export async function insertProvLog(db: Db, deviceId: string, message: string, author: string | null, now: Date): Promise<void> {
-  await db.query('INSERT INTO prov_log (device_id, message, author, created_at) VALUES ($1, $2, $3, $4)', [deviceId, message, author, now]);
+export async function insertProvLog(
+  db: Db,
+  deviceId: string,
+  message: string,
+  author: string | null,
+  now: Date,
+): Promise<void> {
+  await db.query('INSERT INTO prov_log (device_id, message, author, created_at) VALUES ($1, $2, $3, $4)', [
+    deviceId,
+    message,
+    author,
+    now,
+  ]);
 }
 
-export async function listProvLog(db: Db, deviceId: string): Promise<{ id: number; message: string; author: string | null; created_at: Date }[]> {
+export async function listProvLog(
+  db: Db,
+  deviceId: string,
+): Promise<{ id: number; message: string; author: string | null; created_at: Date }[]> {
   return db.query('SELECT id, message, author, created_at FROM prov_log WHERE device_id = $1 ORDER BY id', [deviceId]);
 }

@@ -110,7 +110,8 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       preHandler: requireUser,
       schema: {
         tags: ['device'],
-        summary: 'Add the device with its setup password ({setupPassword, groupid}), or add a user ({targetEmail, targetPermission}, ADMIN)',
+        summary:
+          'Add the device with its setup password ({setupPassword, groupid}), or add a user ({targetEmail, targetPermission}, ADMIN)',
         params: AnyDeviceParamsSchema,
         body: DeviceUserPostBodySchema,
         response: { 200: DeviceUserResultSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
@@ -121,7 +122,10 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       const { id } = request.params;
       const body = request.body;
       if (body.targetEmail !== undefined && body.targetPermission !== undefined) {
-        return devices.grant(user, id, body.targetEmail, body.targetPermission, { brand: request.brand, linkOrigin: request.linkOrigin });
+        return devices.grant(user, id, body.targetEmail, body.targetPermission, {
+          brand: request.brand,
+          linkOrigin: request.linkOrigin,
+        });
       }
       return devices.claim(user, id, body);
     },
@@ -139,7 +143,8 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         response: { 200: DeviceUserResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    (request) => devices.changeUser(signedInUser(request), request.params.id, request.body.userid, request.body.permission),
+    (request) =>
+      devices.changeUser(signedInUser(request), request.params.id, request.body.userid, request.body.permission),
   );
 
   r.delete(
@@ -226,7 +231,8 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       preHandler: requireGroup(DISTRIBUTOR_GROUP),
       schema: {
         tags: ['billing'],
-        summary: "Distributor tools: {action: 'reset-trial'} or {action: 'no-pass', params: {mode: 'ADMIN' | 'DISABLE'}} (distributors holding ADMIN)",
+        summary:
+          "Distributor tools: {action: 'reset-trial'} or {action: 'no-pass', params: {mode: 'ADMIN' | 'DISABLE'}} (distributors holding ADMIN)",
         params: AnyDeviceParamsSchema,
         body: DistributorActionBodySchema,
         response: { 200: MessageResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },

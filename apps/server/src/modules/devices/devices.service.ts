@@ -109,11 +109,13 @@ const badClaim = () => new AppError(403, 'FORBIDDEN', DEVICE_MESSAGES.badClaim);
 /** A random setup password for the label (8 characters, no look-alikes). */
 export function newSetupPassword(): string {
   let out = '';
-  for (let i = 0; i < SETUP_PASSWORD_LENGTH; i += 1) out += SETUP_PASSWORD_ALPHABET[randomInt(SETUP_PASSWORD_ALPHABET.length)];
+  for (let i = 0; i < SETUP_PASSWORD_LENGTH; i += 1)
+    out += SETUP_PASSWORD_ALPHABET[randomInt(SETUP_PASSWORD_ALPHABET.length)];
   return out;
 }
 
-const asRecord = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** config.settings.device.name, or '' when missing. */
 function configName(config: Record<string, unknown>): string {
@@ -156,12 +158,23 @@ function toProvDevice(row: DeviceRow): ProvDevice {
 }
 
 /** The config with settings.device's model, fw (and name when given) replaced. */
-function withDeviceBlock(config: Record<string, unknown>, fields: { model: string; fw: string; name?: string | undefined }): Record<string, unknown> {
+function withDeviceBlock(
+  config: Record<string, unknown>,
+  fields: { model: string; fw: string; name?: string | undefined },
+): Record<string, unknown> {
   const settings = asRecord(config.settings);
   const device = asRecord(settings.device);
   return {
     ...config,
-    settings: { ...settings, device: { ...device, model: fields.model, fw: fields.fw, ...(fields.name !== undefined ? { name: fields.name } : {}) } },
+    settings: {
+      ...settings,
+      device: {
+        ...device,
+        model: fields.model,
+        fw: fields.fw,
+        ...(fields.name !== undefined ? { name: fields.name } : {}),
+      },
+    },
   };
 }
 
@@ -208,7 +221,10 @@ export function createDevicesService(deps: DevicesDeps) {
 
   async function settingsRecord(row: DeviceRow, role: DeviceRole, user: User): Promise<DeviceSettingsResponse> {
     const nowMs = clock.now().getTime();
-    const state = planState({ tier: { name: row.tier }, added_ts: row.added_ts, trial_reset_ts: row.trial_reset_ts }, nowMs);
+    const state = planState(
+      { tier: { name: row.tier }, added_ts: row.added_ts, trial_reset_ts: row.trial_reset_ts },
+      nowMs,
+    );
     const plan = row.tier === PREMIUM_TIER_NAME ? 'Hosted' : (state.plan ?? 'Basic');
     return {
       deviceid: row.id,
@@ -228,14 +244,27 @@ export function createDevicesService(deps: DevicesDeps) {
     };
   }
 
-  async function createDevice(id: string, body: ProvEditDeviceBody, author: string | null): Promise<ProvisionedDevice | null> {
+  async function createDevice(
+    id: string,
+    body: ProvEditDeviceBody,
+    author: string | null,
+  ): Promise<ProvisionedDevice | null> {
     const deviceKey = randomToken();
     const setupPassword = newSetupPassword();
     const fw = body.fw ?? DEFAULT_FIRMWARE;
     const config = defaultDeviceConfig({ id, model: body.model, name: body.name ?? id, fw });
     const now = clock.now();
     const family = deviceFamily(body.model);
-    const inserted = await repo.insertDevice(db, { id, model: body.model, family, fw, keyHash: sha256(deviceKey), setupPassword, config, createdAt: now });
+    const inserted = await repo.insertDevice(db, {
+      id,
+      model: body.model,
+      family,
+      fw,
+      keyHash: sha256(deviceKey),
+      setupPassword,
+      config,
+      createdAt: now,
+    });
     if (!inserted) return null;
     await repo.insertProvLog(db, id, `Provisioned: ${body.model} ${fw}`, author, now);
     return { ...toProvDevice(await loadDevice(id)), setupPassword, deviceKey };
@@ -275,7 +304,9 @@ export function createDevicesService(deps: DevicesDeps) {
         if (row) await repo.setAppliedConfig(tx, id, mergeDeviceConfig(row.config, taken));
       });
       for (const listener of configListeners) {
-        await listener(id, taken).catch((error: unknown) => deps.log.warn({ err: error, deviceId: id }, 'Config listener failed'));
+        await listener(id, taken).catch((error: unknown) =>
+          deps.log.warn({ err: error, deviceId: id }, 'Config listener failed'),
+        );
       }
       return taken;
     },
@@ -325,7 +356,11 @@ export function createDevicesService(deps: DevicesDeps) {
     },
 
     /** Creates a device (answer with its credentials, once) or edits an existing one. */
-    async provision(id: string, body: ProvEditDeviceBody, author: string | null): Promise<{ created: boolean; device: ProvDevice | ProvisionedDevice }> {
+    async provision(
+      id: string,
+      body: ProvEditDeviceBody,
+      author: string | null,
+    ): Promise<{ created: boolean; device: ProvDevice | ProvisionedDevice }> {
       const existing = await repo.findDevice(db, id);
       const family = deviceFamily(body.model);
       const now = clock.now();
@@ -333,7 +368,13 @@ export function createDevicesService(deps: DevicesDeps) {
         const fw = body.fw ?? existing.fw;
         const config = withDeviceBlock(existing.config, { model: body.model, fw, name: body.name });
         await repo.updateProvisioning(db, id, { model: body.model, family, fw, config });
-        await repo.insertProvLog(db, id, `Edited: ${body.model} ${fw}${body.name !== undefined ? ` name ${body.name}` : ''}`, author, now);
+        await repo.insertProvLog(
+          db,
+          id,
+          `Edited: ${body.model} ${fw}${body.name !== undefined ? ` name ${body.name}` : ''}`,
+          author,
+          now,
+        );
         return { created: false, device: toProvDevice(await loadDevice(id)) };
       }
       const device = await createDevice(id, body, author);
@@ -351,10 +392,17 @@ export function createDevicesService(deps: DevicesDeps) {
     async provLog(id: string): Promise<{ deviceid: string; entries: ProvLogEntry[] }> {
       await loadDevice(id);
       const rows = await repo.listProvLog(db, id);
-      return { deviceid: id, entries: rows.map((r) => ({ id: r.id, message: r.message, author: r.author, ts: r.created_at.toISOString() })) };
+      return {
+        deviceid: id,
+        entries: rows.map((r) => ({ id: r.id, message: r.message, author: r.author, ts: r.created_at.toISOString() })),
+      };
     },
 
-    async addProvLog(id: string, message: string, author: string | null): Promise<{ deviceid: string; entries: ProvLogEntry[] }> {
+    async addProvLog(
+      id: string,
+      message: string,
+      author: string | null,
+    ): Promise<{ deviceid: string; entries: ProvLogEntry[] }> {
       await loadDevice(id);
       await repo.insertProvLog(db, id, message, author, clock.now());
       return this.provLog(id);
@@ -369,7 +417,8 @@ export function createDevicesService(deps: DevicesDeps) {
      */
     async claim(user: User, deviceId: string, body: DeviceUserPostBody): Promise<DeviceUserResult> {
       const windowStart = new Date(clock.now().getTime() - limits.windowMs);
-      if ((await repo.countClaimAttempts(db, deviceId, windowStart)) >= limits.claimAttemptsPerDevice) throw rateLimited();
+      if ((await repo.countClaimAttempts(db, deviceId, windowStart)) >= limits.claimAttemptsPerDevice)
+        throw rateLimited();
       const outcome = await db.transaction(async (tx) => {
         const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(tx, deviceId, true) : null;
         if (!row) return null;
@@ -397,7 +446,13 @@ export function createDevicesService(deps: DevicesDeps) {
     },
 
     /** An ADMIN grants a role to an address; an address without an account is invited by mail. */
-    async grant(user: User, deviceId: string, email: string, permission: DeviceRole, ctx: DeviceRequestContext): Promise<DeviceUserResult> {
+    async grant(
+      user: User,
+      deviceId: string,
+      email: string,
+      permission: DeviceRole,
+      ctx: DeviceRequestContext,
+    ): Promise<DeviceUserResult> {
       await authorize(user.id, deviceId, 'editUsers');
       const targetId = await repo.findUserIdByEmail(db, email);
       if (targetId !== null) {
@@ -409,7 +464,9 @@ export function createDevicesService(deps: DevicesDeps) {
       const row = await loadDevice(deviceId);
       await repo.upsertInvite(db, deviceId, email, permission, user.id, clock.now());
       try {
-        await deps.mailer.send(deviceInviteMail(ctx.brand, email, user.email, deviceName(row), permission, `${ctx.linkOrigin}/signup`));
+        await deps.mailer.send(
+          deviceInviteMail(ctx.brand, email, user.email, deviceName(row), permission, `${ctx.linkOrigin}/signup`),
+        );
       } catch (error) {
         deps.log.error({ err: error }, 'Sending the device invitation failed');
       }
@@ -420,12 +477,18 @@ export function createDevicesService(deps: DevicesDeps) {
     async applyInvites(userId: string, email: string): Promise<number> {
       return db.transaction(async (tx) => {
         const invites = await repo.takeInvites(tx, email);
-        for (const invite of invites) await repo.upsertGrant(tx, invite.device_id, userId, invite.permission, clock.now());
+        for (const invite of invites)
+          await repo.upsertGrant(tx, invite.device_id, userId, invite.permission, clock.now());
         return invites.length;
       });
     },
 
-    async changeUser(user: User, deviceId: string, targetUserId: string, permission: DeviceRole): Promise<DeviceUserResult> {
+    async changeUser(
+      user: User,
+      deviceId: string,
+      targetUserId: string,
+      permission: DeviceRole,
+    ): Promise<DeviceUserResult> {
       await authorize(user.id, deviceId, 'editUsers');
       await changeGrant(deviceId, targetUserId, permission);
       return { message: DEVICE_MESSAGES.userUpdated, deviceid: deviceId, userid: targetUserId, permission };
@@ -438,7 +501,10 @@ export function createDevicesService(deps: DevicesDeps) {
       return { message: DEVICE_MESSAGES.userRemoved, deviceid: deviceId, userid: targetUserId };
     },
 
-    async permissions(user: User, deviceId: string): Promise<{ deviceid: string; users: DeviceUserEntry[]; invites: { email: string; permission: DeviceRole }[] }> {
+    async permissions(
+      user: User,
+      deviceId: string,
+    ): Promise<{ deviceid: string; users: DeviceUserEntry[]; invites: { email: string; permission: DeviceRole }[] }> {
       await authorize(user.id, deviceId, 'viewUsers');
       const [grants, invites] = [await repo.listGrants(db, deviceId), await repo.listInvites(db, deviceId)];
       return {
@@ -486,7 +552,11 @@ export function createDevicesService(deps: DevicesDeps) {
     },
 
     /** The setup password, to an ADMIN; a caller with TOTP on must give a current code. */
-    async setupPassword(user: User, deviceId: string, code: string | undefined): Promise<{ deviceid: string; setupPassword: string }> {
+    async setupPassword(
+      user: User,
+      deviceId: string,
+      code: string | undefined,
+    ): Promise<{ deviceid: string; setupPassword: string }> {
       await authorize(user.id, deviceId, 'adminSettings');
       if (user.mfaType === 'TOTP' && deps.checkTotp) {
         if (code === undefined) throw new AppError(403, 'MFA_REQUIRED', DEVICE_MESSAGES.mfaRequired);

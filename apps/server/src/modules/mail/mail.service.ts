@@ -52,7 +52,10 @@ export function createOutboxMailer(deps: OutboxDeps): Mailer {
         body: message.text,
         createdAt: deps.clock.now(),
       });
-      deps.log.info({ mail: { to: message.to, subject: message.subject } }, `Mail to ${message.to}: ${message.subject}\n${message.text}`);
+      deps.log.info(
+        { mail: { to: message.to, subject: message.subject } },
+        `Mail to ${message.to}: ${message.subject}\n${message.text}`,
+      );
     },
     async close() {},
   };

@@ -150,7 +150,13 @@ export interface TimeRange {
 }
 
 /** Records newest first, at most `limit`; with keys, only records holding one of them. */
-export function selectRecords(db: Db, deviceId: string, range: TimeRange, limit: number, keys: string[] | null): Promise<{ ts: number; data: Record<string, unknown> }[]> {
+export function selectRecords(
+  db: Db,
+  deviceId: string,
+  range: TimeRange,
+  limit: number,
+  keys: string[] | null,
+): Promise<{ ts: number; data: Record<string, unknown> }[]> {
   if (keys) {
     return db.query(
       `SELECT ts, data FROM records WHERE device_id = $1 AND ts >= $2 AND ts <= $3 AND data ?| $5::text[]
@@ -174,7 +180,14 @@ export interface BucketRow {
  * Averages of numeric keys per time bucket of `seconds` over raw records (buckets under an
  * hour), newest bucket first, at most `limit` buckets per key.
  */
-export function selectRecordBuckets(db: Db, deviceId: string, range: TimeRange, seconds: number, limit: number, keys: string[] | null): Promise<BucketRow[]> {
+export function selectRecordBuckets(
+  db: Db,
+  deviceId: string,
+  range: TimeRange,
+  seconds: number,
+  limit: number,
+  keys: string[] | null,
+): Promise<BucketRow[]> {
   return db.query(
     `SELECT key, bucket, v FROM (
        SELECT key, bucket, v, row_number() OVER (PARTITION BY key ORDER BY bucket DESC) AS n FROM (
@@ -190,7 +203,14 @@ export function selectRecordBuckets(db: Db, deviceId: string, range: TimeRange, 
 }
 
 /** Averages per bucket of `seconds` (a multiple of 3600) from the hourly rollups. */
-export function selectRollupBuckets(db: Db, deviceId: string, range: TimeRange, seconds: number, limit: number, keys: string[] | null): Promise<BucketRow[]> {
+export function selectRollupBuckets(
+  db: Db,
+  deviceId: string,
+  range: TimeRange,
+  seconds: number,
+  limit: number,
+  keys: string[] | null,
+): Promise<BucketRow[]> {
   return db.query(
     `SELECT key, bucket, v FROM (
        SELECT key, bucket, v, row_number() OVER (PARTITION BY key ORDER BY bucket DESC) AS n FROM (
@@ -242,11 +262,21 @@ export function selectEvents(db: Db, deviceId: string, range: TimeRange, limit: 
 }
 
 export function selectDiagnostics(db: Db, deviceId: string, limit: number): Promise<{ ts: number; data: unknown }[]> {
-  return db.query(`SELECT ts, data FROM diagnostics WHERE device_id = $1 ORDER BY ts DESC, id DESC LIMIT $2`, [deviceId, limit]);
+  return db.query(`SELECT ts, data FROM diagnostics WHERE device_id = $1 ORDER BY ts DESC, id DESC LIMIT $2`, [
+    deviceId,
+    limit,
+  ]);
 }
 
-export function selectServerLog(db: Db, deviceId: string, limit: number): Promise<{ id: number; ts: Date; kind: string; message: string }[]> {
-  return db.query(`SELECT id, ts, kind, message FROM server_log WHERE device_id = $1 ORDER BY ts DESC, id DESC LIMIT $2`, [deviceId, limit]);
+export function selectServerLog(
+  db: Db,
+  deviceId: string,
+  limit: number,
+): Promise<{ id: number; ts: Date; kind: string; message: string }[]> {
+  return db.query(
+    `SELECT id, ts, kind, message FROM server_log WHERE device_id = $1 ORDER BY ts DESC, id DESC LIMIT $2`,
+    [deviceId, limit],
+  );
 }
 
 // ---------------------------------------------------------------- commands
@@ -265,7 +295,10 @@ export interface CommandRow {
 
 const COMMAND_COLUMNS = 'id, device_id, method, args, state, created_at, sent_at, acked_at, created_by';
 
-export async function insertCommand(db: Db, row: { deviceId: string; method: string; args: unknown; createdAt: Date; createdBy: string | null }): Promise<CommandRow> {
+export async function insertCommand(
+  db: Db,
+  row: { deviceId: string; method: string; args: unknown; createdAt: Date; createdBy: string | null },
+): Promise<CommandRow> {
   const rows = await db.query<CommandRow>(
     `INSERT INTO commands (device_id, method, args, state, created_at, created_by) VALUES ($1, $2, $3::jsonb, 'queued', $4, $5)
      RETURNING ${COMMAND_COLUMNS}`,
@@ -275,7 +308,10 @@ export async function insertCommand(db: Db, row: { deviceId: string; method: str
 }
 
 export function selectCommands(db: Db, deviceId: string, limit: number): Promise<CommandRow[]> {
-  return db.query(`SELECT ${COMMAND_COLUMNS} FROM commands WHERE device_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [deviceId, limit]);
+  return db.query(
+    `SELECT ${COMMAND_COLUMNS} FROM commands WHERE device_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [deviceId, limit],
+  );
 }
 
 /** Cancels a queued (or sent, unacknowledged) command; returns whether one was cancelled. */
@@ -291,7 +327,12 @@ export async function cancelCommand(db: Db, deviceId: string, commandId: number)
  * Takes the commands to deliver now: queued ones, and sent ones not acknowledged since
  * `resendBefore`; marks them sent at `now`. Oldest first.
  */
-export async function takeCommandsToSend(db: Db, deviceId: string, now: Date, resendBefore: Date): Promise<CommandRow[]> {
+export async function takeCommandsToSend(
+  db: Db,
+  deviceId: string,
+  now: Date,
+  resendBefore: Date,
+): Promise<CommandRow[]> {
   const rows = await db.query<CommandRow>(
     `UPDATE commands SET state = 'sent', sent_at = $2
       WHERE id IN (SELECT id FROM commands WHERE device_id = $1
@@ -305,7 +346,10 @@ export async function takeCommandsToSend(db: Db, deviceId: string, now: Date, re
 /** Puts commands back in the queue (delivery failed). */
 export async function requeueCommands(db: Db, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.query(`UPDATE commands SET state = 'queued', sent_at = NULL WHERE id = ANY($1::integer[]) AND state = 'sent'`, [ids]);
+  await db.query(
+    `UPDATE commands SET state = 'queued', sent_at = NULL WHERE id = ANY($1::integer[]) AND state = 'sent'`,
+    [ids],
+  );
 }
 
 export async function markCommandsDelivered(db: Db, deviceId: string, ids: number[], now: Date): Promise<number> {
@@ -334,7 +378,13 @@ export type RetentionTable = 'records' | 'events' | 'diagnostics' | 'rollup_hour
  * Deletes at most `limit` rows of one device older than `cutoff` (epoch seconds) from one table;
  * returns how many. An hourly rollup goes once its whole hour is older than the cutoff.
  */
-export async function deleteOlderThan(db: Db, table: RetentionTable, deviceId: string, cutoff: number, limit: number): Promise<number> {
+export async function deleteOlderThan(
+  db: Db,
+  table: RetentionTable,
+  deviceId: string,
+  cutoff: number,
+  limit: number,
+): Promise<number> {
   const sql: Record<RetentionTable, string> = {
     records: `DELETE FROM records WHERE device_id = $1 AND ts IN (SELECT ts FROM records WHERE device_id = $1 AND ts < $2::double precision ORDER BY ts LIMIT $3) RETURNING 1`,
     events: `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE device_id = $1 AND ts < $2::double precision ORDER BY ts LIMIT $3) RETURNING 1`,
@@ -360,7 +410,12 @@ async function countOf(db: Db, sql: string, params: unknown[]): Promise<number> 
 
 /** Deletes every record, latest value, event, diagnostics message and rollup of a device (not its server log). */
 export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCounts> {
-  const del = (table: string) => countOf(db, `WITH d AS (DELETE FROM ${table} WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`, [deviceId]);
+  const del = (table: string) =>
+    countOf(
+      db,
+      `WITH d AS (DELETE FROM ${table} WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`,
+      [deviceId],
+    );
   return {
     records: await del('records'),
     events: await del('events'),
@@ -377,7 +432,10 @@ export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCo
  */
 export async function moveDeviceData(db: Db, from: string, to: string): Promise<DataCounts> {
   const span = (
-    await db.query<{ lo: number | null; hi: number | null }>(`SELECT min(bucket) AS lo, max(bucket) AS hi FROM rollup_hour WHERE device_id = $1`, [from])
+    await db.query<{ lo: number | null; hi: number | null }>(
+      `SELECT min(bucket) AS lo, max(bucket) AS hi FROM rollup_hour WHERE device_id = $1`,
+      [from],
+    )
   )[0];
   const records = await countOf(
     db,
@@ -388,8 +446,16 @@ export async function moveDeviceData(db: Db, from: string, to: string): Promise<
     [from, to],
   );
   await db.query(`DELETE FROM records WHERE device_id = $1`, [from]);
-  const events = await countOf(db, `WITH m AS (UPDATE events SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`, [from, to]);
-  const diagnostics = await countOf(db, `WITH m AS (UPDATE diagnostics SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`, [from, to]);
+  const events = await countOf(
+    db,
+    `WITH m AS (UPDATE events SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`,
+    [from, to],
+  );
+  const diagnostics = await countOf(
+    db,
+    `WITH m AS (UPDATE diagnostics SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`,
+    [from, to],
+  );
   const latest = await countOf(
     db,
     `WITH m AS (INSERT INTO latest AS l (device_id, key, value, ts)
@@ -400,14 +466,22 @@ export async function moveDeviceData(db: Db, from: string, to: string): Promise<
     [from, to],
   );
   await db.query(`DELETE FROM latest WHERE device_id = $1`, [from]);
-  const rollups = await countOf(db, `WITH d AS (DELETE FROM rollup_hour WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`, [from]);
+  const rollups = await countOf(
+    db,
+    `WITH d AS (DELETE FROM rollup_hour WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`,
+    [from],
+  );
   if (span && span.lo !== null && span.hi !== null) await rebuildRollups(db, to, span.lo, span.hi);
   return { records, events, diagnostics, rollups, latest };
 }
 
 /** Recomputes a device's hourly rollups of the hours [fromBucket, toBucket] from its records. */
 export async function rebuildRollups(db: Db, deviceId: string, fromBucket: number, toBucket: number): Promise<void> {
-  await db.query(`DELETE FROM rollup_hour WHERE device_id = $1 AND bucket >= $2 AND bucket <= $3`, [deviceId, fromBucket, toBucket]);
+  await db.query(`DELETE FROM rollup_hour WHERE device_id = $1 AND bucket >= $2 AND bucket <= $3`, [
+    deviceId,
+    fromBucket,
+    toBucket,
+  ]);
   await db.query(
     `INSERT INTO rollup_hour (device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts)
      SELECT $1, key, bucket, count(*)::integer, min(v), max(v), sum(v),
@@ -428,10 +502,8 @@ export function selectRecordPage(
   range: { from: number; to: number; inclusive: boolean },
   limit: number,
 ): Promise<{ ts: number; data: Record<string, unknown> }[]> {
-  return db.query(`SELECT ts, data FROM records WHERE device_id = $1 AND ts ${range.inclusive ? '>=' : '>'} $2 AND ts <= $3 ORDER BY ts LIMIT $4`, [
-    deviceId,
-    range.from,
-    range.to,
-    limit,
-  ]);
+  return db.query(
+    `SELECT ts, data FROM records WHERE device_id = $1 AND ts ${range.inclusive ? '>=' : '>'} $2 AND ts <= $3 ORDER BY ts LIMIT $4`,
+    [deviceId, range.from, range.to, limit],
+  );
 }

@@ -21,10 +21,18 @@ import type { TelemetryService } from './telemetry.service';
 const DeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 
 const optionalNumber = (name: string) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ message: `${name} must be a number` }).finite().optional());
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ message: `${name} must be a number` })
+      .finite()
+      .optional(),
+  );
 
 const DataQuerySchema = z.object({
-  dataPoints: optionalNumber('dataPoints').pipe(z.number().int('dataPoints must be a whole number').min(1).max(10_000).optional()),
+  dataPoints: optionalNumber('dataPoints').pipe(
+    z.number().int('dataPoints must be a whole number').min(1).max(10_000).optional(),
+  ),
   dataKeys: z.string().max(5000).optional(),
   fromTime: optionalNumber('fromTime'),
   toTime: optionalNumber('toTime'),
@@ -54,13 +62,25 @@ const ExportQuerySchema = z.object({
   format: z.enum(EXPORT_FORMATS, { message: 'format must be csv or json' }).optional(),
 });
 
-const DataCountsSchema = z.object({ records: z.number(), events: z.number(), diagnostics: z.number(), rollups: z.number(), latest: z.number() });
+const DataCountsSchema = z.object({
+  records: z.number(),
+  events: z.number(),
+  diagnostics: z.number(),
+  rollups: z.number(),
+  latest: z.number(),
+});
 
 /** An import carries up to 5,000 records: its own body limit (a device record is at most 64 kB). */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
 const PointSchema = z.object({ v: z.unknown(), ts: z.number() });
-const EventSchema = z.object({ ts: z.number(), topic: z.string().nullable(), msg: z.string(), lv: z.number().nullable(), severity: z.string().nullable() });
+const EventSchema = z.object({
+  ts: z.number(),
+  topic: z.string().nullable(),
+  msg: z.string(),
+  lv: z.number().nullable(),
+  severity: z.string().nullable(),
+});
 const DataResponseSchema = z.object({
   deviceid: z.string(),
   data: z.record(z.string(), z.array(PointSchema)),
@@ -109,7 +129,13 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         summary: 'Diagnostics messages of a device, newest first (dataPoints default 600)',
         params: DeviceParamsSchema,
         querystring: PointsQuerySchema,
-        response: { 200: z.object({ deviceid: z.string(), diagnostics: z.array(z.object({ ts: z.number(), data: z.unknown() })) }), ...errors },
+        response: {
+          200: z.object({
+            deviceid: z.string(),
+            diagnostics: z.array(z.object({ ts: z.number(), data: z.unknown() })),
+          }),
+          ...errors,
+        },
       },
     },
     (request) => telemetry.diagnostics(signedInUser(request).id, request.params.id, request.query.dataPoints),
@@ -125,7 +151,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         params: DeviceParamsSchema,
         querystring: PointsQuerySchema,
         response: {
-          200: z.object({ deviceid: z.string(), entries: z.array(z.object({ id: z.number(), ts: z.number(), kind: z.string(), message: z.string() })) }),
+          200: z.object({
+            deviceid: z.string(),
+            entries: z.array(z.object({ id: z.number(), ts: z.number(), kind: z.string(), message: z.string() })),
+          }),
           ...errors,
         },
       },
@@ -154,13 +183,15 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       preHandler: requireUser,
       schema: {
         tags,
-        summary: "Queue a command ('Admin.Trigger' with {index} needs triggers; anything else editDeviceSettings); delivered at once to an online device, else at its next contact",
+        summary:
+          "Queue a command ('Admin.Trigger' with {index} needs triggers; anything else editDeviceSettings); delivered at once to an online device, else at its next contact",
         params: DeviceParamsSchema,
         body: RpcRequestSchema,
         response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 413) },
       },
     },
-    (request) => telemetry.queueCommand(signedInUser(request).id, request.params.id, request.body.method, request.body.args),
+    (request) =>
+      telemetry.queueCommand(signedInUser(request).id, request.params.id, request.body.method, request.body.args),
   );
 
   r.delete(
@@ -172,7 +203,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         summary: 'Cancel a queued command',
         params: DeviceParamsSchema,
         body: RpcCancelSchema,
-        response: { 200: z.object({ commandID: z.number(), state: z.literal('cancelled') }), ...errorResponses(400, 401, 403, 404, 409) },
+        response: {
+          200: z.object({ commandID: z.number(), state: z.literal('cancelled') }),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
       },
     },
     (request) => telemetry.cancelCommand(signedInUser(request).id, request.params.id, request.body.commandID),
@@ -184,7 +218,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Min, max, avg, sum, diff and acc per key over whole hours (times floored to 3600 s), from the hourly rollups',
+        summary:
+          'Min, max, avg, sum, diff and acc per key over whole hours (times floored to 3600 s), from the hourly rollups',
         params: DeviceParamsSchema,
         querystring: MetricsQuerySchema,
         response: { 200: z.unknown(), ...errors },
@@ -199,7 +234,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       preHandler: requireUser,
       schema: {
         tags,
-        summary: "Delete the device's records, latest values, events, diagnostics and rollups (ADMIN, with the setup password); the server log stays and records the deletion",
+        summary:
+          "Delete the device's records, latest values, events, diagnostics and rollups (ADMIN, with the setup password); the server log stays and records the deletion",
         params: DeviceParamsSchema,
         body: DeleteDataBodySchema,
         response: { 200: z.object({ deviceid: z.string(), deleted: DataCountsSchema }), ...errors },
@@ -214,13 +250,23 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       preHandler: requireUser,
       schema: {
         tags,
-        summary: "Move the device's data to targetDeviceid in one transaction (ADMIN of both; the source device's setup password)",
+        summary:
+          "Move the device's data to targetDeviceid in one transaction (ADMIN of both; the source device's setup password)",
         params: DeviceParamsSchema,
         body: TransferDataBodySchema,
-        response: { 200: z.object({ deviceid: z.string(), targetDeviceid: z.string(), moved: DataCountsSchema }), ...errors },
+        response: {
+          200: z.object({ deviceid: z.string(), targetDeviceid: z.string(), moved: DataCountsSchema }),
+          ...errors,
+        },
       },
     },
-    (request) => telemetry.transferData(signedInUser(request).id, request.params.id, request.body.setupPassword, request.body.targetDeviceid),
+    (request) =>
+      telemetry.transferData(
+        signedInUser(request).id,
+        request.params.id,
+        request.body.setupPassword,
+        request.body.targetDeviceid,
+      ),
   );
 
   r.get(
@@ -230,7 +276,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       schema: {
         tags,
         summary: 'Records of a time range as CSV (ts and one column per key) or JSON, streamed (any role)',
-        description: 'fromTime/toTime are epoch seconds (inclusive); dataKeys is a comma list (default: every key); format csv (default) or json.',
+        description:
+          'fromTime/toTime are epoch seconds (inclusive); dataKeys is a comma list (default: every key); format csv (default) or json.',
         params: DeviceParamsSchema,
         querystring: ExportQuerySchema,
         response: { 200: z.string().describe('CSV (text/csv) or JSON (application/json), streamed'), ...errors },
@@ -238,12 +285,14 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
     },
     async (request, reply) => {
       const out = await telemetry.exportData(signedInUser(request).id, request.params.id, request.query);
-      return reply
-        .type(out.contentType)
-        .header('content-disposition', `attachment; filename="${out.filename}"`)
-        .header('cache-control', 'no-store')
-        // A stream is piped as it is read, never serialized.
-        .send(Readable.from(out.body) as unknown as string);
+      return (
+        reply
+          .type(out.contentType)
+          .header('content-disposition', `attachment; filename="${out.filename}"`)
+          .header('cache-control', 'no-store')
+          // A stream is piped as it is read, never serialized.
+          .send(Readable.from(out.body) as unknown as string)
+      );
     },
   );
 

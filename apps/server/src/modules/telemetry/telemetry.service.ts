@@ -21,13 +21,23 @@ import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, forbidden } from '../../errors';
 import { IngestQueue } from '../../ingest/queue';
-import { derivedRows, prepareBatch, recordRows, rowKey, thinBasic, type IngestItem, type IngestOutcome } from '../../ingest/batch';
+import {
+  derivedRows,
+  prepareBatch,
+  recordRows,
+  rowKey,
+  thinBasic,
+  type IngestItem,
+  type IngestOutcome,
+} from '../../ingest/batch';
 import * as repo from './telemetry.repository';
 
 /** What telemetry needs of the devices service (structural: the devices service satisfies it). */
 export interface TelemetryDevices {
   verifyDeviceKey(id: string, key: string): Promise<boolean>;
-  getDevice(id: string): Promise<{ id: string; tier: string; added_ts: number | null; trial_reset_ts?: number | null } | null>;
+  getDevice(
+    id: string,
+  ): Promise<{ id: string; tier: string; added_ts: number | null; trial_reset_ts?: number | null } | null>;
   markContact(id: string, ts: number): Promise<void>;
   takePendingConfig(id: string): Promise<Record<string, unknown> | null>;
   roleOf(userId: string, deviceId: string): Promise<DeviceRole | null>;
@@ -144,7 +154,10 @@ export interface MetricsQuery {
   includeLatestData?: boolean | undefined;
 }
 
-type MetricSet = Record<string, { min: number; max: number; avg: number; sum: number; diff: number; acc: number; count: number }>;
+type MetricSet = Record<
+  string,
+  { min: number; max: number; avg: number; sum: number; diff: number; acc: number; count: number }
+>;
 
 const MAX_DATA_POINTS = 10_000;
 const DEFAULT_DATA_POINTS = 600;
@@ -159,7 +172,13 @@ export function bucketWidth(rangeSeconds: number, dataPoints: number): number {
   return raw >= 3600 ? Math.ceil(raw / 3600) * 3600 : raw;
 }
 
-export function createTelemetryService(deps: { db: Db; clock: Clock; devices: TelemetryDevices; log: FastifyBaseLogger; options?: Partial<TelemetryOptions> }) {
+export function createTelemetryService(deps: {
+  db: Db;
+  clock: Clock;
+  devices: TelemetryDevices;
+  log: FastifyBaseLogger;
+  options?: Partial<TelemetryOptions>;
+}) {
   const { db, clock, devices, log } = deps;
   const options = { ...DEFAULT_TELEMETRY_OPTIONS, ...deps.options };
   let sink: CommandSink | null = null;
@@ -174,7 +193,9 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     await db.transaction(async (tx) => {
       const newest = basic.size > 0 ? await repo.newestRecordTimes(tx, [...basic]) : new Map<string, number>();
       const kept = thinBasic(batch, basic, newest);
-      const inserted = new Set((await repo.insertRecords(tx, recordRows(kept, items))).map((r) => rowKey(r.device_id, r.ts)));
+      const inserted = new Set(
+        (await repo.insertRecords(tx, recordRows(kept, items))).map((r) => rowKey(r.device_id, r.ts)),
+      );
       const stored = kept.filter((c) => {
         const fresh = inserted.delete(rowKey(c.deviceId, c.record.ts));
         batch.outcomes[c.itemIndex]![fresh ? 'stored' : 'duplicates'] += 1;
@@ -194,7 +215,8 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     capacity: options.queueCapacity,
     batchSize: options.batchSize,
     process: writeBatch,
-    onBatchError: (error, size) => log.warn({ err: error, size }, 'Ingest batch failed; retrying its messages one by one'),
+    onBatchError: (error, size) =>
+      log.warn({ err: error, size }, 'Ingest batch failed; retrying its messages one by one'),
   });
 
   /** The saved device script waiting for delivery (the device-config module provides it). */
@@ -206,7 +228,13 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     lastCheck.set(deviceId, Date.now());
     const now = clock.now();
     const commands = await repo.takeCommandsToSend(db, deviceId, now, new Date(now.getTime() - options.resendAfterMs));
-    if (markDelivered) await repo.markCommandsDelivered(db, deviceId, commands.map((c) => c.id), now);
+    if (markDelivered)
+      await repo.markCommandsDelivered(
+        db,
+        deviceId,
+        commands.map((c) => c.id),
+        now,
+      );
     const config = await devices.takePendingConfig(deviceId);
     const script = scriptSource ? await scriptSource(deviceId) : null;
     if (commands.length === 0 && !config && !script) return null;
@@ -225,7 +253,10 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     try {
       await target.publish(deviceId, message);
     } catch (error) {
-      await repo.requeueCommands(db, message.commands.map((c) => c.id));
+      await repo.requeueCommands(
+        db,
+        message.commands.map((c) => c.id),
+      );
       throw error;
     }
   }
@@ -243,16 +274,25 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
   }
 
   /** The plan whose storage days apply: Hosted, Trial (also a device nobody added yet) or Basic. */
-  function planOf(device: { tier: string; added_ts: number | null; trial_reset_ts?: number | null }, nowMs: number): PlanName {
+  function planOf(
+    device: { tier: string; added_ts: number | null; trial_reset_ts?: number | null },
+    nowMs: number,
+  ): PlanName {
     if (device.tier === PREMIUM_TIER_NAME) return 'Hosted';
     if (device.added_ts === null) return 'Trial';
-    return planState({ tier: { name: device.tier }, added_ts: device.added_ts, trial_reset_ts: device.trial_reset_ts ?? null }, nowMs).plan ?? 'Basic';
+    return (
+      planState(
+        { tier: { name: device.tier }, added_ts: device.added_ts, trial_reset_ts: device.trial_reset_ts ?? null },
+        nowMs,
+      ).plan ?? 'Basic'
+    );
   }
 
   /** ADMIN of the device and its setup password; 404 stranger, 403 otherwise. */
   async function requireAdminWithPassword(userId: string, deviceId: string, setupPassword: string): Promise<void> {
     if ((await accessRole(userId, deviceId)) !== 'ADMIN') throw forbidden();
-    if (!(await devices.checkSetupPassword(deviceId, setupPassword))) throw new AppError(403, 'FORBIDDEN', INVALID_SETUP_PASSWORD);
+    if (!(await devices.checkSetupPassword(deviceId, setupPassword)))
+      throw new AppError(403, 'FORBIDDEN', INVALID_SETUP_PASSWORD);
   }
 
   let retentionTimer: NodeJS.Timeout | null = null;
@@ -294,7 +334,9 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
   }
 
   async function logLine(deviceId: string, kind: string, message: string): Promise<void> {
-    await repo.insertServerLog(db, [{ device_id: deviceId, ts: clock.now().toISOString(), kind, message: message.slice(0, 2000) }]);
+    await repo.insertServerLog(db, [
+      { device_id: deviceId, ts: clock.now().toISOString(), kind, message: message.slice(0, 2000) },
+    ]);
   }
 
   const toView = (c: repo.CommandRow): CommandView => ({
@@ -334,7 +376,10 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
       const device = await devices.getDevice(deviceId);
       if (!device) return null;
       if (device.tier === PREMIUM_TIER_NAME || device.added_ts === null) return { basic: false };
-      const state = planState({ tier: { name: device.tier }, added_ts: device.added_ts, trial_reset_ts: device.trial_reset_ts ?? null }, clock.now().getTime());
+      const state = planState(
+        { tier: { name: device.tier }, added_ts: device.added_ts, trial_reset_ts: device.trial_reset_ts ?? null },
+        clock.now().getTime(),
+      );
       return { basic: state.plan === 'Basic' };
     },
 
@@ -351,7 +396,8 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
     afterContact(deviceId: string): void {
       if (!sink) return;
       const checked = lastCheck.get(deviceId);
-      if (!dirty.has(deviceId) && checked !== undefined && Date.now() - checked < options.commandCheckIntervalMs) return;
+      if (!dirty.has(deviceId) && checked !== undefined && Date.now() - checked < options.commandCheckIntervalMs)
+        return;
       pushToDevice(deviceId).catch((error: unknown) => log.warn({ err: error, deviceId }, 'Command delivery failed'));
     },
 
@@ -434,7 +480,8 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
       if ((await accessRole(userId, deviceId)) !== 'ADMIN') throw forbidden();
       if ((await accessRole(userId, targetId)) !== 'ADMIN') throw forbidden();
       if (targetId === deviceId) throw new AppError(400, 'BAD_REQUEST', 'targetDeviceid must be another device');
-      if (!(await devices.checkSetupPassword(deviceId, setupPassword))) throw new AppError(403, 'FORBIDDEN', INVALID_SETUP_PASSWORD);
+      if (!(await devices.checkSetupPassword(deviceId, setupPassword)))
+        throw new AppError(403, 'FORBIDDEN', INVALID_SETUP_PASSWORD);
       const counts = await db.transaction((tx) => repo.moveDeviceData(tx, deviceId, targetId));
       const summary = `${counts.records} records, ${counts.events} events, ${counts.diagnostics} diagnostics`;
       await logLine(deviceId, 'data-transferred', `Data transferred to ${targetId} by user ${userId}: ${summary}`);
@@ -446,7 +493,11 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
      * Any role: the records of a time range as CSV (ts and one column per key) or JSON, read
      * from the database a page at a time while the answer streams.
      */
-    async exportData(userId: string, deviceId: string, q: ExportQuery): Promise<{ contentType: string; filename: string; body: AsyncIterable<string> }> {
+    async exportData(
+      userId: string,
+      deviceId: string,
+      q: ExportQuery,
+    ): Promise<{ contentType: string; filename: string; body: AsyncIterable<string> }> {
       await accessRole(userId, deviceId);
       const from = q.fromTime ?? 0;
       const to = q.toTime ?? FAR_FUTURE;
@@ -466,7 +517,14 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
       async function* csv(): AsyncGenerator<string> {
         yield `${['ts', ...columns].map(csvCell).join(',')}\r\n`;
         for await (const page of pages()) {
-          yield page.map((r) => [r.ts, ...columns.map((k) => (Object.prototype.hasOwnProperty.call(r.data, k) ? r.data[k] : undefined))].map(csvCell).join(',') + '\r\n').join('');
+          yield page
+            .map(
+              (r) =>
+                [r.ts, ...columns.map((k) => (Object.prototype.hasOwnProperty.call(r.data, k) ? r.data[k] : undefined))]
+                  .map(csvCell)
+                  .join(',') + '\r\n',
+            )
+            .join('');
         }
       }
       async function* json(): AsyncGenerator<string> {
@@ -474,7 +532,9 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
         let first = true;
         for await (const page of pages()) {
           const parts = page.map((r) => {
-            const record = wanted ? Object.fromEntries(Object.entries(r.data).filter(([k]) => k === 'ts' || wanted.includes(k))) : r.data;
+            const record = wanted
+              ? Object.fromEntries(Object.entries(r.data).filter(([k]) => k === 'ts' || wanted.includes(k)))
+              : r.data;
             return JSON.stringify(record);
           });
           yield (first ? '' : ',') + parts.join(',');
@@ -494,7 +554,12 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
      */
     async importRecords(userId: string, deviceId: string, records: unknown[]) {
       await requireCapability(userId, deviceId, 'editDeviceSettings');
-      if (records.length > MAX_IMPORT_RECORDS) throw new AppError(400, 'BAD_REQUEST', `At most ${MAX_IMPORT_RECORDS} records per import (${records.length} given)`);
+      if (records.length > MAX_IMPORT_RECORDS)
+        throw new AppError(
+          400,
+          'BAD_REQUEST',
+          `At most ${MAX_IMPORT_RECORDS} records per import (${records.length} given)`,
+        );
       const nowS = clock.now().getTime() / 1000;
       const refused: { index: number; reason: string }[] = [];
       const accepted: unknown[] = [];
@@ -556,7 +621,8 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
           bucketSeconds = bucketWidth(range.to - range.from, dataPoints);
         } else {
           const n = Number(ds);
-          if (!Number.isFinite(n) || n < 1) throw new AppError(400, 'BAD_REQUEST', 'downsample: expected true or a bucket width in seconds');
+          if (!Number.isFinite(n) || n < 1)
+            throw new AppError(400, 'BAD_REQUEST', 'downsample: expected true or a bucket width in seconds');
           bucketSeconds = n >= 3600 ? Math.ceil(n / 3600) * 3600 : Math.ceil(n);
         }
         const rows =
@@ -574,7 +640,13 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
           }
         }
       }
-      const events = (await repo.selectEvents(db, deviceId, range, dataPoints)).map((e) => ({ ts: e.ts, topic: e.topic, msg: e.msg, lv: e.lv, severity: e.severity }));
+      const events = (await repo.selectEvents(db, deviceId, range, dataPoints)).map((e) => ({
+        ts: e.ts,
+        topic: e.topic,
+        msg: e.msg,
+        lv: e.lv,
+        severity: e.severity,
+      }));
       return { deviceid: deviceId, data, events, ...(bucketSeconds !== undefined ? { bucketSeconds } : {}) };
     },
 
@@ -587,15 +659,26 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
 
     async serverLog(userId: string, deviceId: string, limit: number | undefined) {
       await requireCapability(userId, deviceId, 'serverLog');
-      const rows = await repo.selectServerLog(db, deviceId, Math.min(MAX_DATA_POINTS, Math.max(1, Math.floor(limit ?? 1000))));
-      return { deviceid: deviceId, entries: rows.map((r) => ({ id: r.id, ts: new Date(r.ts).getTime() / 1000, kind: r.kind, message: r.message })) };
+      const rows = await repo.selectServerLog(
+        db,
+        deviceId,
+        Math.min(MAX_DATA_POINTS, Math.max(1, Math.floor(limit ?? 1000))),
+      );
+      return {
+        deviceid: deviceId,
+        entries: rows.map((r) => ({ id: r.id, ts: new Date(r.ts).getTime() / 1000, kind: r.kind, message: r.message })),
+      };
     },
 
     // ------------------------------------------------------------ commands
 
     async listCommands(userId: string, deviceId: string, dataPoints: number | undefined) {
       await accessRole(userId, deviceId);
-      const rows = await repo.selectCommands(db, deviceId, Math.min(MAX_DATA_POINTS, Math.max(1, Math.floor(dataPoints ?? 100))));
+      const rows = await repo.selectCommands(
+        db,
+        deviceId,
+        Math.min(MAX_DATA_POINTS, Math.max(1, Math.floor(dataPoints ?? 100))),
+      );
       return { deviceid: deviceId, commands: rows.map(toView) };
     },
 
@@ -611,12 +694,17 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
       return toView(row);
     },
 
-    async cancelCommand(userId: string, deviceId: string, commandId: number): Promise<{ commandID: number; state: 'cancelled' }> {
+    async cancelCommand(
+      userId: string,
+      deviceId: string,
+      commandId: number,
+    ): Promise<{ commandID: number; state: 'cancelled' }> {
       const role = await accessRole(userId, deviceId);
       const command = (await repo.selectCommands(db, deviceId, MAX_DATA_POINTS)).find((c) => c.id === commandId);
       if (!command) throw new AppError(404, 'NOT_FOUND', 'Command not found');
       if (!can(role, command.method === 'Admin.Trigger' ? 'triggers' : 'editDeviceSettings')) throw forbidden();
-      if (!(await repo.cancelCommand(db, deviceId, commandId))) throw new AppError(409, 'CONFLICT', `Command ${commandId} is ${command.state} and can no longer be cancelled`);
+      if (!(await repo.cancelCommand(db, deviceId, commandId)))
+        throw new AppError(409, 'CONFLICT', `Command ${commandId} is ${command.state} and can no longer be cancelled`);
       return { commandID: commandId, state: 'cancelled' };
     },
 
@@ -628,16 +716,33 @@ export function createTelemetryService(deps: { db: Db; clock: Clock; devices: Te
         const rows = await repo.selectRollupAggregates(db, deviceId, { from: floorHour(start), to: floorHour(end) });
         const out: MetricSet = {};
         for (const r of rows) {
-          out[r.key] = { min: r.min, max: r.max, avg: r.count > 0 ? r.sum / r.count : 0, sum: r.sum, diff: r.last - r.first, acc: r.last, count: r.count };
+          out[r.key] = {
+            min: r.min,
+            max: r.max,
+            avg: r.count > 0 ? r.sum / r.count : 0,
+            sum: r.sum,
+            diff: r.last - r.first,
+            acc: r.last,
+            count: r.count,
+          };
         }
         return out;
       };
       const current = await period(q.currentStartTime, q.currentEndTime);
-      const previous = q.previousStartTime !== undefined && q.previousEndTime !== undefined ? await period(q.previousStartTime, q.previousEndTime) : {};
-      const latest = q.includeLatestData ? Object.fromEntries((await repo.selectLatest(db, deviceId)).map((l) => [l.key, { v: l.value, ts: l.ts }])) : undefined;
+      const previous =
+        q.previousStartTime !== undefined && q.previousEndTime !== undefined
+          ? await period(q.previousStartTime, q.previousEndTime)
+          : {};
+      const latest = q.includeLatestData
+        ? Object.fromEntries((await repo.selectLatest(db, deviceId)).map((l) => [l.key, { v: l.value, ts: l.ts }]))
+        : undefined;
       return {
         deviceid: deviceId,
-        currentPeriod: { startTime: floorHour(q.currentStartTime), endTime: floorHour(q.currentEndTime), data: current },
+        currentPeriod: {
+          startTime: floorHour(q.currentStartTime),
+          endTime: floorHour(q.currentEndTime),
+          data: current,
+        },
         previousPeriod: { data: previous },
         ...(latest ? { latestData: latest, lastKnownData: latest } : {}),
       };

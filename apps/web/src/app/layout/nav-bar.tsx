@@ -24,9 +24,16 @@ function navItems(signedIn: boolean, pathname: string): NavItem[] {
   }
   const items: NavItem[] = [];
   if (!brand.hidePlans) items.push({ key: 'plans', label: 'Plans', icon: 'pi pi-credit-card', to: '/plans' });
-  if (!brand.hideSupport) items.push({ key: 'support', label: 'Support', icon: 'pi pi-question-circle', to: supportLink(pathname) });
+  if (!brand.hideSupport)
+    items.push({ key: 'support', label: 'Support', icon: 'pi pi-question-circle', to: supportLink(pathname) });
   if (!brand.hideDocs) {
-    items.push({ key: 'docs', label: 'Docs', icon: 'pi pi-book', to: brand.docsLink || DEFAULT_DOCS_URL, external: true });
+    items.push({
+      key: 'docs',
+      label: 'Docs',
+      icon: 'pi pi-book',
+      to: brand.docsLink || DEFAULT_DOCS_URL,
+      external: true,
+    });
   }
   if (!brand.hideAccount) items.push({ key: 'account', label: 'Account', icon: 'pi pi-user', to: '/account' });
   return items;

@@ -10,7 +10,9 @@ import { ProfileTab } from './profile-tab';
 export type AccountTab = 'profile' | 'password' | 'mfa';
 
 /** The tabs of /account/{tab}; 'mfa' only where the brand allows multi-factor authentication. */
-export const ACCOUNT_TABS: readonly AccountTab[] = brand.allowMFA ? ['profile', 'password', 'mfa'] : ['profile', 'password'];
+export const ACCOUNT_TABS: readonly AccountTab[] = brand.allowMFA
+  ? ['profile', 'password', 'mfa']
+  : ['profile', 'password'];
 
 const TAB_LABELS: Record<AccountTab, ReactNode> = {
   profile: 'Profile',

@@ -119,7 +119,13 @@ function TotpSetup({ onCancel }: { onCancel: () => void }) {
         <p className="muted">We will show a QR code to scan with your authenticator app.</p>
         <div className="form-actions">
           <Button type="button" label="Cancel" text onClick={onCancel} />
-          <Button type="button" label="Show QR code" icon="pi pi-qrcode" loading={setupMutation.isPending} onClick={start} />
+          <Button
+            type="button"
+            label="Show QR code"
+            icon="pi pi-qrcode"
+            loading={setupMutation.isPending}
+            onClick={start}
+          />
         </div>
       </div>
     );
@@ -144,12 +150,12 @@ function TotpSetup({ onCancel }: { onCancel: () => void }) {
             <span className="mfa-secret__value">
               <code aria-label="Secret key">{groupedSecret}</code>
               <Button
-              type="button"
-              icon="pi pi-copy"
-              text
-              rounded
-              aria-label="Copy secret key"
-              title="Copy secret key"
+                type="button"
+                icon="pi pi-copy"
+                text
+                rounded
+                aria-label="Copy secret key"
+                title="Copy secret key"
                 onClick={() => void navigator.clipboard?.writeText(setup.secret)}
               />
             </span>
@@ -157,7 +163,13 @@ function TotpSetup({ onCancel }: { onCancel: () => void }) {
         </li>
         <li>
           <label htmlFor={TOTP_CODE.input}>Enter the 6-digit code the app shows.</label>
-          <CodeInput id={TOTP_CODE.input} value={code} onChange={setCode} disabled={enableMutation.isPending} onEnter={enable} />
+          <CodeInput
+            id={TOTP_CODE.input}
+            value={code}
+            onChange={setCode}
+            disabled={enableMutation.isPending}
+            onEnter={enable}
+          />
         </li>
       </ol>
       <div className="form-actions">
@@ -202,7 +214,14 @@ function SmsSetup({ initialPhone, onCancel }: { initialPhone: string; onCancel: 
       <form className="mfa-step" onSubmit={enable} noValidate>
         <h3>Set up text message</h3>
         <FormField ids={SMS_CODE} label={`Enter the 6-digit code sent to ${sentTo}`}>
-          <CodeInput id={SMS_CODE.input} value={code} onChange={setCode} disabled={enableMutation.isPending} autoFocus onEnter={enable} />
+          <CodeInput
+            id={SMS_CODE.input}
+            value={code}
+            onChange={setCode}
+            disabled={enableMutation.isPending}
+            autoFocus
+            onEnter={enable}
+          />
         </FormField>
         <div className="form-actions">
           <Button type="button" label="Use another number" text onClick={() => setSentTo(null)} />

@@ -46,7 +46,13 @@ export function ProfileTab({ user }: { user: UserInfo }) {
   return (
     <form className="account-form" onSubmit={onSubmit} noValidate>
       <FormField ids={EMAIL} label="Email" hint="Your sign-in address. It cannot be changed here.">
-        <InputText id={EMAIL.input} value={user.email} readOnly aria-describedby={EMAIL.hint} className="input-readonly" />
+        <InputText
+          id={EMAIL.input}
+          value={user.email}
+          readOnly
+          aria-describedby={EMAIL.hint}
+          className="input-readonly"
+        />
       </FormField>
       <FormField ids={PHONE} label="Phone" hint={PHONE_HINT} error={phoneError}>
         <InputText

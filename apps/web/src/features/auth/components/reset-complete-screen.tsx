@@ -71,7 +71,12 @@ export function ResetCompleteScreen({ code }: { code: string }) {
           touched={touched}
           autoFocus
         />
-        <Button type="submit" label="Set new password" className="auth-form__submit" loading={resetMutation.isPending} />
+        <Button
+          type="submit"
+          label="Set new password"
+          className="auth-form__submit"
+          loading={resetMutation.isPending}
+        />
       </form>
     </AuthCard>
   );

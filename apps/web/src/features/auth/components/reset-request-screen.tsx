@@ -27,10 +27,13 @@ export function ResetRequestScreen() {
     event.preventDefault();
     touched.touchAll();
     if (invalid) return;
-    resetMutation.mutate({ email: normaliseEmail(email) }, {
-      onSuccess: (answer) => setSent(answer.message),
-      onError: (error) => dialog.showError(error),
-    });
+    resetMutation.mutate(
+      { email: normaliseEmail(email) },
+      {
+        onSuccess: (answer) => setSent(answer.message),
+        onError: (error) => dialog.showError(error),
+      },
+    );
   };
 
   const links = (

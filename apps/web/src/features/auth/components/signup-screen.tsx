@@ -49,7 +49,10 @@ export function SignupScreen() {
   if (sent) {
     return (
       <AuthCard title="Check your e-mail">
-        <SentPanel message={sent} detail={`We sent it to ${normaliseEmail(email)}. Open the link in it to finish creating your account.`} />
+        <SentPanel
+          message={sent}
+          detail={`We sent it to ${normaliseEmail(email)}. Open the link in it to finish creating your account.`}
+        />
       </AuthCard>
     );
   }
