@@ -22,7 +22,10 @@ export async function authRoundTrip(): Promise<BenchResult[]> {
       }
       sessionRates.push(REQUESTS / ((performance.now() - start) / 1000));
       const t0 = performance.now();
-      const again = await stack.apiClient()('POST', '/api/auth/login', { email: 'demo@portal.local', password: 'demo-portal-2026' });
+      const again = await stack.apiClient()('POST', '/api/auth/login', {
+        email: 'demo@portal.local',
+        password: 'demo-portal-2026',
+      });
       if (again.status !== 200) throw new Error('sign-in failed');
       loginMs.push(performance.now() - t0);
     }
@@ -31,7 +34,13 @@ export async function authRoundTrip(): Promise<BenchResult[]> {
   }
   const round = (n: number) => Math.round(n * 10) / 10;
   return [
-    { name: 'session-check-rate', value: round(median(sessionRates)), unit: 'req/s', better: 'higher', runs: sessionRates.map(round) },
+    {
+      name: 'session-check-rate',
+      value: round(median(sessionRates)),
+      unit: 'req/s',
+      better: 'higher',
+      runs: sessionRates.map(round),
+    },
     { name: 'sign-in-latency', value: round(median(loginMs)), unit: 'ms', better: 'lower', runs: loginMs.map(round) },
   ];
 }

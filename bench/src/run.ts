@@ -2,6 +2,10 @@
 import { cpus, totalmem } from 'node:os';
 import { signinBundle } from './signin-bundle';
 import { authRoundTrip } from './auth-round-trip';
+import { ingest } from './ingest';
+import { dataQuery } from './data-query';
+import { downsample } from './downsample';
+import { storage } from './storage';
 
 export interface BenchResult {
   name: string;
@@ -16,6 +20,10 @@ export interface BenchResult {
 const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'signin-bundle': signinBundle,
   'auth-round-trip': authRoundTrip,
+  ingest,
+  'data-query': dataQuery,
+  downsample,
+  storage,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== '--');
@@ -29,6 +37,11 @@ const results: BenchResult[] = [];
 for (const [name, bench] of Object.entries(BENCHES)) {
   if (wanted.length === 0 || wanted.includes(name)) results.push(...(await bench()));
 }
-const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+};
 console.log(JSON.stringify({ machine, results }, null, 2));
 process.exit(0);

@@ -38,7 +38,14 @@ export async function signinBundle(): Promise<BenchResult[]> {
   }
   const round = (n: number) => Math.round(n * 10) / 10;
   return [
-    { name: 'signin-route-js-gzip', value: round(median(js)), unit: 'kB', better: 'lower', ceiling: 150, runs: js.map(round) },
+    {
+      name: 'signin-route-js-gzip',
+      value: round(median(js)),
+      unit: 'kB',
+      better: 'lower',
+      ceiling: 150,
+      runs: js.map(round),
+    },
     { name: 'signin-route-css-gzip', value: round(median(css)), unit: 'kB', better: 'lower', runs: css.map(round) },
   ];
 }

@@ -1,0 +1,245 @@
+/**
+ * Shared parts of the telemetry benchmarks (ingest, data-query, downsample, storage): a portal
+ * on PGlite (a temporary data directory) or PostgreSQL (a fresh schema, dropped afterwards),
+ * devices provisioned through the devices service, a signed-in API caller, realistic records of
+ * 20 keys from the simulator's models, and a clock the loaders can move.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { DeviceRecord } from '@portal/core';
+import { startPortal, type Portal } from '../../apps/server/src/portal';
+import { loadConfig } from '../../apps/server/src/config';
+import type { RecordSource } from './records';
+
+export { RECORD_KEYS, RecordSource } from './records';
+
+export type Store = 'pglite' | 'postgres';
+
+const PG_CANDIDATES = process.env.BENCH_DATABASE_URL
+  ? [process.env.BENCH_DATABASE_URL]
+  : ['postgres://root@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'];
+
+let pgUrl: Promise<string> | undefined;
+
+/** A reachable PostgreSQL URL (throws when there is none). */
+export function findPostgres(): Promise<string> {
+  pgUrl ??= (async () => {
+    for (const url of PG_CANDIDATES) {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        return url;
+      } catch {
+        // next candidate
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    }
+    throw new Error(`PostgreSQL is not reachable at ${PG_CANDIDATES.join(' or ')}`);
+  })();
+  return pgUrl;
+}
+
+/** A clock the loaders move (records older than 7 days are refused relative to it). */
+export class BenchClock {
+  offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  /** Makes `now()` read `epochSeconds` (and run on from there). */
+  setSeconds(epochSeconds: number): void {
+    this.offsetMs = epochSeconds * 1000 - Date.now();
+  }
+}
+
+export interface BenchPortal {
+  portal: Portal;
+  store: Store;
+  clock: BenchClock;
+  /** PostgreSQL only: the schema of this run. */
+  schema: string | null;
+  close(): Promise<void>;
+}
+
+export interface BenchPortalOptions {
+  /** An external broker (MQTT_URL) instead of the embedded Aedes. */
+  mqttUrl?: string;
+}
+
+/** A portal on a fresh database (no demo seed); close() stops it and removes its data. */
+export async function startBenchPortal(store: Store, options: BenchPortalOptions = {}): Promise<BenchPortal> {
+  const databaseUrl = store === 'postgres' ? await findPostgres() : undefined;
+  const schema = store === 'postgres' ? `bench_${randomBytes(5).toString('hex')}` : null;
+  const dataDir = store === 'pglite' ? mkdtempSync(join(tmpdir(), 'portal-bench-')) : null;
+  const config = loadConfig({
+    PORT: '0',
+    MQTT_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir ?? 'memory://',
+    DATABASE_URL: databaseUrl,
+    MQTT_URL: options.mqttUrl,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: '/nonexistent-web-dist',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
+  const clock = new BenchClock();
+  const cleanup = async () => {
+    if (databaseUrl && schema) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await client.end();
+      }
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  let portal: Portal;
+  try {
+    portal = await startPortal(config, {
+      clock,
+      ...(schema ? { dbSchema: schema } : {}),
+      ...(options.mqttUrl ? { mqttShareGroup: `bench${randomBytes(3).toString('hex')}` } : {}),
+    });
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  return {
+    portal,
+    store,
+    clock,
+    schema,
+    async close() {
+      await portal.close().catch(() => undefined);
+      await cleanup();
+    },
+  };
+}
+
+export interface BenchDevice {
+  id: string;
+  key: string;
+}
+
+/** `count` ORB-C1 devices made through the devices service (as the provisioning API does). */
+export async function provisionDevices(bp: BenchPortal, count: number, prefix = 'B'): Promise<BenchDevice[]> {
+  const devices: BenchDevice[] = [];
+  const tag = randomBytes(2)
+    .toString('hex')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '0');
+  const ids = Array.from({ length: count }, (_, i) =>
+    `${prefix}${tag}${String(i).padStart(9 - prefix.length - tag.length, '0')}`.slice(0, 9),
+  );
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      const made = await bp.portal.app.services.devices.createDevice(id, { model: 'ORB-C1' }, null);
+      if (!made) throw new Error(`device ${id} exists already`);
+      devices.push({ id, key: made.deviceKey });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return devices.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** A user who is ADMIN of the given devices, signed in over HTTP: returns a GET helper. */
+export async function signedInAdmin(
+  bp: BenchPortal,
+  deviceIds: string[],
+): Promise<(path: string) => Promise<{ status: number; ms: number; bytes: number; body: string }>> {
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+  const password = `bench-${randomBytes(8).toString('hex')}`;
+  await bp.portal.app.services.auth.ensureUser({ email, password, userGroups: [] });
+  const [user] = await bp.portal.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+  if (!user) throw new Error('bench user missing');
+  for (let i = 0; i < deviceIds.length; i += 1000) {
+    await bp.portal.db.query(
+      `INSERT INTO device_users (device_id, user_id, permission, created_at)
+       SELECT d, $2, 'ADMIN', now() FROM unnest($1::text[]) AS d`,
+      [deviceIds.slice(i, i + 1000), user.id],
+    );
+  }
+  const base = `http://127.0.0.1:${bp.portal.port}`;
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`bench sign-in failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  return async (path: string) => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}${path}`, { headers: { cookie, 'x-requested-with': 'portal' } });
+    const body = await res.text();
+    return { status: res.status, ms: performance.now() - t0, bytes: body.length, body };
+  };
+}
+
+/** The p-th percentile (0-100) of a list, nearest rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] ?? NaN;
+}
+
+export const round1 = (n: number) => Math.round(n * 10) / 10;
+export const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** One line of progress on stderr (stdout carries the JSON document only). */
+export function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/**
+ * Feeds records through the telemetry service's ingest path (the writer every MQTT and HTTP
+ * message goes through: validation, records, events, rollups, latest values, contact), in time
+ * order, moving the portal's clock with the records so the 7-day rule accepts old times.
+ * `recordsAt(device, ts)` builds one record; messages carry `perMessage` records.
+ */
+export async function ingestHistory(
+  bp: BenchPortal,
+  devices: BenchDevice[],
+  options: {
+    from: number;
+    to: number;
+    intervalS: number;
+    perMessage: number;
+    sources: Map<string, RecordSource>;
+    onProgress?: (stored: number) => void;
+  },
+): Promise<number> {
+  const telemetry = bp.portal.app.services.telemetry;
+  const windowS = options.intervalS * options.perMessage;
+  let stored = 0;
+  for (let start = options.from; start < options.to; start += windowS) {
+    const end = Math.min(options.to, start + windowS);
+    bp.clock.setSeconds(end + 1);
+    const receivedAt = bp.clock.now();
+    const messages = devices.map((device) => {
+      const source = options.sources.get(device.id)!;
+      const body: DeviceRecord[] = [];
+      for (let ts = start; ts < end; ts += options.intervalS) body.push(source.at(ts));
+      return telemetry.ingest({ deviceId: device.id, kind: 'data', body, basic: false, receivedAt, source: 'http' });
+    });
+    for (const outcome of await Promise.all(messages)) {
+      if (outcome.refused.length > 0)
+        throw new Error(`ingest refused records: ${outcome.refused.slice(0, 3).join('; ')}`);
+      stored += outcome.stored;
+    }
+    options.onProgress?.(stored);
+  }
+  bp.clock.offsetMs = 0;
+  return stored;
+}
