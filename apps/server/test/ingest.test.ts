@@ -101,6 +101,22 @@ function describeIngestSuite(kind: DbKind) {
       expect(ranged.data.temp).toEqual([{ v: 21, ts: t + 10 }]);
     });
 
+    it('an accepted record moves the device last contact forward (once per batch)', async () => {
+      const { device } = await claimed(tp);
+      const before = await tp.portal.db.query<{ last_contact: number | null }>(
+        'SELECT last_contact FROM devices WHERE id = $1',
+        [device.deviceid],
+      );
+      expect(before[0]?.last_contact).toBeNull();
+      const res = await ingestHttp(tp, device.deviceid, device.deviceKey, [{ ts: Math.floor(nowS(tp)) - 5, temp: 1 }]);
+      expect(res.status, res.text).toBe(200);
+      const after = await tp.portal.db.query<{ last_contact: number | null }>(
+        'SELECT last_contact FROM devices WHERE id = $1',
+        [device.deviceid],
+      );
+      expect(after[0]?.last_contact).toBeCloseTo(tp.clock.now().getTime() / 1000, 0);
+    });
+
     it('HTTP ingest refuses a bad key and an unknown device with the same answer', async () => {
       const device = await provision(tp);
       expectError(

@@ -77,8 +77,11 @@ export async function updateProvisioning(
   ]);
 }
 
-export async function markContact(db: Db, id: string, ts: number): Promise<void> {
-  await db.query('UPDATE devices SET last_contact = GREATEST(COALESCE(last_contact, 0), $2) WHERE id = $1', [id, ts]);
+export async function markContacts(db: Db, ids: string[], ts: number): Promise<void> {
+  await db.query('UPDATE devices SET last_contact = GREATEST(COALESCE(last_contact, 0), $2) WHERE id = ANY($1::text[])', [
+    ids,
+    ts,
+  ]);
 }
 
 /** Returns the pending config and clears it, in one statement. */

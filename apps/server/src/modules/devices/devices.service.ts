@@ -287,9 +287,9 @@ export function createDevicesService(deps: DevicesDeps) {
       return row ? toSummary(row) : null;
     },
 
-    /** Records a contact (epoch seconds); last_contact only moves forward. */
-    markContact(id: string, ts: number): Promise<void> {
-      return repo.markContact(db, id, ts);
+    /** Records a contact of several devices at once (epoch seconds); last_contact only moves forward. */
+    async markContacts(ids: string[], ts: number): Promise<void> {
+      if (ids.length > 0) await repo.markContacts(db, ids, ts);
     },
 
     /**

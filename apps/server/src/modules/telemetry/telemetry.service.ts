@@ -38,7 +38,7 @@ export interface TelemetryDevices {
   getDevice(
     id: string,
   ): Promise<{ id: string; tier: string; added_ts: number | null; trial_reset_ts?: number | null } | null>;
-  markContact(id: string, ts: number): Promise<void>;
+  markContacts(ids: string[], ts: number): Promise<void>;
   takePendingConfig(id: string): Promise<Record<string, unknown> | null>;
   roleOf(userId: string, deviceId: string): Promise<DeviceRole | null>;
   checkSetupPassword(deviceId: string, password: string): Promise<boolean>;
@@ -190,6 +190,7 @@ export function createTelemetryService(deps: {
     const now = clock.now();
     const batch = prepareBatch(items, now);
     const basic = new Set(items.filter((i) => i.basic).map((i) => i.deviceId));
+    const contacted = new Set<string>();
     await db.transaction(async (tx) => {
       const newest = basic.size > 0 ? await repo.newestRecordTimes(tx, [...basic]) : new Map<string, number>();
       const kept = thinBasic(batch, basic, newest);
@@ -199,6 +200,7 @@ export function createTelemetryService(deps: {
       const stored = kept.filter((c) => {
         const fresh = inserted.delete(rowKey(c.deviceId, c.record.ts));
         batch.outcomes[c.itemIndex]![fresh ? 'stored' : 'duplicates'] += 1;
+        contacted.add(c.deviceId);
         return fresh;
       });
       const derived = derivedRows(stored);
@@ -208,6 +210,8 @@ export function createTelemetryService(deps: {
       await repo.insertDiagnostics(tx, batch.diagnostics);
       await repo.insertServerLog(tx, batch.serverLog);
     });
+    // One contact update per batch (not per message): the devices whose records arrived, stored or resent.
+    await devices.markContacts([...contacted], now.getTime() / 1000);
     return batch.outcomes;
   }
 
@@ -385,11 +389,7 @@ export function createTelemetryService(deps: {
 
     /** Queues a message for the writer; resolves once it is stored (or refused and logged). */
     async ingest(item: IngestItem): Promise<IngestOutcome> {
-      const outcome = await queue.push(item);
-      if (item.kind === 'data' && outcome.stored + outcome.duplicates > 0) {
-        await devices.markContact(item.deviceId, clock.now().getTime() / 1000);
-      }
-      return outcome;
+      return queue.push(item);
     },
 
     /** After an MQTT data publish: delivers commands and pending config when there may be some. */
