@@ -180,3 +180,15 @@ export function parseDeviceRecord(input: unknown, nowSeconds: number): RecordPar
   }
   return { ok: true, record: out as DeviceRecord, dropped };
 }
+
+/** A queued device command as the rpc, firmware and file calls answer it. */
+export const CommandViewSchema = z.object({
+  commandID: z.number(),
+  method: z.string(),
+  args: z.unknown(),
+  state: z.string(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  ackedAt: z.string().nullable(),
+  createdBy: z.string().nullable(),
+});

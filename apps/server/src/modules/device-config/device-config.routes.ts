@@ -14,6 +14,7 @@ import {
   ScriptLockResponseSchema,
   ScriptPutBodySchema,
   ScriptResponseSchema,
+  CommandViewSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
@@ -26,17 +27,6 @@ const DeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 const SCRIPT_BODY_LIMIT = 128 * 1024;
 /** An 8 MB file as base64 plus the JSON around it. */
 export const FILE_BODY_LIMIT = Math.ceil(DEVICE_FILE_MAX_BYTES / 3) * 4 + 64 * 1024;
-
-const CommandViewSchema = z.object({
-  commandID: z.number(),
-  method: z.string(),
-  args: z.unknown(),
-  state: z.string(),
-  createdAt: z.string(),
-  sentAt: z.string().nullable(),
-  ackedAt: z.string().nullable(),
-  createdBy: z.string().nullable(),
-});
 
 export function registerDeviceConfigRoutes(app: FastifyInstance, service: DeviceConfigService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -12,6 +12,7 @@ import {
   RpcCancelSchema,
   RpcRequestSchema,
   TransferDataBodySchema,
+  CommandViewSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
@@ -86,16 +87,6 @@ const DataResponseSchema = z.object({
   data: z.record(z.string(), z.array(PointSchema)),
   events: z.array(EventSchema),
   bucketSeconds: z.number().optional(),
-});
-const CommandViewSchema = z.object({
-  commandID: z.number(),
-  method: z.string(),
-  args: z.unknown(),
-  state: z.string(),
-  createdAt: z.string(),
-  sentAt: z.string().nullable(),
-  ackedAt: z.string().nullable(),
-  createdBy: z.string().nullable(),
 });
 
 export function registerTelemetryRoutes(app: FastifyInstance, telemetry: TelemetryService): void {
