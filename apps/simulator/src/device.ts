@@ -19,20 +19,31 @@ export interface DeviceConfig {
 
 export const DEFAULT_CONFIG: DeviceConfig = { device: { base_interval: 60, transmit_interval: 1 } };
 
-export interface DeviceStats {
-  samples: number;
-  records: number;
-  contacts: number;
-  diags: number;
-  commands: number;
-  acks: number;
-  triggers: number;
-  configs: number;
-  errors: number;
-  connects: number;
-  reconnects: number;
-  dropped: number;
-  lastError: string | null;
+/** The counters a simulated device keeps (a fleet adds them up). */
+export const DEVICE_COUNTERS = [
+  'samples',
+  'records',
+  'contacts',
+  'diags',
+  'commands',
+  'acks',
+  'triggers',
+  'configs',
+  'errors',
+  'connects',
+  'reconnects',
+  'dropped',
+] as const;
+export type DeviceCounter = (typeof DEVICE_COUNTERS)[number];
+
+export type DeviceStats = Record<DeviceCounter, number> & { lastError: string | null };
+
+/** Every counter at zero, no error. */
+export function emptyDeviceStats(): DeviceStats {
+  return {
+    ...(Object.fromEntries(DEVICE_COUNTERS.map((c) => [c, 0])) as Record<DeviceCounter, number>),
+    lastError: null,
+  };
 }
 
 /** Runs `task` when a slot is free (bounded concurrency across a fleet). */
@@ -67,21 +78,7 @@ const asInterval = (value: unknown, min: number, max: number): number | null =>
 export class SimDevice {
   readonly id: string;
   readonly model: DeviceModel;
-  readonly stats: DeviceStats = {
-    samples: 0,
-    records: 0,
-    contacts: 0,
-    diags: 0,
-    commands: 0,
-    acks: 0,
-    triggers: 0,
-    configs: 0,
-    errors: 0,
-    connects: 0,
-    reconnects: 0,
-    dropped: 0,
-    lastError: null,
-  };
+  readonly stats: DeviceStats = emptyDeviceStats();
   config: DeviceConfig;
   script: string | null = null;
   /** Every command received, in order (for tests and logs). */

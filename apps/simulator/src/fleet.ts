@@ -4,7 +4,7 @@
  * per-device reconnects with exponential backoff.
  */
 import { scaledTimers, systemClock, type Clock } from './clock';
-import { SimDevice, type DeviceStats, type Gate } from './device';
+import { DEVICE_COUNTERS, SimDevice, emptyDeviceStats, type DeviceStats, type Gate } from './device';
 import { HttpLink, MqttLink, type DeviceLink } from './links';
 import { isModelName, type ModelName } from './models';
 import { hashSeed } from './prng';
@@ -113,42 +113,11 @@ export function startFleet(options: FleetOptions): Fleet {
   return {
     devices,
     get stats(): FleetStats {
-      const total: FleetStats = {
-        devices: devices.length,
-        online: 0,
-        queued: 0,
-        startedAt,
-        samples: 0,
-        records: 0,
-        contacts: 0,
-        diags: 0,
-        commands: 0,
-        acks: 0,
-        triggers: 0,
-        configs: 0,
-        errors: 0,
-        connects: 0,
-        reconnects: 0,
-        dropped: 0,
-        lastError: null,
-      };
+      const total: FleetStats = { ...emptyDeviceStats(), devices: devices.length, online: 0, queued: 0, startedAt };
       for (const d of devices) {
         if (d.connected) total.online += 1;
         total.queued += d.queued;
-        for (const key of [
-          'samples',
-          'records',
-          'contacts',
-          'diags',
-          'commands',
-          'acks',
-          'triggers',
-          'configs',
-          'errors',
-          'connects',
-          'reconnects',
-          'dropped',
-        ] as const) {
+        for (const key of DEVICE_COUNTERS) {
           total[key] += d.stats[key];
         }
         if (d.stats.lastError) total.lastError = `${d.id}: ${d.stats.lastError}`;
