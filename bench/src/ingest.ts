@@ -13,8 +13,9 @@
  * Through Mosquitto (MQTT_URL=mqtt://127.0.0.1:1883): the broker answers PUBACK on receipt, so
  * both sides are measured from the first publish to the moment the last record is committed
  * (the portal's writer reports committed records; the count is checked in the database after).
- * The ceiling there is four mqtt.js connections on one shared subscription (as the portal's
- * default) batching 500 records per INSERT (their PUBACK to the broker goes on receipt). Records
+ * The ceiling there is as many mqtt.js connections on one shared subscription as the portal's
+ * default (MQTT_SHARED_CONNECTIONS) batching 500 records per INSERT (their PUBACK to the broker
+ * goes on receipt). Records
  * the broker dropped (Mosquitto's default max_queued_messages is 1000 per subscriber) are
  * counted: `...-lost-records`, target 0. Mosquitto on this machine allows anonymous clients, so the devices
  * connect without their keys (the broker, not the portal, authenticates in this mode).
@@ -25,6 +26,7 @@ import net from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import type { Db } from '../../apps/server/src/db/db';
+import { loadConfig } from '../../apps/server/src/config';
 import type { BenchResult } from './run';
 import { median } from './stats';
 import {
@@ -164,7 +166,8 @@ async function bareAedes(
 
 /**
  * Subscribers on Mosquitto that store through the bare writer: as many connections as the
- * portal's default (4), one shared subscription; each PUBACK to the broker goes on receipt.
+ * portal's default (MQTT_SHARED_CONNECTIONS), one shared subscription; each PUBACK to the
+ * broker goes on receipt.
  */
 async function bareSubscriber(
   db: Db,
@@ -172,7 +175,7 @@ async function bareSubscriber(
 ): Promise<{ url: string; writer: ReturnType<typeof bareWriter>; close(): Promise<void> }> {
   const writer = bareWriter(db);
   const clients: mqtt.MqttClient[] = [];
-  for (let i = 0; i < 4; i += 1) {
+  for (let i = 0; i < loadConfig({}).mqttSharedConnections; i += 1) {
     const client = await mqtt.connectAsync(MOSQUITTO_URL, {
       clientId: `bench-bare-${process.pid}-${i}`,
       clean: true,

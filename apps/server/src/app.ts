@@ -180,7 +180,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     mailer,
     log: app.log,
-    checkTotp: (user, code) => auth.checkTotp(user, code),
+    mfa: {
+      checkTotp: (user, code) => auth.checkTotp(user, code),
+      sendStepUpSms: (user, brand) => auth.sendStepUpSms(user, brand),
+      checkStepUpSms: (user, code) => auth.checkStepUpSms(user, code),
+    },
+    queueCommand: (deviceId, method, args, createdBy) => telemetry.queueStaffCommand(deviceId, method, args, createdBy),
     latest: (id) => telemetry.latest(id),
   });
   const auth = createAuthService({

@@ -75,6 +75,18 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description:
       'External MQTT broker, e.g. mqtt://broker:1883; the portal then subscribes with the shared subscription $share/portal/dev/+/data (and diag, ack) instead of running its own broker.',
   },
+  {
+    name: 'MQTT_SHARED_CONNECTIONS',
+    default: '64',
+    description:
+      'With MQTT_URL: connections in the shared subscription. Each holds one message until it is stored (its PUBACK follows the commit), so more connections put more messages in each group commit.',
+  },
+  {
+    name: 'INGEST_HOLD_MS',
+    default: '5000',
+    description:
+      'Under load, the rollups, latest values and contact times of stored records are written together, at most this many ms later (records themselves are stored before their acknowledgement). 0 writes them with every batch: set 0 when several portal instances share one database.',
+  },
 ];
 
 export type TrustProxy = boolean | number | string[];
@@ -96,6 +108,8 @@ export interface Config {
   rateLimitPerMinute: number;
   mqttPort: number;
   mqttUrl: string | undefined;
+  mqttSharedConnections: number;
+  ingestHoldMs: number;
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -190,6 +204,24 @@ const EnvSchema = z.object({
       .regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://')
       .optional(),
   ),
+  MQTT_SHARED_CONNECTIONS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be 1-1000')
+      .max(1000, 'must be 1-1000')
+      .default(64),
+  ),
+  INGEST_HOLD_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0-60000')
+      .max(60_000, 'must be 0-60000')
+      .default(5000),
+  ),
   RATE_LIMIT_PER_MINUTE: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -229,6 +261,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
+    mqttSharedConnections: e.MQTT_SHARED_CONNECTIONS,
+    ingestHoldMs: e.INGEST_HOLD_MS,
   };
 }
 

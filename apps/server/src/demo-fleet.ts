@@ -64,6 +64,8 @@ export async function startDemoFleet(
     devices,
     transport: 'mqtt',
     mqttUrl,
+    // Files queued for a device are downloaded over HTTP from the portal itself.
+    httpUrl: `http://127.0.0.1:${portal.port}`,
     baseInterval: DEMO_INTERVAL_S,
     log: (line) => portal.app.log.debug(line),
   });

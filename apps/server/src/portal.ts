@@ -33,7 +33,7 @@ export type PortalOptions = Omit<
   dbSchema?: string;
   /** External broker only: the shared-subscription group (default 'portal'; tests isolate runs with it). */
   mqttShareGroup?: string;
-  /** External broker only: parallel subscriber connections (default 4). */
+  /** External broker only: parallel subscriber connections (default MQTT_SHARED_CONNECTIONS). */
   mqttConnections?: number;
 };
 
@@ -56,6 +56,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
     await migrate(db);
     app = await buildApp({
       ...appOptions,
+      telemetry: { derivedHoldMs: config.ingestHoldMs, ...appOptions.telemetry },
       db,
       publicUrl: config.publicUrl,
       smtpUrl: config.smtpUrl,
@@ -66,6 +67,8 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       rateLimitPerMinute: config.rateLimitPerMinute,
       logLevel: config.logLevel,
     });
+    // Derived rows a stopped process held back are rebuilt before any ingest starts.
+    await app.services.telemetry.recoverDerived();
     if (config.seedDemo) await seedDemo(app.services);
     await app.ready();
     try {
@@ -78,7 +81,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       mqttIngest = await connectExternalBroker({
         url: config.mqttUrl,
         shareGroup: mqttShareGroup ?? 'portal',
-        connections: mqttConnections ?? 4,
+        connections: mqttConnections ?? config.mqttSharedConnections,
         telemetry,
         log: app.log,
       });

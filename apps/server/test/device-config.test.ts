@@ -19,6 +19,8 @@ type ConfigBody = {
   config: { settings: Record<string, Record<string, unknown>> };
   pending: { settings: Record<string, Record<string, unknown>> } | null;
   pendingSince: string | null;
+  pendingVersion: number | null;
+  pendingSentAt: string | null;
   serialCaptureText: { applied: Record<string, string | null>; pending: Record<string, string | null> | null };
 };
 type ScriptBody = {
@@ -40,6 +42,16 @@ function describeDeviceConfig(kind: DbKind): void {
       tp
         .client()
         .request('POST', `/api/ingest/${deviceId}`, { body, headers: { authorization: `Device ${key}` }, csrf: false });
+    const ack = (body: unknown, deviceId = id, key = fx.device.deviceKey) =>
+      tp.client().request('POST', `/api/ingest/${deviceId}/ack`, {
+        body,
+        headers: { authorization: `Device ${key}` },
+        csrf: false,
+      });
+    const serverLog = async () =>
+      ((await as('ADMIN').get(`/api/device/${id}/serverlog`)).body as { entries: { message: string }[] }).entries.map(
+        (e) => e.message,
+      );
     const nowS = () => tp.clock.now().getTime() / 1000;
     /** An ISO time within 5 s of the portal's clock. */
     const near = (iso: string | null) => iso !== null && Math.abs(Date.parse(iso) - tp.clock.now().getTime()) < 5000;
@@ -91,6 +103,8 @@ function describeDeviceConfig(kind: DbKind): void {
           );
           expect(body.pending).toBeNull();
           expect(body.pendingSince).toBeNull();
+          expect(body.pendingVersion).toBeNull();
+          expect(body.pendingSentAt).toBeNull();
           expect(body.serialCaptureText).toEqual({ applied: { start: '', end: '', request: '' }, pending: null });
         }
         expectError(await as('STRANGER').get(`/api/device/${id}/config`), 404, 'NOT_FOUND', NOT_FOUND);
@@ -158,6 +172,8 @@ function describeDeviceConfig(kind: DbKind): void {
           },
         });
         expect(near(body.pendingSince)).toBe(true);
+        expect(body.pendingVersion).toBe(1);
+        expect(body.pendingSentAt).toBeNull();
         expect(body.serialCaptureText.pending).toEqual({ start: '$GPGGA', end: null, request: 'READ\r\n' });
         const since = body.pendingSince;
         tp.clock.advance(60_000);
@@ -182,18 +198,34 @@ function describeDeviceConfig(kind: DbKind): void {
           triggers: [{ index: 0, name: 'Start', colour: '#00ff00' }],
         });
         expect(merged.pendingSince).toBe(since);
+        expect(merged.pendingVersion).toBe(2);
         expect(((await as('VIEW').get(`/api/device/${id}/config`)).body as ConfigBody).pending).toEqual(merged.pending);
       });
 
-      it('the device gets the pending config in its HTTP ingest answer; it is then applied and logged', async () => {
-        const pending = (await getConfig()).pending;
+      it('the device gets the pending config with its version in its HTTP ingest answer; it is applied when acknowledged', async () => {
+        const before = await getConfig();
+        const pending = before.pending;
         expect(pending).not.toBeNull();
         const res = await ingest({ ts: nowS(), temp: 20 });
         expect(res.status, res.text).toBe(200);
-        expect(res.body).toEqual({ commands: [], config: pending });
+        expect(res.body).toEqual({ commands: [], config: pending, configVersion: 2 });
+        // Sent, not yet acknowledged: still pending, and not sent again before the resend interval.
+        const sent = await getConfig();
+        expect(sent.pending).toEqual(pending);
+        expect(sent.pendingVersion).toBe(2);
+        expect(near(sent.pendingSentAt)).toBe(true);
+        expect(sent.config.settings.device!.base_interval).toBe(60);
+        expect((await ingest({ ts: nowS() + 1, temp: 21 })).body).toEqual({ commands: [] });
+        expect(await serverLog()).toContain('config version 2 sent (http)');
+        expect(await serverLog()).not.toContain('config applied (version 2)');
+
+        const acked = await ack({ config: 2 });
+        expect(acked.status, acked.text).toBe(200);
+        expect(acked.body).toEqual({ commands: [], config: 2, script: null });
         const after = await getConfig();
         expect(after.pending).toBeNull();
         expect(after.pendingSince).toBeNull();
+        expect(after.pendingVersion).toBeNull();
         expect(after.config.settings.device).toMatchObject({
           id,
           base_interval: 120,
@@ -207,20 +239,21 @@ function describeDeviceConfig(kind: DbKind): void {
         });
         expect(after.serialCaptureText.applied).toEqual({ start: '$GPGGA', end: '', request: 'READ\r\n' });
         expect(after.config.settings.script).toMatchObject({ numLimit: 12.5, strLabel: 'Pump' });
-        // Delivered once only.
-        expect((await ingest({ ts: nowS() + 1, temp: 21 })).body).toEqual({ commands: [] });
-        const log = (await as('ADMIN').get(`/api/device/${id}/serverlog`)).body as {
-          entries: { kind: string; message: string }[];
-        };
-        expect(log.entries.map((e) => e.message)).toContain('config applied');
-        // A new change after delivery starts a new pending period.
+        // Acknowledged once only: a repeat changes nothing; the config is not sent again.
+        expect((await ack({ config: 2 })).status).toBe(200);
+        expect(await getConfig()).toEqual(after);
+        expect((await ingest({ ts: nowS() + 2, temp: 21 })).body).toEqual({ commands: [] });
+        expect((await serverLog()).filter((m) => m === 'config applied (version 2)')).toHaveLength(1);
+        // A new change after that starts a new pending period with the next version.
         tp.clock.advance(60_000);
         const next = (
           await as('ADMIN').put(`/api/device/${id}/config`, { config: { settings: { ble: { enabled: true } } } })
         ).body as ConfigBody;
         expect(next.pending).toEqual({ settings: { ble: { enabled: true } } });
+        expect(next.pendingVersion).toBe(3);
         expect(near(next.pendingSince)).toBe(true);
-        await ingest({ ts: nowS() + 2, temp: 22 });
+        expect((await ingest({ ts: nowS() + 3, temp: 22 })).body).toMatchObject({ configVersion: 3 });
+        expect((await ack({ config: 3 })).status).toBe(200);
       });
     });
 
@@ -355,20 +388,26 @@ function describeDeviceConfig(kind: DbKind): void {
         expect(((await as('USER').get(`/api/device/${id}/script`)).body as ScriptBody).data).toBe(largest);
       });
 
-      it('the saved script reaches the device in its next HTTP ingest answer, once, and is then no longer pending', async () => {
+      it('the saved script reaches the device in its next HTTP ingest answer with its version; applied when acknowledged', async () => {
         const script = ((await as('ADMIN').get(`/api/device/${id}/script`)).body as ScriptBody).data;
         const first = await ingest({ ts: nowS(), temp: 5 });
         expect(first.status, first.text).toBe(200);
-        expect(first.body).toEqual({ commands: [], script });
+        // Saved twice above: version 2.
+        expect(first.body).toEqual({ commands: [], script, scriptVersion: 2 });
         expect((await ingest({ ts: nowS() + 1, temp: 6 })).body).toEqual({ commands: [] });
+        expect(((await as('USER').get(`/api/device/${id}/script`)).body as ScriptBody).pending).toBe(true);
+        expect(await serverLog()).toContain('script version 2 sent (http)');
+        const acked = await ack({ script: 2 });
+        expect(acked.status, acked.text).toBe(200);
+        expect(acked.body).toEqual({ commands: [], config: null, script: 2 });
         expect((await as('USER').get(`/api/device/${id}/script`)).body).toEqual({
           deviceid: id,
           data: script,
           pending: false,
           lock: null,
         });
-        const log = (await as('ADMIN').get(`/api/device/${id}/serverlog`)).body as { entries: { message: string }[] };
-        expect(log.entries.map((e) => e.message)).toContain('script applied');
+        expect(await serverLog()).toContain('script applied (version 2)');
+        expect((await ingest({ ts: nowS() + 2, temp: 7 })).body).toEqual({ commands: [] });
       });
 
       it('the lock holder keeps others out (409) until they release it or an ADMIN forces it open', async () => {
@@ -503,6 +542,8 @@ function describeDeviceConfig(kind: DbKind): void {
             fileName: 'config-v2.bin',
             size: data.length,
             sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+            fileId: expect.any(Number),
+            path: `/api/ingest/${id}/file/${command.args.fileId as number}`,
           });
           expect(JSON.stringify(command.args).length).toBeLessThan(300);
         }

@@ -25,13 +25,11 @@ type DataBody = { data: Record<string, { v: unknown; ts: number }[]>; events: { 
 const nowS = (tp: TestPortal) => tp.clock.now().getTime() / 1000;
 
 function ingestHttp(tp: TestPortal, device: Provisioned, body: unknown) {
-  return tp
-    .client()
-    .request('POST', `/api/ingest/${device.deviceid}`, {
-      body,
-      headers: { authorization: `Device ${device.deviceKey}` },
-      csrf: false,
-    });
+  return tp.client().request('POST', `/api/ingest/${device.deviceid}`, {
+    body,
+    headers: { authorization: `Device ${device.deviceKey}` },
+    csrf: false,
+  });
 }
 
 async function ingestOk(tp: TestPortal, device: Provisioned, body: unknown): Promise<void> {
@@ -54,12 +52,100 @@ async function ingestDiag(tp: TestPortal, deviceId: string, ts: number): Promise
 /** Row counts of every data table for a device. */
 async function counts(tp: TestPortal, deviceId: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const table of ['records', 'latest', 'events', 'diagnostics', 'rollup_hour', 'server_log']) {
+  for (const table of ['records', 'latest', 'events', 'diagnostics', 'rollup_hour', 'rollup_day', 'server_log']) {
     const rows = await tp.portal.db.query<{ n: number }>(
       `SELECT count(*)::integer AS n FROM ${table} WHERE device_id = $1`,
       [deviceId],
     );
     out[table] = rows[0]!.n;
+  }
+  return out;
+}
+
+interface Aggregate {
+  count: number;
+  min: number;
+  max: number;
+  sum: number;
+  first: number;
+  last: number;
+  first_ts: number;
+  last_ts: number;
+}
+
+const HOUR = 3600;
+const DAY = 86_400;
+const STRUCTURED = new Set(['ts', 'events', 'can1', 'can2']);
+
+/** Aggregates per `key@bucket` of a device's numeric values, computed here from its stored records. */
+async function aggregatesOfRecords(tp: TestPortal, deviceId: string, span: number): Promise<Map<string, Aggregate>> {
+  const rows = await tp.portal.db.query<{ ts: number; data: Record<string, unknown> }>(
+    'SELECT ts, data FROM records WHERE device_id = $1 ORDER BY ts',
+    [deviceId],
+  );
+  const out = new Map<string, Aggregate>();
+  for (const { ts, data } of rows) {
+    for (const [key, v] of Object.entries(data)) {
+      if (STRUCTURED.has(key) || typeof v !== 'number') continue;
+      const id = `${key}@${Math.floor(ts / span) * span}`;
+      const a = out.get(id);
+      if (!a) out.set(id, { count: 1, min: v, max: v, sum: v, first: v, last: v, first_ts: ts, last_ts: ts });
+      else
+        Object.assign(a, {
+          count: a.count + 1,
+          min: Math.min(a.min, v),
+          max: Math.max(a.max, v),
+          sum: a.sum + v,
+          last: v,
+          last_ts: ts,
+        });
+    }
+  }
+  return out;
+}
+
+async function storedRollups(tp: TestPortal, table: 'rollup_hour' | 'rollup_day', deviceId: string) {
+  const rows = await tp.portal.db.query<Aggregate & { key: string; bucket: number }>(
+    `SELECT key, bucket, count, min, max, sum, first, last, first_ts, last_ts FROM ${table} WHERE device_id = $1`,
+    [deviceId],
+  );
+  return new Map(rows.map(({ key, bucket, ...a }) => [`${key}@${bucket}`, a]));
+}
+
+/** The hourly and the daily rollups of a device hold exactly what its records give. */
+async function expectRollupsOfRecords(tp: TestPortal, deviceId: string): Promise<void> {
+  expect(await storedRollups(tp, 'rollup_hour', deviceId)).toEqual(await aggregatesOfRecords(tp, deviceId, HOUR));
+  expect(await storedRollups(tp, 'rollup_day', deviceId)).toEqual(await aggregatesOfRecords(tp, deviceId, DAY));
+}
+
+/** The metrics call's figures of an aggregate. */
+const metricOf = (a: Aggregate) => ({
+  min: a.min,
+  max: a.max,
+  avg: a.sum / a.count,
+  sum: a.sum,
+  diff: a.last - a.first,
+  acc: a.last,
+  count: a.count,
+});
+
+/** Aggregates of `key` merged over the buckets in [from, to), from a map of `aggregatesOfRecords`. */
+function mergedOver(aggregates: Map<string, Aggregate>, key: string, from: number, to: number): Aggregate | undefined {
+  let out: Aggregate | undefined;
+  for (const [id, a] of [...aggregates].sort((x, y) => x[1].first_ts - y[1].first_ts)) {
+    const [k, bucket] = id.split('@');
+    if (k !== key || Number(bucket) < from || Number(bucket) >= to) continue;
+    out = out
+      ? {
+          ...out,
+          count: out.count + a.count,
+          min: Math.min(out.min, a.min),
+          max: Math.max(out.max, a.max),
+          sum: out.sum + a.sum,
+          last: a.last,
+          last_ts: a.last_ts,
+        }
+      : { ...a };
   }
   return out;
 }
@@ -131,11 +217,20 @@ function describeDeviceData(kind: DbKind) {
           const mine = results.find((r) => r.deviceId === basic.deviceid);
           expect(mine).toMatchObject({ records: 3, events: 2, diagnostics: 1 });
           expect(mine!.rollups).toBeGreaterThanOrEqual(2);
+          expect(mine!.dailyRollups).toBeGreaterThanOrEqual(2);
           expect(results.find((r) => r.deviceId === trial.deviceid)).toBeUndefined();
           expect(results.find((r) => r.deviceId === unclaimed.deviceid)).toBeUndefined();
 
           const after = await counts(tp, basic.deviceid);
-          expect(after).toMatchObject({ records: 1, events: 1, diagnostics: 1, latest: 1, rollup_hour: 1 });
+          expect(after).toMatchObject({
+            records: 1,
+            events: 1,
+            diagnostics: 1,
+            latest: 1,
+            rollup_hour: 1,
+            rollup_day: 1,
+          });
+          await expectRollupsOfRecords(tp, basic.deviceid);
           expect(await counts(tp, trial.deviceid)).toEqual(trialBefore);
           const data = (await owner.client.get(path(basic.deviceid, 'data'))).body as DataBody;
           expect(data.data.temp).toEqual([{ v: 4, ts: now - 600 }]);
@@ -251,7 +346,14 @@ function describeDeviceData(kind: DbKind) {
           deleted: { records: 2, events: 1, diagnostics: 1, rollups: 2, latest: 2 },
         });
         const after = await counts(tp, device.deviceid);
-        expect(after).toMatchObject({ records: 0, latest: 0, events: 0, diagnostics: 0, rollup_hour: 0 });
+        expect(after).toMatchObject({
+          records: 0,
+          latest: 0,
+          events: 0,
+          diagnostics: 0,
+          rollup_hour: 0,
+          rollup_day: 0,
+        });
         expect(after.server_log).toBeGreaterThan(0);
         expect(await counts(tp, other.deviceid)).toEqual(otherBefore);
         const log = (await owner.client.get(path(device.deviceid, 'serverlog'))).body as {
@@ -291,8 +393,10 @@ function describeDeviceData(kind: DbKind) {
           events: 0,
           diagnostics: 0,
           rollup_hour: 0,
+          rollup_day: 0,
         });
         expect(await counts(tp, target.deviceid)).toMatchObject({ records: 3, events: 1, diagnostics: 1, latest: 2 });
+        await expectRollupsOfRecords(tp, target.deviceid);
         const data = (await owner.client.get(path(target.deviceid, 'data'))).body as DataBody;
         expect(data.data.temp).toEqual([
           { v: 99, ts: t + 3600 },
@@ -575,6 +679,233 @@ function describeDeviceData(kind: DbKind) {
           state: { v: 'old', ts: t },
           arr: { v: [1, 2], ts: t + 5 },
         });
+      });
+    });
+
+    describe('daily rollups', () => {
+      /** Five days of records of keys a and b every 2,000 s, sent newest message first; values are halves (sums stay exact). */
+      async function fiveDays(device: Provisioned): Promise<{ start: number; end: number }> {
+        const end = Math.floor(nowS(tp)) - 60;
+        const start = end - 5 * DAY;
+        const records: { ts: number; a: number; b?: number; s: string }[] = [];
+        for (let ts = start, i = 0; ts <= end; ts += 2000, i += 1)
+          records.push({ ts, a: ((i * 37) % 101) - 50 + (i % 2) / 2, ...(i % 3 === 0 ? { b: i / 2 } : {}), s: 'x' });
+        for (let i = records.length; i > 0; i -= 40) await ingestOk(tp, device, records.slice(Math.max(0, i - 40), i));
+        return { start, end };
+      }
+
+      it('every writer keeps them: hourly and daily rows equal what the records give (ingest out of order, import)', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        const { end } = await fiveDays(device);
+        // Resent and older records of days already written, and an import.
+        await ingestOk(tp, device, [
+          { ts: end - 2000, a: 1000 },
+          { ts: end - 3 * DAY + 1, a: -1000.5, b: 7 },
+        ]);
+        const imported = await owner.client.post(path(device.deviceid, 'import'), {
+          records: [
+            { ts: end - 4 * DAY + 3, a: 0.5 },
+            { ts: end - 10, b: -3 },
+          ],
+        });
+        expect(imported.body).toMatchObject({ imported: 2 });
+        expect((await counts(tp, device.deviceid)).rollup_day).toBeGreaterThanOrEqual(2 * 5);
+        await expectRollupsOfRecords(tp, device.deviceid);
+      });
+
+      it('long ranges read them: day buckets and whole-day metrics give the same min, max, avg, first and last as the records', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        const { start, end } = await fiveDays(device);
+        const days = await aggregatesOfRecords(tp, device.deviceid, DAY);
+        const hours = await aggregatesOfRecords(tp, device.deviceid, HOUR);
+        const day0 = Math.floor(start / DAY) * DAY;
+        type Metrics = { currentPeriod: { startTime: number; endTime: number; data: Record<string, unknown> } };
+        const metrics = async (from: number, to: number) => {
+          const res = await owner.client.get(
+            path(device.deviceid, `metrics?currentStartTime=${from}&currentEndTime=${to}`),
+          );
+          expect(res.status, res.text).toBe(200);
+          return (res.body as Metrics).currentPeriod;
+        };
+        // Whole days; then a range starting and ending inside days (hours around whole days).
+        for (const [from, to] of [
+          [day0 + DAY, day0 + 4 * DAY],
+          [start + 5 * HOUR + 17, end - 7 * HOUR],
+          [start + 2 * HOUR, start + 9 * HOUR],
+        ] as const) {
+          const period = await metrics(from, to);
+          const [lo, hi] = [Math.floor(from / HOUR) * HOUR, Math.floor(to / HOUR) * HOUR];
+          expect(period).toMatchObject({ startTime: lo, endTime: hi });
+          expect(period.data).toEqual(
+            Object.fromEntries(
+              ['a', 'b'].flatMap((key) => {
+                const merged = mergedOver(hours, key, lo, hi);
+                return merged ? [[key, metricOf(merged)]] : [];
+              }),
+            ),
+          );
+        }
+
+        // Buckets of a day: one per day, the day's average, newest first.
+        const q = `fromTime=${start}&toTime=${end}&dataKeys=a`;
+        const daily = (await owner.client.get(path(device.deviceid, `data?${q}&downsample=86400`))).body as DataBody & {
+          bucketSeconds: number;
+        };
+        expect(daily.bucketSeconds).toBe(DAY);
+        const expected = [...days]
+          .filter(([id]) => id.startsWith('a@'))
+          .map(([id, a]) => ({ v: a.sum / a.count, ts: Number(id.slice(2)) }))
+          .sort((x, y) => y.ts - x.ts);
+        expect(expected.length).toBeGreaterThanOrEqual(5);
+        expect(daily.data).toEqual({ a: expected });
+
+        // The server's own width: 5 days in at most 4 points is 2 days a bucket; 60 points is 2 hours.
+        const wide = (await owner.client.get(path(device.deviceid, `data?${q}&downsample=true&dataPoints=4`)))
+          .body as DataBody & { bucketSeconds: number };
+        expect(wide.bucketSeconds).toBe(2 * DAY);
+        const twoDays = new Map<number, { sum: number; count: number }>();
+        for (const [id, a] of days) {
+          if (!id.startsWith('a@')) continue;
+          const b = Math.floor(Number(id.slice(2)) / (2 * DAY)) * 2 * DAY;
+          const t = twoDays.get(b) ?? { sum: 0, count: 0 };
+          twoDays.set(b, { sum: t.sum + a.sum, count: t.count + a.count });
+        }
+        expect(wide.data.a).toEqual(
+          [...twoDays]
+            .sort((x, y) => y[0] - x[0])
+            .slice(0, 4)
+            .map(([ts, t]) => ({ v: t.sum / t.count, ts })),
+        );
+        const narrow = (await owner.client.get(path(device.deviceid, `data?${q}&downsample=true&dataPoints=60`)))
+          .body as DataBody & { bucketSeconds: number };
+        expect(narrow.bucketSeconds).toBe(2 * HOUR);
+        expect(narrow.data.a).toHaveLength(60);
+
+        // The day rows are what is read: change one and whole-day answers follow, hour-based ones do not.
+        const [first] = expected.slice(-2);
+        await tp.portal.db.query(
+          `UPDATE rollup_day SET max = 12345, sum = sum + count WHERE device_id = $1 AND key = 'a' AND bucket = $2`,
+          [device.deviceid, first!.ts],
+        );
+        const changed = (await owner.client.get(path(device.deviceid, `data?${q}&downsample=86400`))).body as DataBody;
+        expect(changed.data.a!.find((p) => p.ts === first!.ts)!.v).toBeCloseTo(first!.v + 1, 9);
+        expect(((await metrics(first!.ts, first!.ts + DAY)).data.a as { max: number }).max).toBe(12345);
+        expect(((await metrics(first!.ts, first!.ts + DAY - HOUR)).data.a as { max: number }).max).not.toBe(12345);
+      });
+
+      it('open or out-of-range times are answered, never a database error', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        await fiveDays(device);
+        for (const query of [
+          'data?downsample=3600',
+          'data?downsample=86400&fromTime=-1e15',
+          `data?downsample=${365 * DAY}&toTime=1e15`,
+          'data?downsample=1e20',
+          'metrics?currentStartTime=0&currentEndTime=1e12',
+          'metrics?currentStartTime=-1e15&currentEndTime=1e15&previousStartTime=1e12&previousEndTime=0',
+        ]) {
+          const res = await owner.client.get(path(device.deviceid, query));
+          expect(res.status, `${query}: ${res.text}`).toBe(200);
+        }
+        const all = (await owner.client.get(path(device.deviceid, 'metrics?currentStartTime=0&currentEndTime=1e12')))
+          .body as { currentPeriod: { data: Record<string, { count: number }> } };
+        expect(all.currentPeriod.data.a?.count).toBe(217);
+      });
+    });
+
+    describe('GET /data answer', () => {
+      /** GET /data as it was answered before it was written from the jsonb text: records parsed, points built, stringified. */
+      async function reference(deviceId: string, keys: string[] | null): Promise<string> {
+        const rows = await tp.portal.db.query<{ ts: number; data: Record<string, unknown> }>(
+          'SELECT ts, data FROM records WHERE device_id = $1 ORDER BY ts DESC LIMIT 600',
+          [deviceId],
+        );
+        const data = Object.create(null) as Record<string, { v: unknown; ts: number }[]>;
+        for (const row of rows) {
+          for (const [key, v] of Object.entries(row.data)) {
+            if (key === 'ts' || key === 'events' || (keys && !keys.includes(key))) continue;
+            (data[key] ??= []).push({ v, ts: row.ts });
+          }
+        }
+        const events = await tp.portal.db.query(
+          'SELECT ts, topic, msg, lv, severity FROM events WHERE device_id = $1 ORDER BY ts DESC, id DESC LIMIT 600',
+          [deviceId],
+        );
+        return JSON.stringify({ deviceid: deviceId, data, events });
+      }
+
+      it('is byte for byte what JSON.stringify gives for the stored values, whatever they hold', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        const t = Math.floor(nowS(tp)) - 500;
+        await ingestOk(tp, device, [
+          {
+            ts: t + 0.25,
+            text: 'quote " backslash \\ slash / newline \n tab \t bell \u0007 unit \u001f del \u007f',
+            uni: 'é ü 日本 😀 \u2028 </script>',
+            empty: '',
+            t: true,
+            f: false,
+            zero: 0,
+            negzero: -0,
+            big: 1e21,
+            bigger: 1.2345678901234567e300,
+            small: 1e-7,
+            tiny: 5e-324,
+            frac: 0.1 + 0.2,
+            neg: -123.456,
+            int: 123456789012345,
+            long: 1234567890123456,
+            max: Number.MAX_SAFE_INTEGER,
+            arr: [1, -2.5, 1e21, 0.000001, 3e-7],
+            can1: [{ id: 0x18fef100, data: '00ff12' }],
+            events: [{ topic: 'power', msg: 'on "now"', lv: 12 }],
+          },
+          { ts: t + 1, zero: 1, only_here: 'late key' },
+          { ts: t + 2, text: 'x' },
+        ]);
+        // Numbers written by other means than JavaScript: trailing zeros, exponents, beyond a double.
+        await tp.portal.db.query(
+          `INSERT INTO records (device_id, ts, received_at, data) VALUES ($1, $2, now(), $3::jsonb)`,
+          [
+            device.deviceid,
+            t - 1,
+            `{"ts": ${t - 1}, "zero": 12.50, "neg": -0.000000100, "big": 1E+2, "int": 100.000, "small": 0.0000010,` +
+              ` "frac": 123456789012345678901234567890.123, "huge": 1${'0'.repeat(400)}, "arr": [1.50, 2E-9]}`,
+          ],
+        );
+        const res = await owner.client.get(path(device.deviceid, 'data'));
+        expect(res.status, res.text).toBe(200);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.text).toBe(await reference(device.deviceid, null));
+        const body = res.body as DataBody;
+        expect(Object.keys(body.data)).toContain('only_here');
+        expect(body.data.huge).toEqual([{ v: null, ts: t - 1 }]);
+        expect(body.data.zero!.map((p) => p.v)).toEqual([1, 0, 12.5]);
+
+        const keyed = await owner.client.get(path(device.deviceid, 'data?dataKeys=text,zero,nosuchkey&dataPoints=2'));
+        const keys = ['text', 'zero', 'nosuchkey'];
+        const rows = await tp.portal.db.query<{ ts: number; data: Record<string, unknown> }>(
+          'SELECT ts, data FROM records WHERE device_id = $1 AND data ?| $2::text[] ORDER BY ts DESC LIMIT 2',
+          [device.deviceid, keys],
+        );
+        const data = Object.create(null) as Record<string, { v: unknown; ts: number }[]>;
+        for (const row of rows)
+          for (const [key, v] of Object.entries(row.data))
+            if (keys.includes(key)) (data[key] ??= []).push({ v, ts: row.ts });
+        expect(keyed.text).toBe(
+          JSON.stringify({
+            deviceid: device.deviceid,
+            data,
+            events: (JSON.parse(res.text) as { events: unknown[] }).events.slice(0, 2),
+          }),
+        );
+
+        const empty = await owner.client.get(path(device.deviceid, `data?fromTime=1&toTime=2`));
+        expect(empty.text).toBe(JSON.stringify({ deviceid: device.deviceid, data: {}, events: [] }));
       });
     });
 

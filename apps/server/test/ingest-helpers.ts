@@ -1,5 +1,23 @@
-/** MQTT device clients and small waits for the ingest tests. */
+/** MQTT device clients, small waits, and portals on a database that outlives them, for the ingest tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Db } from '../src/db/db';
+import { loadConfig } from '../src/config';
+import { startPortal } from '../src/portal';
+import type { TelemetryOptions } from '../src/modules/telemetry/telemetry.service';
+import {
+  ApiClient,
+  TestClock,
+  captureLogs,
+  dropSchema,
+  findPostgres,
+  newSchemaName,
+  type DbKind,
+  type TestPortal,
+} from './helpers';
 
 /** A device connected with its id and key (no reconnection: a refusal stays visible). */
 export function connectDevice(url: string, id: string, key: string, extra: IClientOptions = {}): Promise<MqttClient> {
@@ -51,4 +69,189 @@ export function closed(client: MqttClient): Promise<void> {
     if (client.disconnected || !client.connected) return resolve();
     client.once('close', () => resolve());
   });
+}
+
+// ---------------------------------------------------------------- a portal on a database that outlives it
+
+/** A database a test opens with several portals in turn (PGlite files, or a PostgreSQL schema). */
+export interface ReopenableDb {
+  kind: DbKind;
+  /** Starts a portal on it (no demo seed, ephemeral ports). */
+  start(telemetry?: Partial<TelemetryOptions>): Promise<TestPortal>;
+  /** Removes the database. */
+  cleanup(): Promise<void>;
+}
+
+export async function reopenableDb(kind: DbKind): Promise<ReopenableDb> {
+  const dir = kind === 'pglite' ? mkdtempSync(join(tmpdir(), 'ingest-')) : null;
+  const databaseUrl = kind === 'postgres' ? ((await findPostgres()) ?? undefined) : undefined;
+  if (kind === 'postgres' && !databaseUrl) throw new Error('PostgreSQL is not reachable');
+  const schema = newSchemaName();
+  return {
+    kind,
+    async start(telemetry = {}) {
+      const config = loadConfig({
+        PORT: '0',
+        MQTT_PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dir ?? 'memory://',
+        DATABASE_URL: databaseUrl,
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        WEB_DIST: '/nonexistent-web-dist',
+        RATE_LIMIT_PER_MINUTE: '10000',
+      });
+      const clock = new TestClock();
+      const logs = captureLogs();
+      const portal = await startPortal(config, {
+        clock,
+        logStream: logs.stream,
+        telemetry,
+        ...(databaseUrl ? { dbSchema: schema } : {}),
+      });
+      const base = `http://127.0.0.1:${portal.port}`;
+      const responses: TestPortal['responses'] = [];
+      return {
+        portal,
+        base,
+        port: portal.port,
+        clock,
+        logs,
+        responses,
+        client: () => new ApiClient(base, responses),
+        close: () => portal.close(),
+      };
+    },
+    async cleanup() {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      if (databaseUrl) await dropSchema(databaseUrl, schema);
+    },
+  };
+}
+
+/** A device made through the devices service (as provisioning does); returns its id and key. */
+export async function makeDevice(tp: TestPortal, id: string): Promise<{ id: string; key: string }> {
+  const made = await tp.portal.app.services.devices.createDevice(id, { model: 'ORB-C1' }, null);
+  if (!made) throw new Error(`device ${id} exists already`);
+  return { id, key: made.deviceKey };
+}
+
+/** POST /api/ingest/{id} over real HTTP; resolves with the status once the portal answered. */
+export async function postRecords(tp: TestPortal, device: { id: string; key: string }, body: unknown): Promise<number> {
+  const res = await tp.client().request('POST', `/api/ingest/${device.id}`, {
+    body,
+    headers: { authorization: `Device ${device.key}` },
+    csrf: false,
+  });
+  return res.status;
+}
+
+// ---------------------------------------------------------------- derived rows against the records
+
+const STRUCTURED = new Set(['ts', 'events', 'can1', 'can2']);
+
+interface Agg {
+  count: number;
+  min: number;
+  max: number;
+  sum: number;
+  first: number;
+  last: number;
+  first_ts: number;
+  last_ts: number;
+}
+
+export interface Derived {
+  hours: Map<string, Agg>;
+  days: Map<string, Agg>;
+  latest: Map<string, { value: unknown; ts: number }>;
+  contacts: Map<string, number>;
+}
+
+function addTo(map: Map<string, Agg>, key: string, v: number, ts: number): void {
+  const a = map.get(key);
+  if (!a) return void map.set(key, { count: 1, min: v, max: v, sum: v, first: v, last: v, first_ts: ts, last_ts: ts });
+  a.count += 1;
+  a.min = Math.min(a.min, v);
+  a.max = Math.max(a.max, v);
+  a.sum += v;
+  if (ts < a.first_ts) [a.first, a.first_ts] = [v, ts];
+  if (ts > a.last_ts) [a.last, a.last_ts] = [v, ts];
+}
+
+/** What the derived rows of these devices must be, computed from their stored records. */
+export async function expectedFromRecords(db: Db, ids: string[]): Promise<Derived> {
+  const rows = await db.query<{ device_id: string; ts: number; received_at: Date; data: Record<string, unknown> }>(
+    'SELECT device_id, ts, received_at, data FROM records WHERE device_id = ANY($1::text[]) ORDER BY device_id, ts',
+    [ids],
+  );
+  const out: Derived = { hours: new Map(), days: new Map(), latest: new Map(), contacts: new Map() };
+  for (const r of rows) {
+    const received = new Date(r.received_at).getTime() / 1000;
+    out.contacts.set(r.device_id, Math.max(out.contacts.get(r.device_id) ?? 0, received));
+    for (const [key, value] of Object.entries(r.data)) {
+      if (STRUCTURED.has(key)) continue;
+      const lk = `${r.device_id}/${key}`;
+      if ((out.latest.get(lk)?.ts ?? -Infinity) <= r.ts) out.latest.set(lk, { value, ts: r.ts });
+      if (typeof value !== 'number') continue;
+      addTo(out.hours, `${lk}/${Math.floor(r.ts / 3600) * 3600}`, value, r.ts);
+      addTo(out.days, `${lk}/${Math.floor(r.ts / 86_400) * 86_400}`, value, r.ts);
+    }
+  }
+  return out;
+}
+
+/** The derived rows stored for these devices. */
+export async function storedDerived(db: Db, ids: string[]): Promise<Derived> {
+  const aggs = async (table: string) => {
+    const rows = await db.query<Agg & { device_id: string; key: string; bucket: number }>(
+      `SELECT device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts FROM ${table}
+        WHERE device_id = ANY($1::text[])`,
+      [ids],
+    );
+    return new Map(rows.map(({ device_id, key, bucket, ...a }) => [`${device_id}/${key}/${bucket}`, a]));
+  };
+  const latest = await db.query<{ device_id: string; key: string; value: unknown; ts: number }>(
+    'SELECT device_id, key, value, ts FROM latest WHERE device_id = ANY($1::text[])',
+    [ids],
+  );
+  const contacts = await db.query<{ id: string; last_contact: number | null }>(
+    'SELECT id, last_contact FROM devices WHERE id = ANY($1::text[]) AND last_contact IS NOT NULL',
+    [ids],
+  );
+  return {
+    hours: await aggs('rollup_hour'),
+    days: await aggs('rollup_day'),
+    latest: new Map(latest.map((l) => [`${l.device_id}/${l.key}`, { value: l.value, ts: l.ts }])),
+    contacts: new Map(contacts.map((c) => [c.id, Number(c.last_contact)])),
+  };
+}
+
+function expectAggs(actual: Map<string, Agg>, expected: Map<string, Agg>, label: string): void {
+  expect([...actual.keys()].sort(), label).toEqual([...expected.keys()].sort());
+  for (const [key, e] of expected) {
+    const a = actual.get(key)!;
+    const { sum, ...rest } = a;
+    const { sum: expectedSum, ...expectedRest } = e;
+    expect(rest, `${label} ${key}`).toEqual(expectedRest);
+    expect(sum, `${label} ${key} sum`).toBeCloseTo(expectedSum, 6);
+  }
+}
+
+/**
+ * Stored derived rows (rollups, latest values, contact times) equal a recomputation from the
+ * stored records; contact times are the batches' times, a few ms after receipt.
+ */
+export async function expectDerivedMatchRecords(
+  db: Db,
+  ids: string[],
+  options: { contacts?: boolean } = {},
+): Promise<void> {
+  const [actual, expected] = [await storedDerived(db, ids), await expectedFromRecords(db, ids)];
+  expectAggs(actual.hours, expected.hours, 'rollup_hour');
+  expectAggs(actual.days, expected.days, 'rollup_day');
+  expect(actual.latest).toEqual(expected.latest);
+  if (options.contacts === false) return;
+  expect([...actual.contacts.keys()].sort()).toEqual([...expected.contacts.keys()].sort());
+  for (const [id, ts] of expected.contacts) expect(Math.abs(actual.contacts.get(id)! - ts), id).toBeLessThan(5);
 }

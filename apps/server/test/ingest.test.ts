@@ -346,11 +346,19 @@ function describeIngestSuite(kind: DbKind) {
         await client.endAsync();
       }
 
-      // HTTP: the answer carries the queued commands (and they count as delivered).
+      // HTTP: the answer carries the queued commands (sent; delivered once acknowledged on /ack).
       const third = await fx.users.ADMIN.client.post(path, { method: 'Config.Set', args: { a: 1 } });
       const thirdId = (third.body as { commandID: number }).commandID;
       const res = await ingestHttp(tp, id, fx.device.deviceKey, { ts: nowS(tp), y: 2 });
       expect(res.body).toEqual({ commands: [{ id: thirdId, method: 'Config.Set', args: { a: 1 } }] });
+      const sent = (await fx.users.ADMIN.client.get(path)).body as RpcBody;
+      expect(sent.commands.find((c) => c.commandID === thirdId)?.state).toBe('sent');
+      const ack = await tp.client().request('POST', `/api/ingest/${id}/ack`, {
+        body: { id: thirdId },
+        headers: { authorization: `Device ${fx.device.deviceKey}` },
+        csrf: false,
+      });
+      expect(ack.status, ack.text).toBe(200);
       const final = (await fx.users.ADMIN.client.get(path)).body as RpcBody;
       expect(final.commands.find((c) => c.commandID === thirdId)?.state).toBe('delivered');
     });

@@ -50,6 +50,8 @@ describe('configuration', () => {
       RATE_LIMIT_PER_MINUTE: '50',
       MQTT_PORT: '0',
       MQTT_URL: 'mqtt://broker:1883',
+      MQTT_SHARED_CONNECTIONS: '32',
+      INGEST_HOLD_MS: '0',
     });
     expect(config).toEqual({
       port: 0,
@@ -67,6 +69,8 @@ describe('configuration', () => {
       rateLimitPerMinute: 50,
       mqttPort: 0,
       mqttUrl: 'mqtt://broker:1883',
+      mqttSharedConnections: 32,
+      ingestHoldMs: 0,
     });
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
@@ -83,6 +87,8 @@ describe('configuration', () => {
     [{ BRAND_OVERRIDES: '{not json' }, 'Invalid configuration: BRAND_OVERRIDES must be a JSON object.'],
     [{ BRAND_OVERRIDES: '{"nobrand":{}}' }, /^Invalid configuration: BRAND_OVERRIDES /],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be at least 1.'],
+    [{ MQTT_SHARED_CONNECTIONS: '0' }, 'Invalid configuration: MQTT_SHARED_CONNECTIONS must be 1-1000.'],
+    [{ INGEST_HOLD_MS: '-1' }, 'Invalid configuration: INGEST_HOLD_MS must be 0-60000.'],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -105,6 +111,8 @@ describe('configuration', () => {
         'RATE_LIMIT_PER_MINUTE',
         'MQTT_PORT',
         'MQTT_URL',
+        'MQTT_SHARED_CONNECTIONS',
+        'INGEST_HOLD_MS',
       ].sort(),
     );
   });

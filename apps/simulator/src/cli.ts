@@ -1,8 +1,9 @@
 /**
  * npm run simulate -- (--devices-file creds.json | --device ID:KEY:MODEL ...)
- *                     (--mqtt mqtt://localhost:1883 | --http http://localhost:8080)
+ *                     (--mqtt mqtt://localhost:1883 [--http http://localhost:8080] | --http http://localhost:8080)
  *                     [--interval 60] [--transmit 1] [--duration 0] [--speed 1] [--concurrency 16]
  *
+ * With --mqtt, --http is where devices download files (Admin.File); alone, it is the transport.
  * creds.json: an array of {id, key, model} (or {devices: [...]}). Prints one line of fleet
  * statistics a minute (and at the end); stops cleanly on SIGINT / SIGTERM or after --duration
  * seconds.
@@ -13,7 +14,7 @@ import { startFleet, statsLine, type FleetDevice } from './fleet';
 import { MODEL_NAMES } from './models';
 
 const USAGE = `Usage: npm run simulate -- (--devices-file FILE | --device ID:KEY:MODEL ...)
-       (--mqtt mqtt://HOST:1883 | --http http://HOST:8080)
+       (--mqtt mqtt://HOST:1883 [--http http://HOST:8080 for file downloads] | --http http://HOST:8080)
        [--interval SECONDS] [--transmit N] [--duration SECONDS] [--speed X] [--concurrency N] [--verbose]
 Models: ${MODEL_NAMES.join(', ')}`;
 
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
     ...(values.device ?? []).map(parseDevice),
   ];
   if (devices.length === 0) fail('No devices: give --devices-file or --device');
-  if (!values.mqtt === !values.http) fail('Give exactly one of --mqtt and --http');
+  if (!values.mqtt && !values.http) fail('Give --mqtt or --http');
   const duration = number(values.duration, 'duration', 0);
 
   const fleet = startFleet({

@@ -4,11 +4,31 @@
  * between. On contact it sends what it holds (records kept in an outbox while the link is
  * down, resent with backoff) and a diagnostics message now and then; it applies a delivered
  * config (a new interval changes the cadence from then on), answers `Admin.Trigger {index}`
- * with the event 'Trigger {index} activated' and acknowledges every command it receives.
+ * with the event 'Trigger {index} activated', a provisioning test `Prov.RunTest {method, fw}` with
+ * 'Test {method} passed on {fw}', and acknowledges every command it receives.
+ *
+ * Acknowledgements: each command by its id once it is handled (a command delivered again, because
+ * the acknowledgement was lost, is acknowledged again and not run twice); a config or script
+ * version once it is applied ({config: version}, {script: version}). `Admin.File` is downloaded
+ * from the path it names, checked against its size and sha256 and kept (acknowledged once
+ * fetched; a failed download is left unacknowledged so the portal sends the command again);
+ * `Admin.Firmware {firmwareName}` makes that the firmware the device reports in its next
+ * diagnostics message.
  */
-import type { CommandMessage, DeviceCommand, DeviceEvent, DeviceRecord } from '@portal/core';
+import { createHash } from 'node:crypto';
+import {
+  DeviceFileCommandArgsSchema,
+  FIRMWARE_PATTERN,
+  PROV_TEST_COMMAND,
+  mergeDeviceConfig,
+  type CommandAck,
+  type CommandMessage,
+  type DeviceCommand,
+  type DeviceEvent,
+  type DeviceRecord,
+} from '@portal/core';
 import { systemClock, type Clock, type TimerHandle } from './clock';
-import type { DeviceLink } from './links';
+import { DownloadUnavailable, HttpError, type DeviceLink } from './links';
 import { DeviceModel, EVENT_LEVEL, type ModelName } from './models';
 import { createRng, type Rng } from './prng';
 
@@ -29,6 +49,8 @@ export const DEVICE_COUNTERS = [
   'acks',
   'triggers',
   'configs',
+  'files',
+  'firmware',
   'errors',
   'connects',
   'reconnects',
@@ -72,6 +94,9 @@ export interface SimDeviceOptions {
   log?: (line: string) => void;
 }
 
+const asObject = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
 const asInterval = (value: unknown, min: number, max: number): number | null =>
   typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? Math.round(value) : null;
 
@@ -83,6 +108,8 @@ export class SimDevice {
   script: string | null = null;
   /** Every command received, in order (for tests and logs). */
   readonly received: DeviceCommand[] = [];
+  /** Files fetched for Admin.File commands, by name. */
+  readonly files = new Map<string, Buffer>();
 
   private readonly link: DeviceLink;
   private readonly clock: Clock;
@@ -99,6 +126,12 @@ export class SimDevice {
   private running = false;
   private sending: Promise<void> | null = null;
   private again = false;
+  /** Ids of commands handled (the newest ones), so a command delivered again is not run twice. */
+  private readonly handled = new Set<number>();
+  /** Admin.File commands being downloaded. */
+  private readonly fetching = new Set<number>();
+  private configVersion: number | null = null;
+  private scriptVersion: number | null = null;
 
   constructor(options: SimDeviceOptions) {
     this.options = options;
@@ -139,6 +172,11 @@ export class SimDevice {
 
   get connected(): boolean {
     return this.link.connected;
+  }
+
+  /** The firmware string the device reports. */
+  get firmware(): string {
+    return this.model.fw;
   }
 
   get queued(): number {
@@ -248,25 +286,61 @@ export class SimDevice {
 
   /** Applies a command message: config first, then the script, then each command in order. */
   handleMessage(message: CommandMessage): void {
-    if (message.config) this.applyConfig(message.config);
+    if (message.config) {
+      // a version already applied (its acknowledgement was lost) is acknowledged again, not re-applied
+      if (message.configVersion === undefined || message.configVersion !== this.configVersion)
+        this.applyConfig(message.config);
+      if (message.configVersion !== undefined) {
+        this.configVersion = message.configVersion;
+        void this.acknowledge({ config: message.configVersion });
+      }
+    }
     if (message.script !== undefined) {
-      this.script = message.script;
-      this.pendingDiagLines.push(`Script loaded (${Buffer.from(message.script, 'base64').length} bytes)`);
+      if (message.scriptVersion === undefined || message.scriptVersion !== this.scriptVersion) {
+        this.script = message.script;
+        this.pendingDiagLines.push(`Script loaded (${Buffer.from(message.script, 'base64').length} bytes)`);
+      }
+      if (message.scriptVersion !== undefined) {
+        this.scriptVersion = message.scriptVersion;
+        void this.acknowledge({ script: message.scriptVersion });
+      }
     }
     let urgent = false;
     for (const command of message.commands) {
+      if (this.handled.has(command.id)) {
+        void this.acknowledge({ id: command.id });
+        continue;
+      }
+      if (command.method === 'Admin.File') {
+        if (!this.fetching.has(command.id)) {
+          this.stats.commands += 1;
+          this.received.push(command);
+          void this.receiveFile(command);
+        }
+        continue;
+      }
       this.stats.commands += 1;
       this.received.push(command);
+      this.remember(command.id);
       if (command.method === 'Admin.Trigger') {
         const args = (command.args ?? {}) as { index?: unknown };
         const index = typeof args.index === 'number' || typeof args.index === 'string' ? args.index : '?';
         this.pendingEvents.push({ topic: 'trigger', msg: `Trigger ${index} activated`, lv: EVENT_LEVEL.info });
         this.stats.triggers += 1;
         urgent = true;
+      } else if (command.method === PROV_TEST_COMMAND) {
+        // A provisioning self-test: the simulated hardware always passes, reported as an event.
+        const args = (command.args ?? {}) as { method?: unknown; fw?: unknown };
+        const test = typeof args.method === 'string' ? args.method : '?';
+        const fw = typeof args.fw === 'string' ? args.fw : '?';
+        this.pendingEvents.push({ topic: 'prov-test', msg: `Test ${test} passed on ${fw}`, lv: EVENT_LEVEL.info });
+        urgent = true;
+      } else if (command.method === 'Admin.Firmware') {
+        this.updateFirmware(command);
       } else {
         this.pendingDiagLines.push(`Command ${command.method} (${command.id}) done`);
       }
-      void this.acknowledge(command.id);
+      void this.acknowledge({ id: command.id });
     }
     if (message.config || message.script !== undefined) urgent = true;
     if (urgent && this.running) {
@@ -279,38 +353,102 @@ export class SimDevice {
     }
   }
 
-  private async acknowledge(commandId: number): Promise<void> {
+  private async acknowledge(ack: CommandAck): Promise<void> {
     try {
-      if (await this.link.ack(commandId)) this.stats.acks += 1;
+      if (await this.link.ack(ack)) this.stats.acks += 1;
     } catch (err) {
       this.stats.errors += 1;
-      this.stats.lastError = `ack ${commandId}: ${err instanceof Error ? err.message : String(err)}`;
+      this.stats.lastError = `ack ${JSON.stringify(ack)}: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  private remember(commandId: number): void {
+    this.handled.add(commandId);
+    if (this.handled.size > 1000) this.handled.delete(this.handled.values().next().value!);
+  }
+
+  /** Admin.Firmware {firmwareName}: the device "installs" it and reports it in its next diagnostics. */
+  private updateFirmware(command: DeviceCommand): void {
+    const name = (command.args as { firmwareName?: unknown } | undefined)?.firmwareName;
+    if (typeof name !== 'string' || !FIRMWARE_PATTERN.test(name)) {
+      this.pendingDiagLines.push(`Firmware update (${command.id}) refused: not a firmware name`);
+      return;
+    }
+    this.model.fw = name;
+    this.stats.firmware += 1;
+    this.pendingDiagLines.push(`Firmware updated to ${name}`);
+    this.note(`firmware now ${name}`);
+  }
+
+  /**
+   * Admin.File {fileName, size, sha256, path}: fetches the file, checks it, keeps it and
+   * acknowledges. A file that is refused (4xx), cannot be fetched by this link, or does not match
+   * is reported and acknowledged (asking again would not help); a failed request (network, 5xx) is
+   * not acknowledged, so the portal sends the command again after its resend interval.
+   */
+  private async receiveFile(command: DeviceCommand): Promise<void> {
+    this.fetching.add(command.id);
+    try {
+      const parsed = DeviceFileCommandArgsSchema.safeParse(command.args);
+      if (!parsed.success) {
+        this.pendingDiagLines.push(`File command (${command.id}) refused: malformed arguments`);
+      } else {
+        const { fileName, size, sha256, path } = parsed.data;
+        let bytes: Buffer;
+        try {
+          bytes = await this.link.download(path);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          const permanent =
+            err instanceof DownloadUnavailable || (err instanceof HttpError && err.status >= 400 && err.status < 500);
+          if (!permanent) {
+            this.stats.errors += 1;
+            this.stats.lastError = `file ${fileName}: ${message}`;
+            this.note(`file ${fileName} not fetched: ${message}`);
+            return;
+          }
+          this.pendingDiagLines.push(`File ${fileName} (${command.id}) not fetched: ${message}`);
+          this.remember(command.id);
+          await this.acknowledge({ id: command.id });
+          return;
+        }
+        const hash = createHash('sha256').update(bytes).digest('hex');
+        if (bytes.length !== size || hash !== sha256) {
+          this.pendingDiagLines.push(`File ${fileName} (${command.id}) discarded: size or sha256 does not match`);
+        } else {
+          this.files.set(fileName, bytes);
+          this.stats.files += 1;
+          this.pendingDiagLines.push(`File ${fileName} stored (${size} bytes)`);
+        }
+      }
+      this.remember(command.id);
+      await this.acknowledge({ id: command.id });
+    } finally {
+      this.fetching.delete(command.id);
     }
   }
 
   /**
-   * Merges a delivered config. base_interval (1-86400 s) and transmit_interval (1-1000) are
-   * read from `device` (the settings layout) or the top level; a change restarts the sample
-   * timer so the new cadence begins now.
+   * Merges a delivered config (deep, as the portal merges it). base_interval (1-86400 s) and
+   * transmit_interval (1-1000) are read from `settings.device` (the portal's config document),
+   * `device` or the top level; a change restarts the sample timer so the new cadence begins now.
+   * Out-of-range intervals are ignored.
    */
   applyConfig(incoming: Record<string, unknown>): void {
-    const nested = (incoming.device ?? {}) as Record<string, unknown>;
+    const nested = { ...asObject(incoming.device), ...asObject(asObject(incoming.settings).device) };
     const base = asInterval(nested.base_interval ?? incoming.base_interval, 1, 86_400);
     const transmit = asInterval(nested.transmit_interval ?? incoming.transmit_interval, 1, 1000);
     const before = this.contactIntervalS;
-    const { device: _device, ...rest } = incoming;
+    const { base_interval: _base, transmit_interval: _transmit, ...rest } = incoming;
+    const merged = mergeDeviceConfig(this.config, rest);
     this.config = {
-      ...this.config,
-      ...rest,
+      ...merged,
       device: {
-        ...this.config.device,
-        ...(typeof incoming.device === 'object' && incoming.device !== null ? nested : {}),
+        ...asObject(merged.device),
         base_interval: base ?? this.baseIntervalS,
         transmit_interval: transmit ?? this.transmitInterval,
       },
     };
-    delete (this.config as Record<string, unknown>).base_interval;
-    delete (this.config as Record<string, unknown>).transmit_interval;
     this.stats.configs += 1;
     this.pendingDiagLines.push(
       `Config applied: base_interval ${this.baseIntervalS} s, transmit_interval ${this.transmitInterval}`,

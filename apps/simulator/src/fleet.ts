@@ -20,6 +20,7 @@ export interface FleetOptions {
   devices: FleetDevice[];
   transport: 'mqtt' | 'http';
   mqttUrl?: string;
+  /** The portal's HTTP address: the HTTP transport's, and where MQTT devices download files. */
   httpUrl?: string;
   /** Time multiplier: waits between contacts are this many times shorter (timestamps stay real). */
   speed?: number;
@@ -83,7 +84,7 @@ export function startFleet(options: FleetOptions): Fleet {
     ((d: FleetDevice): DeviceLink => {
       if (options.transport === 'mqtt') {
         if (!options.mqttUrl) throw new Error('mqttUrl is required for the mqtt transport');
-        return new MqttLink(options.mqttUrl, d);
+        return new MqttLink(options.mqttUrl, d, { httpUrl: options.httpUrl });
       }
       if (!options.httpUrl) throw new Error('httpUrl is required for the http transport');
       return new HttpLink(options.httpUrl, d);
@@ -145,6 +146,8 @@ export function statsLine(stats: FleetStats, now: number): string {
     `acks ${stats.acks}`,
     `triggers ${stats.triggers}`,
     `configs ${stats.configs}`,
+    `files ${stats.files}`,
+    `firmware ${stats.firmware}`,
     `queued ${stats.queued}`,
     `errors ${stats.errors}`,
     `reconnects ${stats.reconnects}`,

@@ -2,13 +2,16 @@
  * How a simulated device reaches the portal (DESIGN.md section 6).
  * - MQTT: username = device id, password = device key; records to dev/{id}/data, diagnostics
  *   to dev/{id}/diag (QoS 1); commands arrive on dev/{id}/cmd; acknowledgements go to
- *   dev/{id}/ack as {id}.
+ *   dev/{id}/ack as {id} (a command received), {config: version} or {script: version} (applied).
  * - HTTP: POST /api/ingest/{id} with `Authorization: Device <key>`; the response body carries
- *   the commands, config and script. There is no acknowledgement message over HTTP (the
- *   response is the delivery) and no diagnostics endpoint, so those two are not sent.
+ *   the commands, config and script; acknowledgements go to POST /api/ingest/{id}/ack with the
+ *   same body as over MQTT. There is no diagnostics endpoint, so diagnostics are not sent.
+ * Either way, a file named by an Admin.File command is fetched over HTTP from the path it gives
+ * (GET /api/ingest/{id}/file/{fileId}, same header); an MQTT link needs the portal's HTTP address
+ * for that.
  */
 import mqtt, { type MqttClient } from 'mqtt';
-import { CommandMessageSchema, type CommandMessage, type DeviceRecord } from '@portal/core';
+import { CommandMessageSchema, type CommandAck, type CommandMessage, type DeviceRecord } from '@portal/core';
 
 export interface DeviceLink {
   readonly kind: 'mqtt' | 'http' | 'memory';
@@ -18,8 +21,10 @@ export interface DeviceLink {
   /** Sends records; HTTP returns the command message of the response, MQTT null. */
   sendRecords(records: DeviceRecord[]): Promise<CommandMessage | null>;
   sendDiag(diag: Record<string, unknown>): Promise<boolean>;
-  /** Acknowledges a command; false when the transport has no acknowledgement message. */
-  ack(commandId: number): Promise<boolean>;
+  /** Sends an acknowledgement (commands received, config or script versions applied). */
+  ack(ack: CommandAck): Promise<boolean>;
+  /** Fetches a file the portal holds for this device (the path of an Admin.File command). */
+  download(path: string): Promise<Buffer>;
   /** Called with every command message pushed to the device (MQTT), and on losing the link. */
   onCommands(handler: (message: CommandMessage) => void): void;
   onDisconnect(handler: (reason: string) => void): void;
@@ -40,6 +45,36 @@ export const topics = (id: string) => ({
 
 const body = (records: DeviceRecord[]) => JSON.stringify(records.length === 1 ? records[0] : records);
 
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A file this link can never fetch (no HTTP address, not a path of this device): asking again would not help. */
+export class DownloadUnavailable extends Error {}
+
+/** Only the device's own file paths are fetched, never an address a command makes up. */
+const FILE_PATH = /^\/api\/ingest\/([^/?#]+)\/file\/(\d+)$/;
+
+/** GET {baseUrl}{path} with the device key; the body as bytes, or an HttpError. */
+async function downloadFile(baseUrl: string, creds: LinkCredentials, path: string, timeoutMs: number): Promise<Buffer> {
+  const match = FILE_PATH.exec(path);
+  if (!match || decodeURIComponent(match[1]!) !== creds.id)
+    throw new DownloadUnavailable(`Not a file path of this device: ${path.slice(0, 100)}`);
+  const response = await fetch(`${baseUrl.replace(/\/+$/, '')}${path}`, {
+    headers: { authorization: `Device ${creds.key}` },
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (!response.ok)
+    throw new HttpError(response.status, `HTTP ${response.status}: ${bytes.toString('utf8').slice(0, 200)}`);
+  return bytes;
+}
+
 export class MqttLink implements DeviceLink {
   readonly kind = 'mqtt';
   private client: MqttClient | null = null;
@@ -48,11 +83,18 @@ export class MqttLink implements DeviceLink {
   /** Command messages that did not parse. */
   malformed = 0;
 
+  private readonly connectTimeoutMs: number;
+  /** The portal's HTTP address, for file downloads. */
+  private readonly httpUrl: string | undefined;
+
   constructor(
     private readonly url: string,
     private readonly creds: LinkCredentials,
-    private readonly connectTimeoutMs = 10_000,
-  ) {}
+    options: { connectTimeoutMs?: number; httpUrl?: string | undefined } = {},
+  ) {
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    this.httpUrl = options.httpUrl;
+  }
 
   get connected(): boolean {
     return this.client?.connected ?? false;
@@ -135,9 +177,14 @@ export class MqttLink implements DeviceLink {
     return true;
   }
 
-  async ack(commandId: number): Promise<boolean> {
-    await this.requireClient().publishAsync(topics(this.creds.id).ack, JSON.stringify({ id: commandId }), { qos: 1 });
+  async ack(ack: CommandAck): Promise<boolean> {
+    await this.requireClient().publishAsync(topics(this.creds.id).ack, JSON.stringify(ack), { qos: 1 });
     return true;
+  }
+
+  async download(path: string): Promise<Buffer> {
+    if (!this.httpUrl) throw new DownloadUnavailable('No HTTP address of the portal to download files from');
+    return downloadFile(this.httpUrl, this.creds, path, 60_000);
   }
 
   private async dropClient(): Promise<void> {
@@ -150,15 +197,6 @@ export class MqttLink implements DeviceLink {
     const client = this.client;
     this.client = null;
     if (client) await client.endAsync(false).catch(() => client.endAsync(true).catch(() => {}));
-  }
-}
-
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
   }
 }
 
@@ -185,14 +223,15 @@ export class HttpLink implements DeviceLink {
 
   async connect(): Promise<void> {}
 
-  async sendRecords(records: DeviceRecord[]): Promise<CommandMessage | null> {
-    const url = `${this.baseUrl.replace(/\/+$/, '')}/api/ingest/${encodeURIComponent(this.creds.id)}`;
+  /** POSTs JSON to /api/ingest/{id}{suffix} with the device key; the response text, or an HttpError. */
+  private async post(suffix: string, json: string): Promise<string> {
+    const url = `${this.baseUrl.replace(/\/+$/, '')}/api/ingest/${encodeURIComponent(this.creds.id)}${suffix}`;
     let response: Response;
     try {
       response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Device ${this.creds.key}` },
-        body: body(records),
+        body: json,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
@@ -202,6 +241,11 @@ export class HttpLink implements DeviceLink {
     this.ok = true;
     const text = await response.text();
     if (!response.ok) throw new HttpError(response.status, `HTTP ${response.status}: ${text.slice(0, 200)}`);
+    return text;
+  }
+
+  async sendRecords(records: DeviceRecord[]): Promise<CommandMessage | null> {
+    const text = await this.post('', body(records));
     if (!text) return null;
     const parsed = CommandMessageSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
@@ -211,8 +255,13 @@ export class HttpLink implements DeviceLink {
     return false;
   }
 
-  async ack(): Promise<boolean> {
-    return false;
+  async ack(ack: CommandAck): Promise<boolean> {
+    await this.post('/ack', JSON.stringify(ack));
+    return true;
+  }
+
+  async download(path: string): Promise<Buffer> {
+    return downloadFile(this.baseUrl, this.creds, path, Math.max(this.timeoutMs, 60_000));
   }
 
   async close(): Promise<void> {}

@@ -141,6 +141,8 @@ export interface DeviceModelOptions {
 /** The simulated machine and device sensors behind one device. */
 export class DeviceModel {
   readonly spec: ModelSpec;
+  /** The firmware string the device runs (reported in diagnostics); an Admin.Firmware command changes it. */
+  fw: string;
   private readonly rng: Rng;
   private lastTs: number | null = null;
   private bootTs: number | null = null;
@@ -173,6 +175,7 @@ export class DeviceModel {
 
   constructor(options: DeviceModelOptions) {
     this.spec = MODELS[options.model];
+    this.fw = this.spec.fw;
     this.rng = createRng(`${options.model}:${options.seed}`);
     const r = this.rng;
     const site = r.pick(SITES);
@@ -312,7 +315,7 @@ export class DeviceModel {
     return {
       ts: round(ts, 3),
       model: this.spec.name,
-      fw: this.spec.fw,
+      fw: this.fw,
       uptime_s: Math.round(ts - (this.bootTs ?? ts)),
       reset_reason: 'power_on',
       gsm_operator: r.pick(['Vodafone', 'EE', 'O2', 'Telekom', 'Telia']),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DeviceRecordSchema } from '@portal/core';
 import { FakeClock, flush } from '../src/clock';
@@ -108,6 +109,116 @@ describe('SimDevice', () => {
     expect(device.baseIntervalS).toBe(30);
     expect(link.acks).toEqual([5]);
     expect(link.records.at(-1)?.events?.some((e) => e.msg === 'Trigger 1 activated')).toBe(true);
+    await device.stop();
+  });
+
+  it('acknowledges a config and a script version once applied, and a version delivered again without re-applying', async () => {
+    const { clock, link, device } = setup();
+    device.start();
+    await clock.advance(0);
+    const script = Buffer.from('let x = 1;').toString('base64');
+    link.push({
+      commands: [],
+      config: { settings: { device: { base_interval: 20 } } },
+      configVersion: 3,
+      script,
+      scriptVersion: 2,
+    });
+    await clock.advance(0);
+    expect(device.baseIntervalS).toBe(20);
+    expect(device.script).toBe(script);
+    expect(link.ackMessages).toEqual([{ config: 3 }, { script: 2 }]);
+    expect(device.stats.configs).toBe(1);
+    // the portal sends the same versions again (the acknowledgements were lost): acknowledged, not re-applied
+    link.push({ commands: [], config: { settings: { device: { base_interval: 20 } } }, configVersion: 3 });
+    await clock.advance(0);
+    expect(device.stats.configs).toBe(1);
+    expect(link.ackMessages.slice(2)).toEqual([{ config: 3 }]);
+    await device.stop();
+  });
+
+  it('runs a command delivered twice once, and acknowledges it both times', async () => {
+    const { clock, link, device } = setup();
+    device.start();
+    await clock.advance(0);
+    const trigger = { id: 21, method: 'Admin.Trigger', args: { index: 1 } };
+    link.push({ commands: [trigger] });
+    await clock.advance(0);
+    link.push({ commands: [trigger] });
+    await clock.advance(0);
+    expect(link.acks).toEqual([21, 21]);
+    expect(device.stats.triggers).toBe(1);
+    expect(link.records.flatMap((r) => r.events ?? []).filter((e) => e.topic === 'trigger')).toHaveLength(1);
+    await device.stop();
+  });
+
+  it('downloads an Admin.File, checks its size and sha256, keeps it and acknowledges; a failed fetch is not acknowledged', async () => {
+    const { clock, link, device } = setup();
+    device.start();
+    await clock.advance(0);
+    const bytes = Buffer.from('calibration table v2\n');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const args = (fileId: number, extra: Record<string, unknown> = {}) => ({
+      fileName: `f${fileId}.bin`,
+      size: bytes.length,
+      sha256,
+      fileId,
+      path: `/api/ingest/SIM000001/file/${fileId}`,
+      ...extra,
+    });
+    link.served.set('/api/ingest/SIM000001/file/1', bytes);
+    link.served.set('/api/ingest/SIM000001/file/2', Buffer.from('something else'));
+    link.push({
+      commands: [
+        { id: 31, method: 'Admin.File', args: args(1) },
+        { id: 32, method: 'Admin.File', args: args(2) },
+        { id: 33, method: 'Admin.File', args: args(3) },
+      ],
+    });
+    await clock.advance(0);
+    expect(link.downloads).toEqual([1, 2, 3].map((n) => `/api/ingest/SIM000001/file/${n}`));
+    expect(device.files.get('f1.bin')?.equals(bytes)).toBe(true);
+    expect(device.files.has('f2.bin')).toBe(false);
+    expect([...link.acks].sort()).toEqual([31, 32, 33]);
+    expect(device.stats.files).toBe(1);
+    await clock.advance(60_000);
+    const lines = JSON.stringify(link.diags);
+    expect(lines).toContain('File f1.bin stored');
+    expect(lines).toContain('File f2.bin (32) discarded: size or sha256 does not match');
+    expect(lines).toContain('File f3.bin (33) not fetched: HTTP 404: File not found');
+    // a network failure: no acknowledgement, so the portal sends it again; then it succeeds
+    link.downloadsFail = true;
+    link.push({ commands: [{ id: 34, method: 'Admin.File', args: args(1) }] });
+    await clock.advance(0);
+    expect(link.acks).not.toContain(34);
+    expect(device.stats.errors).toBe(1);
+    link.downloadsFail = false;
+    link.push({ commands: [{ id: 34, method: 'Admin.File', args: args(1) }] });
+    await clock.advance(0);
+    expect(link.acks.filter((id) => id === 34)).toHaveLength(1);
+    await device.stop();
+  });
+
+  it('Admin.Firmware: the new firmware string is reported in the next diagnostics message', async () => {
+    const { clock, link, device } = setup();
+    device.start();
+    await clock.advance(0);
+    expect(link.diags[0]).toMatchObject({ fw: 'SFW110-3.1.0' });
+    link.push({
+      commands: [
+        { id: 41, method: 'Admin.Firmware', args: { firmwareName: 'SFW110-3.2.0' } },
+        { id: 42, method: 'Admin.Firmware', args: { firmwareName: 'latest' } },
+      ],
+    });
+    await clock.advance(0);
+    expect(link.acks).toEqual([41, 42]);
+    expect(device.firmware).toBe('SFW110-3.2.0');
+    await clock.advance(60_000);
+    const last = link.diags.at(-1)!;
+    expect(last).toMatchObject({ fw: 'SFW110-3.2.0' });
+    expect(JSON.stringify(last.log)).toContain('Firmware updated to SFW110-3.2.0');
+    expect(JSON.stringify(link.diags)).toContain('Firmware update (42) refused');
+    expect(device.stats.firmware).toBe(1);
     await device.stop();
   });
 

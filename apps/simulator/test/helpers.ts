@@ -1,5 +1,5 @@
-import type { CommandMessage, DeviceRecord } from '@portal/core';
-import type { DeviceLink } from '../src/links';
+import type { CommandAck, CommandMessage, DeviceRecord } from '@portal/core';
+import { HttpError, type DeviceLink } from '../src/links';
 
 /** An in-memory link: records what a device sends, lets a test push commands or cut the line. */
 export class MemoryLink implements DeviceLink {
@@ -8,7 +8,16 @@ export class MemoryLink implements DeviceLink {
   /** Each message the device sent (one array per message). */
   readonly messages: { at: number; records: DeviceRecord[] }[] = [];
   readonly diags: Record<string, unknown>[] = [];
+  /** Command ids acknowledged, in order. */
   readonly acks: number[] = [];
+  /** Every acknowledgement as sent. */
+  readonly ackMessages: CommandAck[] = [];
+  /** What `download` serves, by path (a missing path answers 404). */
+  readonly served = new Map<string, Buffer>();
+  /** Paths downloaded, in order. */
+  readonly downloads: string[] = [];
+  /** Downloads fail (as a network error) while set. */
+  downloadsFail = false;
   connectAttempts = 0;
   down = false;
   /** The reply to the next sendRecords (the HTTP way of delivering commands). */
@@ -42,10 +51,19 @@ export class MemoryLink implements DeviceLink {
     return true;
   }
 
-  async ack(commandId: number): Promise<boolean> {
+  async ack(ack: CommandAck): Promise<boolean> {
     if (this.down || !this.connected) throw new Error('Not connected');
-    this.acks.push(commandId);
+    this.ackMessages.push(ack);
+    if (ack.id !== undefined) this.acks.push(ack.id);
     return true;
+  }
+
+  async download(path: string): Promise<Buffer> {
+    this.downloads.push(path);
+    if (this.downloadsFail) throw new Error('Network unreachable');
+    const bytes = this.served.get(path);
+    if (!bytes) throw new HttpError(404, 'HTTP 404: File not found');
+    return bytes;
   }
 
   onCommands(handler: (message: CommandMessage) => void): void {

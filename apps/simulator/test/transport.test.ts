@@ -10,7 +10,7 @@ import {
   type Server as NetServer,
 } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceRecordSchema, type DeviceRecord } from '@portal/core';
@@ -193,6 +193,9 @@ describe('HTTP device protocol', () => {
   const id = randomDeviceId();
   const key = randomBytes(32).toString('base64url');
   const received: { auth: string | undefined; body: unknown }[] = [];
+  const acks: { auth: string | undefined; body: unknown }[] = [];
+  const fileBytes = randomBytes(3000);
+  const filePath = `/api/ingest/${id}/file/9`;
   let replies: unknown[] = [];
 
   beforeAll(async () => {
@@ -200,6 +203,17 @@ describe('HTTP device protocol', () => {
       let data = '';
       req.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
       req.on('end', () => {
+        if (req.method === 'GET' && req.url === filePath && req.headers.authorization === `Device ${key}`) {
+          res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(fileBytes);
+          return;
+        }
+        if (req.method === 'POST' && req.url === `/api/ingest/${id}/ack`) {
+          acks.push({ auth: req.headers.authorization, body: JSON.parse(data) });
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ commands: [], config: null, script: null }));
+          return;
+        }
         if (req.method !== 'POST' || req.url !== `/api/ingest/${id}`) {
           res.writeHead(404).end();
           return;
@@ -221,9 +235,21 @@ describe('HTTP device protocol', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('posts records with the device key and acts on the commands of the response', async () => {
+  it('posts records with the device key, acts on the commands of the response and acknowledges them', async () => {
+    const sha256 = createHash('sha256').update(fileBytes).digest('hex');
     replies = [
-      { commands: [{ id: 7, method: 'Admin.Trigger', args: { index: 3 } }], config: { device: { base_interval: 1 } } },
+      {
+        commands: [
+          { id: 7, method: 'Admin.Trigger', args: { index: 3 } },
+          {
+            id: 8,
+            method: 'Admin.File',
+            args: { fileName: 'table.bin', size: fileBytes.length, sha256, fileId: 9, path: filePath },
+          },
+        ],
+        config: { settings: { device: { base_interval: 1 } } },
+        configVersion: 4,
+      },
     ];
     const fleet = startFleet({
       devices: [{ id, key, model: 'ORB-X1' }],
@@ -238,7 +264,12 @@ describe('HTTP device protocol', () => {
       for (const b of bodies) expect(DeviceRecordSchema.safeParse(b).success).toBe(true);
       expect(bodies[1]?.events?.some((e) => e.msg === 'Trigger 3 activated')).toBe(true);
       expect(fleet.devices[0]?.baseIntervalS).toBe(1);
-      expect(fleet.stats.commands).toBe(1);
+      expect(fleet.stats.commands).toBe(2);
+      await waitFor(() => acks.length >= 3, 'three acknowledgements');
+      expect(acks.every((a) => a.auth === `Device ${key}`)).toBe(true);
+      expect(acks.map((a) => a.body)).toEqual(expect.arrayContaining([{ config: 4 }, { id: 7 }, { id: 8 }]));
+      expect(fleet.devices[0]?.files.get('table.bin')?.equals(fileBytes)).toBe(true);
+      expect(fleet.stats.files).toBe(1);
       expect(fleet.stats.errors).toBe(0);
     } finally {
       await fleet.stop();

@@ -16,3 +16,4 @@ export * from './contracts/device-record';
 export * from './contracts/devices';
 export * from './contracts/device-config';
 export * from './contracts/device-data';
+export * from './contracts/device-calls';

@@ -2,12 +2,17 @@
  * Pure part of the writer: turns a batch of ingest items into the rows of one transaction
  * (validated records, events, rollups, latest values, diagnostics, server-log lines).
  */
-import { BASIC_RECORD_INTERVAL_S, RECORD_LIMITS, parseDeviceRecord, type DeviceRecord } from '@portal/core';
+import {
+  BASIC_RECORD_INTERVAL_S,
+  RECORD_LIMITS,
+  RECORD_STRUCTURED_KEYS,
+  parseDeviceRecord,
+  type DeviceRecord,
+} from '@portal/core';
 import type {
   DiagnosticsRow,
   EventRow,
   LatestRow,
-  RecordRow,
   RollupRow,
   ServerLogRow,
 } from '../modules/telemetry/telemetry.repository';
@@ -43,6 +48,18 @@ export interface Candidate {
   itemIndex: number;
   deviceId: string;
   record: DeviceRecord;
+  /** The record's row of the records insert, as JSON text. */
+  row: string;
+}
+
+/** An item checked when it arrives (off the writer's path): what its batch will write of it. */
+export interface PreparedItem {
+  item: IngestItem;
+  /** The outcome so far: refusals and dropped keys (a batch counts stored, duplicates, thinned). */
+  outcome: IngestOutcome;
+  records: { record: DeviceRecord; row: string }[];
+  diagnostics: DiagnosticsRow | null;
+  serverLog: ServerLogRow[];
 }
 
 export interface PreparedBatch {
@@ -52,8 +69,6 @@ export interface PreparedBatch {
   serverLog: ServerLogRow[];
 }
 
-const STRUCTURED = new Set(['ts', 'events', 'can1', 'can2']);
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -62,54 +77,70 @@ function logRow(deviceId: string, at: Date, kind: string, message: string): Serv
   return { device_id: deviceId, ts: at.toISOString(), kind, message: message.slice(0, 2000) };
 }
 
-/** Validates every item; records are not yet thinned nor deduplicated. */
-export function prepareBatch(items: IngestItem[], now: Date): PreparedBatch {
-  const nowS = now.getTime() / 1000;
-  const outcomes: IngestOutcome[] = [];
-  const candidates: Candidate[] = [];
-  const diagnostics: DiagnosticsRow[] = [];
-  const serverLog: ServerLogRow[] = [];
-  items.forEach((item, itemIndex) => {
-    const outcome: IngestOutcome = { stored: 0, duplicates: 0, thinned: 0, refused: [], dropped: [] };
-    outcomes.push(outcome);
-    const refuse = (reason: string) => {
-      outcome.refused.push(reason);
-      serverLog.push(logRow(item.deviceId, item.receivedAt, 'refused', `${item.source} ${item.kind}: ${reason}`));
-    };
-    if (item.error !== undefined) return refuse(item.error);
-    if (item.kind === 'diag') {
-      if (!isPlainObject(item.body)) return refuse('Diagnostics must be a JSON object');
-      const ts =
-        typeof item.body.ts === 'number' &&
-        Number.isFinite(item.body.ts) &&
-        Math.abs(item.body.ts - nowS) < RECORD_LIMITS.maxAgeSeconds
-          ? item.body.ts
-          : nowS;
-      diagnostics.push({ device_id: item.deviceId, ts, data: item.body });
-      outcome.stored = 1;
-      return;
+/**
+ * Validates one item at its receipt time (records older than 7 days or more than 5 minutes
+ * ahead of it are refused) and writes its records' rows as JSON text; not yet thinned nor
+ * deduplicated (that needs the database).
+ */
+export function prepareItem(item: IngestItem): PreparedItem {
+  const nowS = item.receivedAt.getTime() / 1000;
+  const outcome: IngestOutcome = { stored: 0, duplicates: 0, thinned: 0, refused: [], dropped: [] };
+  const prepared: PreparedItem = { item, outcome, records: [], diagnostics: null, serverLog: [] };
+  const refuse = (reason: string): PreparedItem => {
+    outcome.refused.push(reason);
+    prepared.serverLog.push(
+      logRow(item.deviceId, item.receivedAt, 'refused', `${item.source} ${item.kind}: ${reason}`),
+    );
+    return prepared;
+  };
+  if (item.error !== undefined) return refuse(item.error);
+  if (item.kind === 'diag') {
+    if (!isPlainObject(item.body)) return refuse('Diagnostics must be a JSON object');
+    const ts =
+      typeof item.body.ts === 'number' &&
+      Number.isFinite(item.body.ts) &&
+      Math.abs(item.body.ts - nowS) < RECORD_LIMITS.maxAgeSeconds
+        ? item.body.ts
+        : nowS;
+    prepared.diagnostics = { device_id: item.deviceId, ts, data: item.body };
+    outcome.stored = 1;
+    return prepared;
+  }
+  const records = Array.isArray(item.body) ? item.body : [item.body];
+  if (records.length > RECORD_LIMITS.maxRecordsPerMessage) {
+    return refuse(`A message holds at most ${RECORD_LIMITS.maxRecordsPerMessage} records (${records.length} given)`);
+  }
+  const rowHead = `{"device_id":${JSON.stringify(item.deviceId)},"received_at":"${item.receivedAt.toISOString()}","ts":`;
+  for (const raw of records) {
+    const parsed = parseDeviceRecord(raw, nowS);
+    if (!parsed.ok) {
+      refuse(parsed.reason);
+      continue;
     }
-    const records = Array.isArray(item.body) ? item.body : [item.body];
-    if (records.length > RECORD_LIMITS.maxRecordsPerMessage) {
-      return refuse(`A message holds at most ${RECORD_LIMITS.maxRecordsPerMessage} records (${records.length} given)`);
+    if (parsed.dropped.length > 0) {
+      const reasons = parsed.dropped.map((d) => d.reason);
+      outcome.dropped.push(...reasons);
+      prepared.serverLog.push(
+        logRow(item.deviceId, item.receivedAt, 'dropped', `Record ${parsed.record.ts}: ${reasons.join('; ')}`),
+      );
     }
-    for (const raw of records) {
-      const parsed = parseDeviceRecord(raw, nowS);
-      if (!parsed.ok) {
-        refuse(parsed.reason);
-        continue;
-      }
-      if (parsed.dropped.length > 0) {
-        const reasons = parsed.dropped.map((d) => d.reason);
-        outcome.dropped.push(...reasons);
-        serverLog.push(
-          logRow(item.deviceId, item.receivedAt, 'dropped', `Record ${parsed.record.ts}: ${reasons.join('; ')}`),
-        );
-      }
-      candidates.push({ itemIndex, deviceId: item.deviceId, record: parsed.record });
-    }
+    const record = parsed.record;
+    prepared.records.push({ record, row: `${rowHead}${record.ts},"data":${JSON.stringify(record)}}` });
+  }
+  return prepared;
+}
+
+/** One batch of prepared items, with fresh counts (a batch that fails is written again). */
+export function assembleBatch(items: PreparedItem[]): PreparedBatch {
+  const batch: PreparedBatch = { outcomes: [], candidates: [], diagnostics: [], serverLog: [] };
+  items.forEach((p, itemIndex) => {
+    batch.outcomes.push({ ...p.outcome });
+    for (const { record, row } of p.records)
+      batch.candidates.push({ itemIndex, deviceId: p.item.deviceId, record, row });
+    if (p.diagnostics) batch.diagnostics.push(p.diagnostics);
+    for (const line of p.serverLog) batch.serverLog.push(line);
   });
-  return { outcomes, candidates, diagnostics, serverLog };
+  return batch;
 }
 
 /**
@@ -139,45 +170,127 @@ export function thinBasic(batch: PreparedBatch, basicDevices: Set<string>, newes
   return kept;
 }
 
-export function recordRows(candidates: Candidate[], items: IngestItem[]): RecordRow[] {
-  return candidates.map((c) => ({
-    device_id: c.deviceId,
-    ts: c.record.ts,
-    received_at: items[c.itemIndex]!.receivedAt.toISOString(),
-    data: c.record,
-  }));
-}
-
 export const rowKey = (deviceId: string, ts: number) => `${deviceId}\u0000${ts}`;
 
-/** Events, hourly rollups and latest values of the records actually stored. */
-export function derivedRows(stored: Candidate[]): { events: EventRow[]; rollups: RollupRow[]; latest: LatestRow[] } {
+/** The events carried by the records actually stored (written with their records). */
+export function eventRows(stored: Candidate[]): EventRow[] {
   const events: EventRow[] = [];
-  const rollups = new Map<string, RollupRow>();
-  const latest = new Map<string, LatestRow>();
   for (const { deviceId, record } of stored) {
-    const ts = record.ts;
     for (const e of record.events ?? []) {
       events.push({
         device_id: deviceId,
-        ts,
+        ts: record.ts,
         topic: e.topic ?? null,
         msg: e.msg,
         lv: typeof e.lv === 'number' ? Math.max(-2_147_483_648, Math.min(2_147_483_647, Math.round(e.lv))) : null,
         severity: e.severity ?? null,
       });
     }
+  }
+  return events;
+}
+
+/** Two rollups of the same (device, key, hour) as one; `newer` wins ties of last (as the upsert does). */
+export function combineRollups(older: RollupRow, newer: RollupRow): RollupRow {
+  const firstNewer = newer.first_ts < older.first_ts;
+  const lastNewer = newer.last_ts >= older.last_ts;
+  return {
+    device_id: older.device_id,
+    key: older.key,
+    bucket: older.bucket,
+    count: older.count + newer.count,
+    min: Math.min(older.min, newer.min),
+    max: Math.max(older.max, newer.max),
+    sum: older.sum + newer.sum,
+    first: firstNewer ? newer.first : older.first,
+    first_ts: firstNewer ? newer.first_ts : older.first_ts,
+    last: lastNewer ? newer.last : older.last,
+    last_ts: lastNewer ? newer.last_ts : older.last_ts,
+  };
+}
+
+interface DeviceDerived {
+  /** hour bucket -> key -> rollup */
+  rollups: Map<number, Map<string, RollupRow>>;
+  latest: Map<string, LatestRow>;
+  /** Last contact, epoch seconds (0: none). */
+  contact: number;
+}
+
+const STRUCTURED_KEYS = new Set<string>(RECORD_STRUCTURED_KEYS);
+
+/**
+ * The rows derived from stored records: hourly rollups (merged), latest values (newest wins)
+ * and contact times (latest wins), per device. The writer builds one per batch and keeps those
+ * of committed batches in one held set until it writes them together. A row object that has
+ * gone into a set through `merge` or `combine` is never changed afterwards (merges make new
+ * objects), so a held set stays intact when a transaction writing a combination fails.
+ */
+export class DerivedRows {
+  private readonly devices = new Map<string, DeviceDerived>();
+  /** Earliest receipt time (epoch ms) of the messages whose rows are here. */
+  earliestReceivedMs = Infinity;
+
+  get isEmpty(): boolean {
+    return this.devices.size === 0;
+  }
+
+  /** Rollup and latest rows here. */
+  rowCount(): number {
+    let n = 0;
+    for (const d of this.devices.values()) {
+      n += d.latest.size;
+      for (const hour of d.rollups.values()) n += hour.size;
+    }
+    return n;
+  }
+
+  /** Devices with rows here. */
+  deviceIds(): string[] {
+    return [...this.devices.keys()];
+  }
+
+  private device(deviceId: string): DeviceDerived {
+    let d = this.devices.get(deviceId);
+    if (!d) {
+      d = { rollups: new Map(), latest: new Map(), contact: 0 };
+      this.devices.set(deviceId, d);
+    }
+    return d;
+  }
+
+  noteReceived(ms: number): void {
+    if (ms < this.earliestReceivedMs) this.earliestReceivedMs = ms;
+  }
+
+  addContact(deviceId: string, ts: number): void {
+    const d = this.device(deviceId);
+    if (ts > d.contact) d.contact = ts;
+  }
+
+  /** Adds a stored record's latest values and rollup contributions (rows made here are changed in place). */
+  addRecord(deviceId: string, record: DeviceRecord): void {
+    const d = this.device(deviceId);
+    const ts = record.ts;
     const bucket = Math.floor(ts / 3600) * 3600;
-    for (const [key, value] of Object.entries(record)) {
-      if (STRUCTURED.has(key)) continue;
-      const lk = `${deviceId}\u0000${key}`;
-      const prev = latest.get(lk);
-      if (!prev || ts >= prev.ts) latest.set(lk, { device_id: deviceId, key, value, ts });
+    let hour = d.rollups.get(bucket);
+    if (!hour) {
+      hour = new Map();
+      d.rollups.set(bucket, hour);
+    }
+    for (const key in record) {
+      if (STRUCTURED_KEYS.has(key)) continue;
+      const value = (record as Record<string, unknown>)[key];
+      const prev = d.latest.get(key);
+      if (!prev) d.latest.set(key, { device_id: deviceId, key, value, ts });
+      else if (ts >= prev.ts) {
+        prev.value = value;
+        prev.ts = ts;
+      }
       if (typeof value !== 'number') continue;
-      const rk = `${deviceId}\u0000${key}\u0000${bucket}`;
-      const r = rollups.get(rk);
+      const r = hour.get(key);
       if (!r) {
-        rollups.set(rk, {
+        hour.set(key, {
           device_id: deviceId,
           key,
           bucket,
@@ -193,8 +306,8 @@ export function derivedRows(stored: Candidate[]): { events: EventRow[]; rollups:
         continue;
       }
       r.count += 1;
-      r.min = Math.min(r.min, value);
-      r.max = Math.max(r.max, value);
+      if (value < r.min) r.min = value;
+      if (value > r.max) r.max = value;
       r.sum += value;
       if (ts < r.first_ts) {
         r.first = value;
@@ -206,5 +319,80 @@ export function derivedRows(stored: Candidate[]): { events: EventRow[]; rollups:
       }
     }
   }
-  return { events, rollups: [...rollups.values()], latest: [...latest.values()] };
+
+  /** Adds the rows of `newer` (a later batch) to these; `newer` must not be used afterwards. */
+  merge(newer: DerivedRows): void {
+    this.noteReceived(newer.earliestReceivedMs);
+    for (const [deviceId, n] of newer.devices) {
+      const d = this.devices.get(deviceId);
+      if (!d) {
+        this.devices.set(deviceId, n);
+        continue;
+      }
+      if (n.contact > d.contact) d.contact = n.contact;
+      for (const [key, row] of n.latest) {
+        const prev = d.latest.get(key);
+        if (!prev || row.ts >= prev.ts) d.latest.set(key, row);
+      }
+      for (const [bucket, rows] of n.rollups) {
+        const hour = d.rollups.get(bucket);
+        if (!hour) {
+          d.rollups.set(bucket, rows);
+          continue;
+        }
+        for (const [key, row] of rows) {
+          const prev = hour.get(key);
+          hour.set(key, prev ? combineRollups(prev, row) : row);
+        }
+      }
+    }
+  }
+
+  /** A new set holding `older` and then `newer`; neither is changed. */
+  static combine(older: DerivedRows, newer: DerivedRows): DerivedRows {
+    const out = new DerivedRows();
+    for (const source of [older, newer]) {
+      const copy = new DerivedRows();
+      copy.earliestReceivedMs = source.earliestReceivedMs;
+      for (const [deviceId, d] of source.devices) {
+        copy.devices.set(deviceId, {
+          contact: d.contact,
+          latest: new Map(d.latest),
+          rollups: new Map([...d.rollups].map(([bucket, rows]) => [bucket, new Map(rows)])),
+        });
+      }
+      out.merge(copy);
+    }
+    return out;
+  }
+
+  /** The rows of some devices only (all when `deviceIds` is absent). */
+  rows(deviceIds?: string[]): { rollups: RollupRow[]; latest: LatestRow[]; contacts: Map<string, number> } {
+    const rollups: RollupRow[] = [];
+    const latest: LatestRow[] = [];
+    const contacts = new Map<string, number>();
+    for (const deviceId of deviceIds ?? this.devices.keys()) {
+      const d = this.devices.get(deviceId);
+      if (!d) continue;
+      if (d.contact > 0) contacts.set(deviceId, d.contact);
+      for (const row of d.latest.values()) latest.push(row);
+      for (const hour of d.rollups.values()) for (const row of hour.values()) rollups.push(row);
+    }
+    return { rollups, latest, contacts };
+  }
+
+  /** The hour buckets of one device's rollups here. */
+  buckets(deviceId: string): number[] {
+    return [...(this.devices.get(deviceId)?.rollups.keys() ?? [])];
+  }
+
+  /** The latest values held for one device. */
+  latestOf(deviceId: string): LatestRow[] {
+    return [...(this.devices.get(deviceId)?.latest.values() ?? [])];
+  }
+
+  /** Forgets one device's rows (its data was deleted or moved). */
+  forget(deviceId: string): void {
+    this.devices.delete(deviceId);
+  }
 }

@@ -1,18 +1,25 @@
 /**
- * HTTP ingest: `POST /api/ingest/{id}` with `Authorization: Device <key>` and a record or an
- * array of records (at most 500, 1 MB). The key is checked before the body is read; the answer
- * (the queued commands and pending config) comes only after the records are committed.
+ * HTTP ingest, every route with `Authorization: Device <key>` (checked before the body is read):
+ * - `POST /api/ingest/{id}` with a record or an array of records (at most 500, 1 MB); the answer
+ *   (the commands to run, the pending config and script with their versions: all now 'sent')
+ *   comes only after the records are committed;
+ * - `POST /api/ingest/{id}/ack` with the acknowledgement an MQTT device publishes on
+ *   dev/{id}/ack (`{id?, ids?, config?, script?}`): commands become delivered, the config and
+ *   script versions applied;
+ * - `GET /api/ingest/{id}/file/{fileId}`: the bytes of a file queued for this device (Admin.File).
  * Devices are not browsers: no CSRF header is needed here.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CommandMessageSchema } from '@portal/core';
+import { CommandAckResultSchema, CommandMessageSchema } from '@portal/core';
 import { AppError } from '../errors';
 import { errorResponses } from '../plugins/errors';
 import type { TelemetryService } from '../modules/telemetry/telemetry.service';
 
 export const INGEST_BODY_LIMIT = 1024 * 1024;
+/** An acknowledgement is small: at most MAX_ACK_IDS ids and two versions. */
+export const ACK_BODY_LIMIT = 16 * 1024;
 export const INVALID_DEVICE_CREDENTIALS = 'Invalid device credentials';
 
 const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', INVALID_DEVICE_CREDENTIALS);
@@ -31,6 +38,13 @@ function deviceKey(request: FastifyRequest): string | null {
 }
 
 export async function registerIngestRoutes(app: FastifyInstance, telemetry: TelemetryService): Promise<void> {
+  /** The device named in the path, with its key: 401 otherwise (the same answer for an unknown device). */
+  const authenticateDevice = async (request: FastifyRequest) => {
+    const { id } = request.params as { id?: string };
+    const key = deviceKey(request);
+    if (!id || !key || !(await telemetry.verifyDevice(id, key))) throw invalidCredentials();
+  };
+
   await app.register(async (scope) => {
     // The body stays text until the device is known: bad JSON is then logged in its server log.
     scope.removeContentTypeParser(['application/json', 'text/plain']);
@@ -48,10 +62,8 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
         bodyLimit: INGEST_BODY_LIMIT,
         config: { csrf: false },
         onRequest: async (request) => {
-          const { id } = request.params as { id?: string };
-          const key = deviceKey(request);
-          if (!id || !key || !(await telemetry.verifyDevice(id, key))) throw invalidCredentials();
-          const plan = await telemetry.ingestPlan(id);
+          await authenticateDevice(request);
+          const plan = await telemetry.ingestPlan((request.params as { id: string }).id);
           if (!plan) throw invalidCredentials();
           request.ingestPlan = plan;
         },
@@ -87,6 +99,62 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
           throw new AppError(400, 'BAD_REQUEST', `No record accepted: ${outcome.refused[0]}`);
         }
         return telemetry.httpDelivery(deviceId);
+      },
+    );
+
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/api/ingest/:id/ack',
+      {
+        bodyLimit: ACK_BODY_LIMIT,
+        config: { csrf: false },
+        onRequest: authenticateDevice,
+        schema: {
+          tags: ['ingest'],
+          summary:
+            'A device acknowledges (Authorization: Device <key>) the commands it received ({id} or {ids: [...]}) and the config and script versions it applied ({config: version}, {script: version})',
+          params: z.object({ id: z.string().min(1).max(64) }),
+          body: z.string().optional(),
+          response: { 200: CommandAckResultSchema, ...errorResponses(400, 401, 404, 409, 413) },
+        },
+      },
+      async (request) => {
+        const deviceId = request.params.id;
+        let body: unknown;
+        try {
+          body = JSON.parse(request.body ?? '');
+        } catch {
+          const error = new AppError(400, 'BAD_REQUEST', 'The body is not valid JSON');
+          await telemetry.log(deviceId, 'refused', `http ack refused: ${error.message}`);
+          throw error;
+        }
+        return telemetry.acknowledgeHttp(deviceId, body);
+      },
+    );
+
+    scope.withTypeProvider<ZodTypeProvider>().get(
+      '/api/ingest/:id/file/:fileId',
+      {
+        onRequest: authenticateDevice,
+        schema: {
+          tags: ['ingest'],
+          summary:
+            "A device downloads a file queued for it by an 'Admin.File' command (Authorization: Device <key>); its own files only",
+          params: z.object({
+            id: z.string().min(1).max(64),
+            fileId: z.coerce.number().int().min(1).max(2_147_483_647),
+          }),
+          response: { 200: z.any().describe('The file, application/octet-stream'), ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request, reply) => {
+        const file = await telemetry.deviceFile(request.params.id, request.params.fileId);
+        if (!file) throw new AppError(404, 'NOT_FOUND', 'File not found');
+        return reply
+          .type('application/octet-stream')
+          .header('content-disposition', `attachment; filename="${file.fileName}"`)
+          .header('x-content-sha256', file.sha256)
+          .header('cache-control', 'no-store')
+          .send(file.bytes);
       },
     );
   });

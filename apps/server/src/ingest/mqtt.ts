@@ -5,8 +5,9 @@
  *   record is stored inside `authorizePublish`, which Aedes runs before it writes the PUBACK, so
  *   a QoS 1 publish is acknowledged only once its record is committed;
  * - an external broker (MQTT_URL): the server subscribes with the shared subscriptions
- *   `$share/{group}/dev/+/(data|diag|ack)` over a few connections and holds each PUBACK (mqtt.js
- *   `handleMessage`) until the message is committed. The broker authenticates devices.
+ *   `$share/{group}/dev/+/(data|diag|ack)` over MQTT_SHARED_CONNECTIONS connections and holds
+ *   each PUBACK (mqtt.js `handleMessage`) until the message is committed. The broker
+ *   authenticates devices.
  * Either way, after a data publish the device's queued commands and pending config go to
  * dev/{id}/cmd (QoS 1).
  */
@@ -226,7 +227,7 @@ export interface ExternalBrokerOptions {
   url: string;
   /** Shared-subscription group: every portal instance in the group gets a share of the devices' messages. */
   shareGroup: string;
-  /** Parallel connections (each acknowledges its messages in order). */
+  /** Parallel connections (each has one message at a time waiting for its commit). */
   connections: number;
   telemetry: TelemetryService;
   log: FastifyBaseLogger;
@@ -247,47 +248,50 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
 
   const tag = randomBytes(4).toString('hex');
   const clients: MqttClient[] = [];
+  const subscribe = async (i: number) => {
+    const client = mqtt.connect(options.url, {
+      clientId: `portal-${tag}-${i}`,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+    });
+    clients.push(client);
+    // mqtt.js hands a connection's messages over one at a time (the next after this callback),
+    // so each connection has one message waiting for its commit: the group commit gathers
+    // about as many messages as there are connections.
+    client.handleMessage = (packet, callback) => {
+      const match = OWN_TOPIC.exec(packet.topic);
+      if (!match) return callback();
+      const deviceId = match[1]!;
+      const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+      planOf(deviceId)
+        .then(async (plan) => {
+          if (!plan) {
+            log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
+            return;
+          }
+          await handleDeviceMessage(telemetry, deviceId, match[2]!, payload, plan.basic);
+        })
+        .then(
+          () => callback(),
+          (error: unknown) => {
+            log.error({ err: error, deviceId }, 'MQTT message could not be stored');
+            callback(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+    };
+    client.on('error', (error) => log.warn({ err: error }, 'External MQTT broker error'));
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', reject);
+    });
+    await client.subscribeAsync(
+      ['data', 'diag', 'ack'].map((kind) => `$share/${options.shareGroup}/dev/+/${kind}`),
+      { qos: 1 },
+    );
+  };
   try {
-    for (let i = 0; i < Math.max(1, options.connections); i += 1) {
-      const client = mqtt.connect(options.url, {
-        clientId: `portal-${tag}-${i}`,
-        clean: true,
-        reconnectPeriod: 1000,
-        connectTimeout: 10_000,
-      });
-      clients.push(client);
-      client.handleMessage = (packet, callback) => {
-        const match = OWN_TOPIC.exec(packet.topic);
-        if (!match) return callback();
-        const deviceId = match[1]!;
-        const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-        planOf(deviceId)
-          .then(async (plan) => {
-            if (!plan) {
-              log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
-              return;
-            }
-            await handleDeviceMessage(telemetry, deviceId, match[2]!, payload, plan.basic);
-          })
-          .then(
-            () => callback(),
-            (error: unknown) => {
-              log.error({ err: error, deviceId }, 'MQTT message could not be stored');
-              callback(error instanceof Error ? error : new Error(String(error)));
-            },
-          );
-      };
-      client.on('error', (error) => log.warn({ err: error }, 'External MQTT broker error'));
-      await new Promise<void>((resolve, reject) => {
-        client.once('connect', () => resolve());
-        client.once('error', reject);
-      });
-      const group = options.shareGroup;
-      await client.subscribeAsync(
-        ['data', 'diag', 'ack'].map((kind) => `$share/${group}/dev/+/${kind}`),
-        { qos: 1 },
-      );
-    }
+    await Promise.all(Array.from({ length: Math.max(1, options.connections) }, (_, i) => subscribe(i)));
   } catch (error) {
     await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
     throw new Error(`Cannot use the MQTT broker at MQTT_URL: ${(error as Error).message}`);

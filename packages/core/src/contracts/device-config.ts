@@ -218,9 +218,13 @@ export const DeviceConfigResponseSchema = z.object({
   deviceid: z.string(),
   /** The config the device runs (last delivered). */
   config: z.record(z.string(), z.unknown()),
-  /** Changes waiting for the device's next contact, or null. */
+  /** Changes waiting for the device to acknowledge them (sent at its next contact), or null. */
   pending: z.record(z.string(), z.unknown()).nullable(),
   pendingSince: z.string().nullable(),
+  /** The version the device acknowledges once it has applied the pending config; null with nothing pending. */
+  pendingVersion: z.number().nullable(),
+  /** When the pending config was last sent to the device (null: not yet sent). */
+  pendingSentAt: z.string().nullable(),
   /** serial1.capture start/end/request decoded from base64 for display (null: not text). */
   serialCaptureText: z.object({ applied: CaptureTextSchema, pending: CaptureTextSchema.nullable() }),
 });

@@ -34,4 +34,5 @@ export const ImportResultSchema = z.object({
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;
 
-export const EXPORT_FORMATS = ['csv', 'json'] as const;
+/** Records as CSV or JSON; `config`: the applied config document, as POST /device/{id}/import takes it. */
+export const EXPORT_FORMATS = ['csv', 'json', 'config'] as const;

@@ -99,18 +99,69 @@ export const DeviceCommandSchema = z.object({
 });
 export type DeviceCommand = z.infer<typeof DeviceCommandSchema>;
 
-/** What the server pushes on `dev/{id}/cmd` and answers to `POST /api/ingest/{id}`. */
+/**
+ * What the server pushes on `dev/{id}/cmd` and answers to `POST /api/ingest/{id}`. The pending
+ * config and script come with the version the device acknowledges once it has applied them
+ * (`{config: configVersion}`, `{script: scriptVersion}`); until then they stay pending and are
+ * sent again after the resend interval.
+ */
 export const CommandMessageSchema = z.object({
   commands: z.array(DeviceCommandSchema),
   config: z.record(z.string(), z.unknown()).optional(),
+  configVersion: z.number().int().optional(),
   /** Base64 of the device script. */
   script: z.string().optional(),
+  scriptVersion: z.number().int().optional(),
 });
 export type CommandMessage = z.infer<typeof CommandMessageSchema>;
 
-/** A device's acknowledgement on `dev/{id}/ack`. */
-export const CommandAckSchema = z.object({ id: z.number().int() });
+/** The arguments of an `Admin.File` command: the file is fetched from `path` (GET, `Authorization: Device <key>`). */
+export const DeviceFileCommandArgsSchema = z.object({
+  fileName: z.string(),
+  size: z.number().int(),
+  /** Hex SHA-256 of the file's bytes. */
+  sha256: z.string(),
+  fileId: z.number().int(),
+  /** `/api/ingest/{id}/file/{fileId}`, relative to the portal's address. */
+  path: z.string(),
+});
+export type DeviceFileCommandArgs = z.infer<typeof DeviceFileCommandArgsSchema>;
+
+const AckId = z.number({ message: 'expected a command id' }).int('expected a command id').min(1).max(2_147_483_647);
+const AckVersion = z
+  .number({ message: 'expected a version number' })
+  .int('expected a version number')
+  .min(1)
+  .max(2_147_483_647);
+
+/** Most command ids one acknowledgement may carry. */
+export const MAX_ACK_IDS = 100;
+
+/**
+ * A device's acknowledgement, on `dev/{id}/ack` (MQTT) or `POST /api/ingest/{id}/ack` (HTTP):
+ * `id` and/or `ids` name commands it received, `config` and `script` the versions of the
+ * config and script it has applied. At least one of them.
+ */
+export const CommandAckSchema = z
+  .strictObject({
+    id: AckId.optional(),
+    ids: z.array(AckId).max(MAX_ACK_IDS, `at most ${MAX_ACK_IDS} ids`).optional(),
+    config: AckVersion.optional(),
+    script: AckVersion.optional(),
+  })
+  .refine(
+    (a) => a.id !== undefined || (a.ids?.length ?? 0) > 0 || a.config !== undefined || a.script !== undefined,
+    'An acknowledgement names a command (id, ids), a config version (config) or a script version (script)',
+  );
 export type CommandAck = z.infer<typeof CommandAckSchema>;
+
+/** The answer to `POST /api/ingest/{id}/ack`: what is now acknowledged (also when it already was). */
+export const CommandAckResultSchema = z.object({
+  commands: z.array(z.number()),
+  config: z.number().nullable(),
+  script: z.number().nullable(),
+});
+export type CommandAckResult = z.infer<typeof CommandAckResultSchema>;
 
 /** The body of `POST /api/device/{id}/rpc`. */
 export const RpcRequestSchema = z.strictObject({
@@ -132,6 +183,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
+}
+
+/** Length in Unicode code points (how the schema's string limits count). */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}
+
+/**
+ * The value of a measurement key when it is valid (what RecordValueSchema accepts, checked
+ * without the schema: this runs for every key of every record ingested), else undefined.
+ */
+function recordValue(value: unknown): RecordValue | undefined {
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? value : undefined;
+    case 'string':
+      return value.length <= RECORD_LIMITS.maxStringLength || codePoints(value) <= RECORD_LIMITS.maxStringLength
+        ? value
+        : undefined;
+    case 'boolean':
+      return value;
+    default: {
+      if (!Array.isArray(value) || value.length > RECORD_LIMITS.maxArrayLength) return undefined;
+      for (const n of value) if (typeof n !== 'number' || !Number.isFinite(n)) return undefined;
+      return (value as number[]).slice();
+    }
+  }
 }
 
 function printable(key: string): string {
@@ -174,8 +254,8 @@ export function parseDeviceRecord(input: unknown, nowSeconds: number): RecordPar
       else dropped.push({ key, reason: `Malformed ${key}` });
       continue;
     }
-    const parsed = RecordValueSchema.safeParse(value);
-    if (parsed.success) out[key] = parsed.data;
+    const valid = recordValue(value);
+    if (valid !== undefined) out[key] = valid;
     else dropped.push({ key, reason: `Key ${printable(key)} has a value of the wrong type` });
   }
   return { ok: true, record: out as DeviceRecord, dropped };

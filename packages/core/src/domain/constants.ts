@@ -181,6 +181,11 @@ export const VIEWS_RETRY = 1;
 
 export const TRIGGER_BUSY_MS = 5000;
 export const TRIGGER_COMMAND = 'Admin.Trigger';
+/**
+ * A queued or sent device command that the device has not acknowledged within this many
+ * seconds of being queued (7 days) becomes `expired` and is never delivered again.
+ */
+export const COMMAND_EXPIRY_S = 7 * 86_400;
 export const REFRESH_COOLDOWN_S = 5;
 export const DEFAULT_DATA_POINTS = 600;
 export const DIAGNOSTICS_LIST_DATA_POINTS = 15;

@@ -39,3 +39,7 @@ export function signInCodeSms(brand: BrandConfig, code: string): string {
 export function enrolmentCodeSms(brand: BrandConfig, code: string): string {
   return `${code} is your ${brand.name} code to turn on SMS sign-in codes.`;
 }
+
+export function stepUpCodeSms(brand: BrandConfig, code: string): string {
+  return `${code} is your ${brand.name} code to confirm this request. Nobody from ${brand.name} will ask you for it.`;
+}

@@ -324,3 +324,47 @@ export async function recordAttempt(db: Db, key: string, now: Date, forgetBefore
 export async function clearAttempts(db: Db, key: string): Promise<void> {
   await db.query('DELETE FROM auth_attempts WHERE key = $1', [key]);
 }
+
+// ---- step-up codes (a signed-in user confirms a sensitive call with an SMS code)
+
+/**
+ * Stores a step-up challenge under `tokenHash` unless a live one made after `replaceAfter` (with
+ * attempts left) is there; true when stored. One statement, so parallel requests store one.
+ */
+export async function storeStepUpChallenge(
+  db: Db,
+  challenge: {
+    tokenHash: string;
+    userId: string;
+    kind: ChallengeKind;
+    codeHash: string;
+    createdAt: Date;
+    expiresAt: Date;
+  },
+  replaceAfter: Date,
+  maxAttempts: number,
+): Promise<boolean> {
+  await db.query('DELETE FROM auth_challenges WHERE expires_at <= $1 AND token_hash <> $2', [
+    challenge.createdAt,
+    challenge.tokenHash,
+  ]);
+  const rows = await db.query<{ token_hash: string }>(
+    `INSERT INTO auth_challenges AS c (token_hash, user_id, kind, code_hash, attempts, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, 0, $5, $6)
+     ON CONFLICT (token_hash) DO UPDATE SET user_id = EXCLUDED.user_id, kind = EXCLUDED.kind,
+       code_hash = EXCLUDED.code_hash, attempts = 0, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+     WHERE c.created_at <= $7 OR c.expires_at <= $5 OR c.attempts >= $8
+     RETURNING token_hash`,
+    [
+      challenge.tokenHash,
+      challenge.userId,
+      challenge.kind,
+      challenge.codeHash,
+      challenge.createdAt,
+      challenge.expiresAt,
+      replaceAfter,
+      maxAttempts,
+    ],
+  );
+  return rows.length === 1;
+}

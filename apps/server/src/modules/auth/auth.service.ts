@@ -30,7 +30,7 @@ import {
   verifyPassword,
 } from '../../security';
 import type { Mailer, SmsSender } from '../mail/mail.service';
-import { resetMail, signInCodeSms, verificationMail } from './auth.mail';
+import { resetMail, signInCodeSms, stepUpCodeSms, verificationMail } from './auth.mail';
 import * as repo from './auth.repository';
 import type { ChallengeKind, User } from './auth.repository';
 
@@ -146,6 +146,13 @@ export function matchTotpStep(code: string, secret: string, now: Date): number |
 }
 
 const signInKey = (email: string) => `signin:${email}`;
+/**
+ * The challenge key of a user's step-up code. Sign-in challenges are keyed by the sha256 (hex) of
+ * a cookie token, which can never equal this, so a step-up code cannot complete a sign-in.
+ */
+const stepUpKey = (userId: string) => `step-up:${userId}`;
+/** A new step-up SMS is sent at most this often. */
+export const STEP_UP_RESEND_MS = MINUTE;
 const resetKey = (email: string) => `reset:${email}`;
 
 export function createAuthService(deps: AuthDeps) {
@@ -373,6 +380,43 @@ export function createAuthService(deps: AuthDeps) {
       if (user.mfaType !== 'TOTP' || user.totpSecret === null) return false;
       const step = matchTotpStep(code, user.totpSecret, clock.now());
       return step !== null && (await repo.claimTotpStep(db, user.id, step));
+    },
+
+    /**
+     * Step-up for a signed-in SMS user (before a sensitive answer such as a setup password):
+     * texts a 6-digit code, valid 5 minutes for 5 attempts. While a code sent less than a
+     * minute ago is live, nothing new is sent. True when a code was sent now.
+     */
+    async sendStepUpSms(user: User, brand: BrandConfig): Promise<boolean> {
+      const now = clock.now();
+      const code = randomDigits(6);
+      const stored = await repo.storeStepUpChallenge(
+        db,
+        {
+          tokenHash: stepUpKey(user.id),
+          userId: user.id,
+          kind: 'SMS_MFA',
+          codeHash: sha256(code),
+          createdAt: now,
+          expiresAt: after(CHALLENGE_TTL_MS),
+        },
+        new Date(now.getTime() - STEP_UP_RESEND_MS),
+        MAX_MFA_ATTEMPTS,
+      );
+      if (stored) await deps.sms.send({ to: user.phone ?? '', text: stepUpCodeSms(brand, code) });
+      return stored;
+    },
+
+    /** True when `code` is the user's live step-up SMS code; a code is accepted once. */
+    async checkStepUpSms(user: User, code: string): Promise<boolean> {
+      const tokenHash = stepUpKey(user.id);
+      const challenge = await repo.spendChallengeAttempt(db, tokenHash, clock.now(), MAX_MFA_ATTEMPTS);
+      if (!challenge || challenge.userId !== user.id || challenge.codeHash === null) return false;
+      if (!sameDigest(sha256(code), challenge.codeHash)) {
+        if (challenge.attempts >= MAX_MFA_ATTEMPTS) await repo.deleteChallenge(db, tokenHash);
+        return false;
+      }
+      return repo.deleteChallenge(db, tokenHash);
     },
 
     checkPassword(user: User, password: string): Promise<boolean> {

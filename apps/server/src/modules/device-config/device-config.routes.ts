@@ -8,6 +8,9 @@ import {
   DeviceConfigPutBodySchema,
   DeviceConfigResponseSchema,
   DeviceFilePutBodySchema,
+  DeviceImportBodySchema,
+  DeviceImportResultSchema,
+  MAX_IMPORT_RECORDS,
   FirmwarePostBodySchema,
   MessageResponseSchema,
   ScriptLockBodySchema,
@@ -27,6 +30,8 @@ const DeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 const SCRIPT_BODY_LIMIT = 128 * 1024;
 /** An 8 MB file as base64 plus the JSON around it. */
 export const FILE_BODY_LIMIT = Math.ceil(DEVICE_FILE_MAX_BYTES / 3) * 4 + 64 * 1024;
+/** A records import carries up to 5,000 records: its own body limit (a device record is at most 64 kB). */
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
 export function registerDeviceConfigRoutes(app: FastifyInstance, service: DeviceConfigService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -40,7 +45,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary:
-          'The config the device runs, the changes waiting for its next contact (or null), and serial capture text decoded for display',
+          'The config the device runs, the changes waiting for the device to acknowledge them (or null) with their version and when they were sent, and serial capture text decoded for display',
         params: DeviceParamsSchema,
         response: { 200: DeviceConfigResponseSchema, ...errors },
       },
@@ -55,13 +60,31 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary:
-          'Queue a config change (editDeviceSettings): merged into the pending config, pushed and applied at the next contact',
+          'Queue a config change (editDeviceSettings): merged into the pending config (a new version), sent at the next contact and applied when the device acknowledges that version',
         params: DeviceParamsSchema,
         body: DeviceConfigPutBodySchema,
         response: { 200: DeviceConfigResponseSchema, ...errors },
       },
     },
     (request) => service.putConfig(signedInUser(request), request.params.id, request.body),
+  );
+
+  r.post(
+    '/api/device/:id/import',
+    {
+      preHandler: requireUser,
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: `Import a config document ({config: {settings}}, queued like PUT /config) or records ({records: [...]}, at most ${MAX_IMPORT_RECORDS}, stored like a device's); editDeviceSettings`,
+        description:
+          'A config document is what GET /config answers as `config` or GET /export?format=config exports; settings.device id, model and fw describe the device and are ignored (listed in ignoredFields). The answer is the config view with importedConfig, or the records import result.',
+        params: DeviceParamsSchema,
+        body: DeviceImportBodySchema,
+        response: { 200: DeviceImportResultSchema, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    (request) => service.importDocument(signedInUser(request), request.params.id, request.body),
   );
 
   r.put(
@@ -163,7 +186,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary:
-          "Store a file (base64, at most 8 MB decoded) and queue command 'Admin.File' {fileName, size, sha256, fileId} (editDeviceSettings)",
+          "Store a file (base64, at most 8 MB decoded) and queue command 'Admin.File' {fileName, size, sha256, fileId, path}: the device downloads it from path, GET /api/ingest/{id}/file/{fileId} (editDeviceSettings)",
         params: DeviceParamsSchema,
         body: DeviceFilePutBodySchema,
         response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 413) },

@@ -2,10 +2,13 @@
  * Device config: the config document (applied and pending), custom script settings, the device
  * script with its edit lock, and firmware and file pushes (queued as commands through telemetry).
  *
- * A change is kept as a pending config (a partial document merged into earlier pending changes);
- * the devices service hands it to the device at its next contact (telemetry's delivery calls
- * takePendingConfig) and merges it into the applied config; this service then writes
- * 'config applied' to the device's server log.
+ * A change is kept as a pending config (a partial document merged into earlier pending changes)
+ * with a version that every change bumps; telemetry's delivery sends it with that version at the
+ * device's next contact (again after the resend interval while unacknowledged). It stays pending
+ * until the device acknowledges the version (`{config: version}`); the devices service then merges
+ * the version sent into the applied config and this service writes 'config applied' to the
+ * device's server log. The script works the same way (`{script: version}`, 'script applied').
+ * Files are fetched by the device from GET /api/ingest/{id}/file/{fileId}.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -16,9 +19,15 @@ import {
   customSettingError,
   normaliseCustomValues,
   scriptLockedMessage,
+  CONFIG_IMPORT_MESSAGES,
+  configImportChange,
   type CustomSettingsBody,
+  type DeviceConfigImportResult,
+  type DeviceImportBody,
+  type ImportResult,
   type DeviceConfigPutBody,
   type DeviceConfigResponse,
+  type DeviceFileCommandArgs,
   type DeviceFilePutBody,
   type FirmwarePostBody,
   type ScriptLock,
@@ -73,18 +82,36 @@ function lockView(row: repo.ScriptRow | null): ScriptLock | null {
 export function createDeviceConfigService(deps: DeviceConfigDeps) {
   const { db, clock, devices, telemetry } = deps;
 
-  devices.onConfigApplied((deviceId) => telemetry.log(deviceId, 'config', 'config applied'));
+  devices.onConfigApplied((deviceId, _applied, version) =>
+    telemetry.log(deviceId, 'config', `config applied (version ${version})`),
+  );
+  telemetry.setDeviceConfigHooks({
+    acknowledgeScript: async (deviceId, version, checkOnly) => {
+      const result = await repo.acknowledgeScript(db, deviceId, version, checkOnly);
+      if (result === 'applied' && !checkOnly)
+        await telemetry.log(deviceId, 'config', `script applied (version ${version})`);
+      return result;
+    },
+    deviceFile: async (deviceId, fileId) => {
+      const row = await repo.findFile(db, deviceId, fileId);
+      if (!row) return null;
+      return { fileName: row.file_name, size: row.size, sha256: row.sha256, bytes: Buffer.from(row.data, 'base64') };
+    },
+  });
 
   async function configView(deviceId: string): Promise<DeviceConfigResponse> {
     const device = await devices.getDevice(deviceId);
     if (!device) throw deviceNotFound();
     const pending = device.pending_config;
     const since = pending ? await repo.findPendingSince(db, deviceId) : null;
+    const state = pending ? await devices.pendingConfigState(deviceId) : { version: null, sentAt: null };
     return {
       deviceid: deviceId,
       config: device.config,
       pending,
       pendingSince: since ? since.toISOString() : null,
+      pendingVersion: state.version,
+      pendingSentAt: state.sentAt ? state.sentAt.toISOString() : null,
       serialCaptureText: {
         applied: captureText(device.config),
         pending: pending && asRecord(asRecord(pending.settings).serial1).capture ? captureText(pending) : null,
@@ -95,6 +122,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
   async function queueChange(deviceId: string, change: Doc): Promise<void> {
     const { wasPending } = await devices.mergePendingConfig(deviceId, change);
     await repo.touchPendingSince(db, deviceId, clock.now(), !wasPending);
+    telemetry.deliverSoon(deviceId);
   }
 
   async function scriptView(deviceId: string): Promise<ScriptResponse> {
@@ -131,6 +159,29 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
       return configView(deviceId);
     },
 
+    /**
+     * POST /device/{id}/import. `{config}`: a config document (as GET /config or export?format=config
+     * give it) queued as the pending config exactly like PUT /config (editDeviceSettings), the
+     * device's identity fields ignored. `{records}`: telemetry's records import.
+     */
+    async importDocument(
+      user: User,
+      deviceId: string,
+      body: DeviceImportBody,
+    ): Promise<DeviceConfigImportResult | ImportResult> {
+      if (body.config === undefined) return telemetry.importRecords(user.id, deviceId, body.records ?? []);
+      await devices.authorize(user.id, deviceId, 'editDeviceSettings');
+      const { change, ignoredFields } = configImportChange(body.config);
+      if (!change) throw badRequest(CONFIG_IMPORT_MESSAGES.nothingToImport);
+      await queueChange(deviceId, change);
+      await telemetry.log(
+        deviceId,
+        'config',
+        `Config imported by ${user.email}: ${Object.keys(change.settings).join(', ')}`,
+      );
+      return { ...(await configView(deviceId)), importedConfig: change, ignoredFields };
+    },
+
     async putCustomSettings(user: User, deviceId: string, body: CustomSettingsBody): Promise<{ message: string }> {
       await devices.authorize(user.id, deviceId, 'customSettings');
       for (const [name, value] of Object.entries(body.values)) {
@@ -164,6 +215,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
         'config',
         `Script (${size} bytes) saved by ${user.email}; delivered at the next contact`,
       );
+      telemetry.deliverSoon(deviceId);
       return scriptView(deviceId);
     },
 
@@ -185,13 +237,16 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     },
 
     /**
-     * For delivery at the device's next contact: the saved script becomes the delivered one and
-     * is returned (base64), or null. Not yet called by telemetry's delivery (see the report).
+     * For delivery at the device's next contact: the saved script (base64) and its version, marked
+     * sent; null when there is none or it was sent less than `resendAfterMs` ago. It stays pending
+     * (and the device's current script stays the applied one) until the device acknowledges it.
      */
-    async takePendingScript(deviceId: string): Promise<string | null> {
-      const script = await repo.takePendingScript(db, deviceId);
-      if (script !== null) await telemetry.log(deviceId, 'config', 'script applied');
-      return script;
+    async takePendingScript(
+      deviceId: string,
+      resendAfterMs = telemetry.options.resendAfterMs,
+    ): Promise<{ script: string; version: number } | null> {
+      const now = clock.now();
+      return repo.takeScriptToSend(db, deviceId, now, new Date(now.getTime() - resendAfterMs));
     },
 
     // ---- firmware and files -------------------------------------------------------------
@@ -216,7 +271,14 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
         createdAt: clock.now(),
         createdBy: user.id,
       });
-      return telemetry.queueCommand(user.id, deviceId, 'Admin.File', { fileName: body.fileName, size, sha256, fileId });
+      const args: DeviceFileCommandArgs = {
+        fileName: body.fileName,
+        size,
+        sha256,
+        fileId,
+        path: `/api/ingest/${encodeURIComponent(deviceId)}/file/${fileId}`,
+      };
+      return telemetry.queueCommand(user.id, deviceId, 'Admin.File', args);
     },
   };
 }

@@ -21,6 +21,9 @@ import {
   ProvEditDeviceBodySchema,
   ProvLogBodySchema,
   ProvLogResponseSchema,
+  ProvRunTestBodySchema,
+  CommandViewSchema,
+  PROV_TEST_COMMAND,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
@@ -100,6 +103,46 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       },
     },
     (request) => devices.addProvLog(request.params.id, request.body.message, author(request)),
+  );
+
+  r.get(
+    '/api/prov-portal-get-device-label/:id',
+    {
+      preHandler: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary:
+          'The printable label of a device as an SVG file (image/svg+xml): id, model, firmware, setup password and a QR code of {origin}/add?device={id}',
+        params: DeviceIdParamsSchema,
+        response: {
+          200: z.string().describe('SVG document (image/svg+xml), sent as an attachment {id}.svg'),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const label = await devices.provLabel(request.params.id, request.linkOrigin, author(request));
+      return reply
+        .type('image/svg+xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${label.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(label.svg, 'utf8') as unknown as string);
+    },
+  );
+
+  r.post(
+    '/api/prov-portal-run-test/:id',
+    {
+      preHandler: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary: `Queue a provisioning test: command '${PROV_TEST_COMMAND}' {method, fw}, written to the provisioning log; a device a customer has added needs its setup password as provLockOverrideCode`,
+        params: DeviceIdParamsSchema,
+        body: ProvRunTestBodySchema,
+        response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => devices.runProvTest(request.params.id, request.body, signedInUser(request)),
   );
 
   // ---- device users ---------------------------------------------------------------------
@@ -214,13 +257,14 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       preHandler: requireUser,
       schema: {
         tags: ['device'],
-        summary: 'The setup password of the device (ADMIN; with TOTP on, the current code is required)',
+        summary:
+          "The setup password of the device (ADMIN). With MFA on, a code is required: TOTP users give the current code; an SMS user's call without a code texts one (403 MFA_REQUIRED)",
         params: AnyDeviceParamsSchema,
         body: DevicePasswordsBodySchema.nullish(),
         response: { 200: DevicePasswordsResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => devices.setupPassword(signedInUser(request), request.params.id, request.body?.code),
+    (request) => devices.setupPassword(signedInUser(request), request.params.id, request.body?.code, request.brand),
   );
 
   // ---- distributor tools --------------------------------------------------------------------

@@ -12,7 +12,10 @@ import {
   DEFAULT_FIRMWARE,
   DEVICE_ID_PATTERN,
   DEVICE_MESSAGES,
+  PASSWORDS_MESSAGES,
   PLANS,
+  PROV_MESSAGES,
+  PROV_TEST_COMMAND,
   PREMIUM_TIER_NAME,
   SETUP_PASSWORD_ALPHABET,
   SETUP_PASSWORD_LENGTH,
@@ -25,6 +28,7 @@ import {
   isStaffAdmin,
   mergeDeviceConfig,
   planState,
+  provTestLogMessage,
   type BrandConfig,
   type Capability,
   type DeviceModel,
@@ -38,6 +42,7 @@ import {
   type ProvDevice,
   type ProvEditDeviceBody,
   type ProvLogEntry,
+  type ProvRunTestBody,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
@@ -45,7 +50,9 @@ import { AppError, conflict, forbidden, rateLimited } from '../../errors';
 import { randomToken, sameDigest, sha256 } from '../../security';
 import type { Mailer } from '../mail/mail.service';
 import type { User } from '../auth/auth.service';
+import type { CommandView } from '../telemetry/telemetry.service';
 import { deviceInviteMail } from './devices.mail';
+import { claimUrl, deviceLabelSvg } from './devices.label';
 import * as repo from './devices.repository';
 import type { DeviceRow } from './devices.repository';
 
@@ -67,10 +74,22 @@ export interface DevicesDeps {
   mailer: Mailer;
   log: FastifyBaseLogger;
   limits?: DeviceLimits;
-  /** Checks a TOTP code of the user (replay-protected); absent: MFA codes are not checked. */
-  checkTotp?: (user: User, code: string) => Promise<boolean>;
+  /** The caller's second factor (auth service), asked before a setup password is shown; absent: refused for MFA users. */
+  mfa?: MfaStepUp;
+  /** Queues a command for the device on behalf of staff (telemetry's command queue), for the provisioning test run. */
+  queueCommand?: (deviceId: string, method: string, args: unknown, createdBy: string) => Promise<CommandView>;
   /** The newest value of every key of a device (telemetry), for DATA_latest in the settings record. */
   latest?: (deviceId: string) => Promise<Record<string, { v: unknown; ts: number }>>;
+}
+
+/** Checks of the caller's second factor, from the auth service. */
+export interface MfaStepUp {
+  /** True when `code` is the user's current TOTP code, not used before. */
+  checkTotp(user: User, code: string): Promise<boolean>;
+  /** Texts an SMS user a step-up code; false when one was sent less than a minute ago (nothing new sent). */
+  sendStepUpSms(user: User, brand: BrandConfig): Promise<boolean>;
+  /** True when `code` is the user's live step-up SMS code (accepted once). */
+  checkStepUpSms(user: User, code: string): Promise<boolean>;
 }
 
 /** What other modules (ingest, device calls) read of a device. */
@@ -100,8 +119,8 @@ export interface DeviceRequestContext {
   linkOrigin: string;
 }
 
-/** Hears of a pending config delivered to (and applied on) a device. */
-export type ConfigListener = (deviceId: string, delivered: Record<string, unknown>) => Promise<void>;
+/** Hears of a config version the device acknowledged (and that is now the applied config). */
+export type ConfigListener = (deviceId: string, applied: Record<string, unknown>, version: number) => Promise<void>;
 
 export const deviceNotFound = () => new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
 const badClaim = () => new AppError(403, 'FORBIDDEN', DEVICE_MESSAGES.badClaim);
@@ -244,6 +263,39 @@ export function createDevicesService(deps: DevicesDeps) {
     };
   }
 
+  /**
+   * A caller with MFA confirms with a code: TOTP users give their current code; an SMS user's
+   * first call (no code) texts one and answers 403 MFA_REQUIRED, the next call gives it.
+   */
+  async function confirmSecondFactor(user: User, code: string | undefined, brand: BrandConfig): Promise<void> {
+    const mfaType = user.mfaType;
+    if (mfaType === 'NONE') return;
+    const mfa = deps.mfa;
+    const invalid = () => new AppError(403, 'MFA_INVALID', DEVICE_MESSAGES.mfaInvalid);
+    if (!mfa) throw new AppError(403, 'MFA_INVALID', PASSWORDS_MESSAGES.mfaUnavailable);
+    switch (mfaType) {
+      case 'TOTP':
+        if (code === undefined) throw new AppError(403, 'MFA_REQUIRED', DEVICE_MESSAGES.mfaRequired);
+        if (!(await mfa.checkTotp(user, code))) throw invalid();
+        return;
+      case 'SMS':
+        if (code === undefined) {
+          const sent = await mfa.sendStepUpSms(user, brand);
+          throw new AppError(
+            403,
+            'MFA_REQUIRED',
+            sent ? PASSWORDS_MESSAGES.smsSent : PASSWORDS_MESSAGES.smsAlreadySent,
+          );
+        }
+        if (!(await mfa.checkStepUpSms(user, code))) throw invalid();
+        return;
+      default: {
+        const unhandled: never = mfaType;
+        throw new Error(`Unhandled MFA type ${String(unhandled)}`);
+      }
+    }
+  }
+
   async function createDevice(
     id: string,
     body: ProvEditDeviceBody,
@@ -287,31 +339,75 @@ export function createDevicesService(deps: DevicesDeps) {
       return row ? toSummary(row) : null;
     },
 
-    /** Records a contact of several devices at once (epoch seconds); last_contact only moves forward. */
-    async markContacts(ids: string[], ts: number): Promise<void> {
-      if (ids.length > 0) await repo.markContacts(db, ids, ts);
+    /**
+     * Records the contacts of several devices at once (device id -> epoch seconds), in `tx` when
+     * given (the ingest writer's transaction); last_contact only moves forward.
+     */
+    async markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void> {
+      if (contacts.size > 0) await repo.markContacts(tx ?? db, contacts);
     },
 
     /**
-     * Returns and clears the pending config ("pushed next time the device makes contact") and
-     * merges it into the applied config: the caller delivers it now. Listeners then hear of it.
+     * The pending config to send now with its version ("pushed next time the device makes
+     * contact"), marked sent; null when there is none, or when this version was sent less than
+     * `resendAfterMs` ago and is still not acknowledged. It stays pending until acknowledged.
      */
-    async takePendingConfig(id: string): Promise<Record<string, unknown> | null> {
-      const taken = await repo.takePendingConfig(db, id);
-      if (taken === null) return null;
-      await db.transaction(async (tx) => {
-        const row = await repo.findDevice(tx, id, true);
-        if (row) await repo.setAppliedConfig(tx, id, mergeDeviceConfig(row.config, taken));
-      });
-      for (const listener of configListeners) {
-        await listener(id, taken).catch((error: unknown) =>
-          deps.log.warn({ err: error, deviceId: id }, 'Config listener failed'),
-        );
-      }
-      return taken;
+    async takeConfigToSend(
+      id: string,
+      resendAfterMs: number,
+    ): Promise<{ config: Record<string, unknown>; version: number } | null> {
+      if (!DEVICE_ID_PATTERN.test(id)) return null;
+      const now = clock.now();
+      return repo.takeConfigToSend(db, id, now, new Date(now.getTime() - resendAfterMs));
     },
 
-    /** Calls `listener` after a pending config was delivered and applied. */
+    /**
+     * The device acknowledges config `version`: the version it was sent is merged into the
+     * applied config (the pending config is cleared unless a newer change was merged into it
+     * meanwhile) and listeners hear of it ('applied'); a version already applied is 'already';
+     * an older version than the one now pending (a newer one is in flight and includes it) is
+     * 'superseded' and changes nothing; any other version is 'unknown' and changes nothing.
+     * With checkOnly, answers the same and changes nothing at all.
+     */
+    async acknowledgeConfig(
+      id: string,
+      version: number,
+      checkOnly = false,
+    ): Promise<'applied' | 'already' | 'superseded' | 'unknown'> {
+      if (!DEVICE_ID_PATTERN.test(id)) return 'unknown';
+      const outcome = await db.transaction(async (tx) => {
+        const row = await repo.findConfigDelivery(tx, id, !checkOnly);
+        if (!row) return { result: 'unknown' as const };
+        if (row.sent_config !== null && row.sent_config_version === version) {
+          if (checkOnly) return { result: 'applied' as const };
+          const applied = mergeDeviceConfig(row.config, row.sent_config);
+          await repo.applySentConfig(tx, id, applied, version);
+          return { result: 'applied' as const, applied: row.sent_config };
+        }
+        if (version <= row.applied_config_version) return { result: 'already' as const };
+        return { result: version < row.config_version ? ('superseded' as const) : ('unknown' as const) };
+      });
+      if (outcome.result === 'applied' && outcome.applied) {
+        for (const listener of configListeners) {
+          await listener(id, outcome.applied, version).catch((error: unknown) =>
+            deps.log.warn({ err: error, deviceId: id }, 'Config listener failed'),
+          );
+        }
+      }
+      return outcome.result;
+    },
+
+    /** The version of the pending config (null with none) and when that version was last sent. */
+    async pendingConfigState(id: string): Promise<{ version: number | null; sentAt: Date | null }> {
+      const row = DEVICE_ID_PATTERN.test(id) ? await repo.findConfigDelivery(db, id) : null;
+      if (!row || row.pending_config === null) return { version: null, sentAt: null };
+      return {
+        version: row.config_version,
+        sentAt: row.sent_config_version === row.config_version ? row.config_sent_at : null,
+      };
+    },
+
+    /** Calls `listener` after the device acknowledged a config version, which is now applied. */
     onConfigApplied(listener: ConfigListener): void {
       configListeners.push(listener);
     },
@@ -406,6 +502,39 @@ export function createDevicesService(deps: DevicesDeps) {
       await loadDevice(id);
       await repo.insertProvLog(db, id, message, author, clock.now());
       return this.provLog(id);
+    },
+
+    /**
+     * The printable label (SVG) of a device: id, model, firmware, setup password and a QR code of
+     * the address that adds it. The download is written to the provisioning log.
+     */
+    async provLabel(id: string, origin: string, author: string | null): Promise<{ filename: string; svg: string }> {
+      const row = await loadDevice(id);
+      const svg = deviceLabelSvg({
+        deviceid: row.id,
+        model: row.model,
+        fw: row.fw,
+        setupPassword: row.setup_password,
+        claimUrl: claimUrl(origin, row.id),
+      });
+      await repo.insertProvLog(db, id, PROV_MESSAGES.labelDownloaded, author, clock.now());
+      return { filename: `${row.id}.svg`, svg };
+    },
+
+    /**
+     * Queues the provisioning test (command Prov.RunTest {method, fw}) and logs the request in the
+     * provisioning log. A device a customer has added is locked: provLockOverrideCode must then
+     * be its setup password (409 otherwise, nothing queued).
+     */
+    async runProvTest(id: string, body: ProvRunTestBody, user: User): Promise<CommandView> {
+      const row = await loadDevice(id);
+      const locked = row.added_ts !== null;
+      if (locked && !sameDigest(sha256(body.provLockOverrideCode), sha256(row.setup_password)))
+        throw conflict(PROV_MESSAGES.locked);
+      if (!deps.queueCommand) throw new Error('The provisioning test needs the command queue (queueCommand)');
+      const command = await deps.queueCommand(id, PROV_TEST_COMMAND, { method: body.method, fw: body.fw }, user.id);
+      await repo.insertProvLog(db, id, provTestLogMessage(body, command.commandID, locked), user.email, clock.now());
+      return command;
     },
 
     // ---- device users -------------------------------------------------------------------
@@ -556,12 +685,10 @@ export function createDevicesService(deps: DevicesDeps) {
       user: User,
       deviceId: string,
       code: string | undefined,
+      brand: BrandConfig,
     ): Promise<{ deviceid: string; setupPassword: string }> {
       await authorize(user.id, deviceId, 'adminSettings');
-      if (user.mfaType === 'TOTP' && deps.checkTotp) {
-        if (code === undefined) throw new AppError(403, 'MFA_REQUIRED', DEVICE_MESSAGES.mfaRequired);
-        if (!(await deps.checkTotp(user, code))) throw new AppError(403, 'MFA_INVALID', DEVICE_MESSAGES.mfaInvalid);
-      }
+      await confirmSecondFactor(user, code, brand);
       const row = await loadDevice(deviceId);
       return { deviceid: deviceId, setupPassword: row.setup_password };
     },

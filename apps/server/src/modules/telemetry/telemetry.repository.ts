@@ -5,13 +5,6 @@
  */
 import type { Db } from '../../db/db';
 
-export interface RecordRow {
-  device_id: string;
-  ts: number;
-  received_at: string;
-  data: Record<string, unknown>;
-}
-
 export interface EventRow {
   device_id: string;
   ts: number;
@@ -55,17 +48,30 @@ export interface DiagnosticsRow {
   data: unknown;
 }
 
-/** Inserts records; returns the (device_id, ts) of those stored (a resent record is skipped). */
-export async function insertRecords(db: Db, rows: RecordRow[]): Promise<{ device_id: string; ts: number }[]> {
-  if (rows.length === 0) return [];
-  return db.query(
-    `INSERT INTO records (device_id, ts, received_at, data)
-     SELECT device_id, ts, received_at, data
-       FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, ts double precision, received_at timestamptz, data jsonb)
-     ON CONFLICT (device_id, ts) DO NOTHING
-     RETURNING device_id, ts`,
-    [JSON.stringify(rows)],
+/**
+ * Inserts records, each row a JSON object text {device_id, ts, received_at, data}; a resent
+ * record (same device and ts) is skipped. Returns how many were stored and, only when some were
+ * skipped, the (device_id, ts) of those stored (the usual all-stored batch returns one number).
+ */
+export async function insertRecords(
+  db: Db,
+  rows: string[],
+): Promise<{ stored: number; keys: [string, number][] | null }> {
+  if (rows.length === 0) return { stored: 0, keys: null };
+  const [result] = await db.query<{ stored: number; keys: string | null }>(
+    `WITH ins AS (
+       INSERT INTO records (device_id, ts, received_at, data)
+       SELECT device_id, ts, received_at, data
+         FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, ts double precision, received_at timestamptz, data jsonb)
+       ON CONFLICT (device_id, ts) DO NOTHING
+       RETURNING device_id, ts
+     ), n AS (SELECT count(*)::integer AS stored FROM ins)
+     SELECT stored, CASE WHEN stored < $2 THEN (SELECT coalesce(json_agg(json_build_array(device_id, ts)), '[]')::text FROM ins) END AS keys
+       FROM n`,
+    [`[${rows.join(',')}]`, rows.length],
   );
+  const { stored, keys } = result!;
+  return { stored, keys: stored < rows.length ? (JSON.parse(keys ?? '[]') as [string, number][]) : null };
 }
 
 export async function insertEvents(db: Db, rows: EventRow[]): Promise<void> {
@@ -78,24 +84,43 @@ export async function insertEvents(db: Db, rows: EventRow[]): Promise<void> {
   );
 }
 
-/** Rows must be unique per (device_id, key, bucket): merge them first. */
-export async function upsertRollups(db: Db, rows: RollupRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO rollup_hour AS r (device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts)
-     SELECT device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts
-       FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, key text, bucket integer, count integer, min double precision,
-            max double precision, sum double precision, first double precision, last double precision,
-            first_ts double precision, last_ts double precision)
-     ON CONFLICT (device_id, key, bucket) DO UPDATE SET
-       count = r.count + excluded.count,
+/** How a stored rollup row absorbs new rows of its bucket (hourly and daily rollups alike). */
+const ROLLUP_MERGE = `count = r.count + excluded.count,
        min = least(r.min, excluded.min),
        max = greatest(r.max, excluded.max),
        sum = r.sum + excluded.sum,
        first = CASE WHEN excluded.first_ts < r.first_ts THEN excluded.first ELSE r.first END,
        first_ts = least(r.first_ts, excluded.first_ts),
        last = CASE WHEN excluded.last_ts >= r.last_ts THEN excluded.last ELSE r.last END,
-       last_ts = greatest(r.last_ts, excluded.last_ts)`,
+       last_ts = greatest(r.last_ts, excluded.last_ts)`;
+
+const ROLLUP_COLUMNS = 'device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts';
+
+/** Aggregates of rollup rows `src` grouped into `bucketExpr` (hours into days): SELECT list and GROUP BY. */
+const rollupMerged = (bucketExpr: string, src: string) =>
+  `SELECT device_id, key, ${bucketExpr} AS bucket, sum(count)::integer AS count, min(min) AS min, max(max) AS max,
+          sum(sum) AS sum, (array_agg(first ORDER BY first_ts))[1] AS first,
+          (array_agg(last ORDER BY last_ts DESC))[1] AS last, min(first_ts) AS first_ts, max(last_ts) AS last_ts
+     FROM ${src} GROUP BY device_id, key, ${bucketExpr}`;
+
+/**
+ * Adds hourly aggregates to the hourly rollups and, in the same statement, to the daily ones
+ * (the hours grouped by UTC day), so every writer keeps both. Rows must be unique per
+ * (device_id, key, bucket): merge them first.
+ */
+export async function upsertRollups(db: Db, rows: RollupRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `WITH x AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, key text, bucket integer, count integer,
+              min double precision, max double precision, sum double precision, first double precision,
+              last double precision, first_ts double precision, last_ts double precision)
+     ), hourly AS (
+       INSERT INTO rollup_hour AS r (${ROLLUP_COLUMNS}) SELECT ${ROLLUP_COLUMNS} FROM x
+       ON CONFLICT (device_id, key, bucket) DO UPDATE SET ${ROLLUP_MERGE}
+     )
+     INSERT INTO rollup_day AS r (${ROLLUP_COLUMNS}) ${rollupMerged('bucket / 86400 * 86400', 'x')}
+     ON CONFLICT (device_id, key, bucket) DO UPDATE SET ${ROLLUP_MERGE}`,
     [JSON.stringify(rows)],
   );
 }
@@ -149,23 +174,26 @@ export interface TimeRange {
   to: number;
 }
 
-/** Records newest first, at most `limit`; with keys, only records holding one of them. */
-export function selectRecords(
+/**
+ * Records newest first, at most `limit`; with keys, only records holding one of them. `data` is
+ * the jsonb text, unparsed (GET /data copies values from it: see telemetry.serialize.ts).
+ */
+export function selectRecordsText(
   db: Db,
   deviceId: string,
   range: TimeRange,
   limit: number,
   keys: string[] | null,
-): Promise<{ ts: number; data: Record<string, unknown> }[]> {
+): Promise<{ ts: number; data: string }[]> {
   if (keys) {
     return db.query(
-      `SELECT ts, data FROM records WHERE device_id = $1 AND ts >= $2 AND ts <= $3 AND data ?| $5::text[]
-       ORDER BY ts DESC LIMIT $4`,
+      `SELECT ts, data::text AS data FROM records
+        WHERE device_id = $1 AND ts >= $2 AND ts <= $3 AND data ?| $5::text[] ORDER BY ts DESC LIMIT $4`,
       [deviceId, range.from, range.to, limit, keys],
     );
   }
   return db.query(
-    `SELECT ts, data FROM records WHERE device_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts DESC LIMIT $4`,
+    `SELECT ts, data::text AS data FROM records WHERE device_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts DESC LIMIT $4`,
     [deviceId, range.from, range.to, limit],
   );
 }
@@ -175,6 +203,11 @@ export interface BucketRow {
   bucket: number;
   v: number;
 }
+
+/** Bucket times are integer columns: bounds outside the integer range are clamped to it. */
+const INT_MIN = -2_147_483_648;
+const INT_MAX = 2_147_483_647;
+const toInt = (t: number) => Math.min(INT_MAX, Math.max(INT_MIN, Math.floor(t)));
 
 /**
  * Averages of numeric keys per time bucket of `seconds` over raw records (buckets under an
@@ -202,26 +235,52 @@ export function selectRecordBuckets(
   );
 }
 
-/** Averages per bucket of `seconds` (a multiple of 3600) from the hourly rollups. */
+/** The rollup tables and the span of one row's bucket. */
+export type RollupTable = 'rollup_hour' | 'rollup_day';
+export const ROLLUP_SECONDS: Record<RollupTable, number> = { rollup_hour: 3600, rollup_day: 86_400 };
+
+/**
+ * The keys a device has rollups of ($1: device id), by a loose index scan of the daily rollups'
+ * primary key (every key with an hourly row has a daily one): one index probe per key instead of
+ * reading every row of the device, so the rollup reads below can look up (device, key, bucket)
+ * ranges by index.
+ */
+const ROLLUP_KEYS = `rollup_keys AS (
+       SELECT min(key) AS key FROM rollup_day WHERE device_id = $1
+       UNION ALL
+       SELECT (SELECT min(key) FROM rollup_day WHERE device_id = $1 AND key > k.key) FROM rollup_keys k WHERE k.key IS NOT NULL
+     )`;
+
+/**
+ * Averages per bucket of `seconds` from the hourly rollups (`seconds` a multiple of 3600) or the
+ * daily ones (a multiple of 86400), the newest `limit` buckets of each key, in no particular
+ * order (sorting them here cost PGlite more than the rest of the query). The rows of the hours
+ * (days) holding `from` and `to` count whole.
+ */
 export function selectRollupBuckets(
   db: Db,
+  table: RollupTable,
   deviceId: string,
   range: TimeRange,
   seconds: number,
   limit: number,
   keys: string[] | null,
 ): Promise<BucketRow[]> {
+  const unit = ROLLUP_SECONDS[table];
+  const from = toInt(Math.floor(range.from / unit) * unit);
+  // Per key, a range of the primary key (device, key, bucket), newest buckets first.
+  const keyList = keys
+    ? 'SELECT DISTINCT key FROM unnest($6::text[]) AS u(key)'
+    : 'SELECT key FROM rollup_keys WHERE key IS NOT NULL';
   return db.query(
-    `SELECT key, bucket, v FROM (
-       SELECT key, bucket, v, row_number() OVER (PARTITION BY key ORDER BY bucket DESC) AS n FROM (
-         SELECT key, (floor(bucket / $4::double precision) * $4)::double precision AS bucket, sum(sum) / sum(count) AS v
-           FROM rollup_hour
-          WHERE device_id = $1 AND bucket >= floor($2 / 3600) * 3600 AND bucket <= $3
-            AND ($6::text[] IS NULL OR key = ANY($6::text[]))
-          GROUP BY key, floor(bucket / $4::double precision)
-       ) b
-     ) ranked WHERE n <= $5 ORDER BY key, bucket DESC`,
-    [deviceId, range.from, range.to, seconds, limit, keys],
+    `WITH RECURSIVE ${ROLLUP_KEYS}
+     SELECT k.key, b.bucket, b.v FROM (${keyList}) k CROSS JOIN LATERAL (
+       SELECT floor(bucket / $4::double precision) * $4::double precision AS bucket, sum(sum) / sum(count) AS v
+         FROM ${table}
+        WHERE device_id = $1 AND key = k.key AND bucket >= $2 AND bucket <= $3
+        GROUP BY 1 ORDER BY 1 DESC LIMIT $5
+     ) b`,
+    [deviceId, from, toInt(range.to), seconds, limit, ...(keys ? [keys] : [])],
   );
 }
 
@@ -237,15 +296,33 @@ export interface HourAggregate {
   last_ts: number;
 }
 
-/** Aggregates per key of whole hours in [from, to) from the rollups (metrics). */
+/**
+ * Aggregates per key of the whole hours in [from, to) (metrics): the whole UTC days inside the
+ * range from the daily rollups, the hours before and after them from the hourly ones.
+ */
 export function selectRollupAggregates(db: Db, deviceId: string, range: TimeRange): Promise<HourAggregate[]> {
+  const from = toInt(range.from);
+  const to = Math.max(from, toInt(range.to));
+  let dayFrom = Math.ceil(from / 86_400) * 86_400;
+  let dayTo = Math.floor(to / 86_400) * 86_400;
+  // No whole day inside: every row comes from the hourly rollups.
+  if (dayFrom >= dayTo) dayFrom = dayTo = to;
+  const part = (table: RollupTable, lo: string, hi: string) =>
+    `SELECT count, min, max, sum, first, last, first_ts, last_ts FROM ${table}
+      WHERE device_id = $1 AND key = k.key AND bucket >= ${lo} AND bucket < ${hi}`;
   return db.query(
-    `SELECT key, sum(count)::integer AS count, min(min) AS min, max(max) AS max, sum(sum) AS sum,
-            (array_agg(first ORDER BY first_ts))[1] AS first, (array_agg(last ORDER BY last_ts DESC))[1] AS last,
-            min(first_ts) AS first_ts, max(last_ts) AS last_ts
-       FROM rollup_hour WHERE device_id = $1 AND bucket >= $2 AND bucket < $3
-      GROUP BY key ORDER BY key`,
-    [deviceId, range.from, range.to],
+    `WITH RECURSIVE ${ROLLUP_KEYS}
+     SELECT k.key, a.count, a.min, a.max, a.sum, a.first, a.last, a.first_ts, a.last_ts
+       FROM rollup_keys k CROSS JOIN LATERAL (
+         SELECT sum(count)::integer AS count, min(min) AS min, max(max) AS max, sum(sum) AS sum,
+                (array_agg(first ORDER BY first_ts))[1] AS first, (array_agg(last ORDER BY last_ts DESC))[1] AS last,
+                min(first_ts) AS first_ts, max(last_ts) AS last_ts
+           FROM (${part('rollup_hour', '$2', '$4')} UNION ALL ${part('rollup_day', '$4', '$5')}
+                 UNION ALL ${part('rollup_hour', '$5', '$3')}) x
+       ) a
+      WHERE k.key IS NOT NULL AND a.count IS NOT NULL
+      ORDER BY k.key`,
+    [deviceId, from, to, dayFrom, dayTo],
   );
 }
 
@@ -253,10 +330,22 @@ export function selectLatest(db: Db, deviceId: string): Promise<{ key: string; v
   return db.query(`SELECT key, value, ts FROM latest WHERE device_id = $1 ORDER BY key`, [deviceId]);
 }
 
-export function selectEvents(db: Db, deviceId: string, range: TimeRange, limit: number): Promise<EventRow[]> {
+/**
+ * Events newest first (at the same time, the last stored first), at most `limit`. The inner
+ * query reads the newest `limit` times straight off the (device_id, ts DESC) index (with the
+ * events sharing the last time), so only those are sorted by id, however many the range holds.
+ */
+export function selectEvents(
+  db: Db,
+  deviceId: string,
+  range: TimeRange,
+  limit: number,
+): Promise<Omit<EventRow, 'device_id'>[]> {
   return db.query(
-    `SELECT device_id, ts, topic, msg, lv, severity FROM events WHERE device_id = $1 AND ts >= $2 AND ts <= $3
-     ORDER BY ts DESC, id DESC LIMIT $4`,
+    `SELECT ts, topic, msg, lv, severity FROM (
+       SELECT id, ts, topic, msg, lv, severity FROM events WHERE device_id = $1 AND ts >= $2 AND ts <= $3
+        ORDER BY ts DESC FETCH FIRST $4 ROWS WITH TIES
+     ) e ORDER BY ts DESC, id DESC LIMIT $4`,
     [deviceId, range.from, range.to, limit],
   );
 }
@@ -323,22 +412,42 @@ export async function cancelCommand(db: Db, deviceId: string, commandId: number)
   return rows.length > 0;
 }
 
+/** A command taken for delivery ('sent' for the first time, or 'resent'), or found 'expired' on the way. */
+export interface DeliveryCommandRow {
+  id: number;
+  method: string;
+  args: unknown;
+  outcome: 'sent' | 'resent' | 'expired';
+}
+
 /**
- * Takes the commands to deliver now: queued ones, and sent ones not acknowledged since
- * `resendBefore`; marks them sent at `now`. Oldest first.
+ * Takes the commands to deliver now, oldest first, at most 50: queued ones, and sent ones not
+ * acknowledged since `resendBefore`; marks them sent at `now`. In the same statement, the
+ * device's unacknowledged commands queued before `expireBefore` become expired (and are
+ * returned as such, never to be delivered).
  */
 export async function takeCommandsToSend(
   db: Db,
   deviceId: string,
   now: Date,
   resendBefore: Date,
-): Promise<CommandRow[]> {
-  const rows = await db.query<CommandRow>(
-    `UPDATE commands SET state = 'sent', sent_at = $2
-      WHERE id IN (SELECT id FROM commands WHERE device_id = $1
-                     AND (state = 'queued' OR (state = 'sent' AND sent_at < $3)) ORDER BY id LIMIT 50)
-      RETURNING ${COMMAND_COLUMNS}`,
-    [deviceId, now, resendBefore],
+  expireBefore: Date,
+): Promise<DeliveryCommandRow[]> {
+  const rows = await db.query<DeliveryCommandRow>(
+    `WITH expired AS (
+       UPDATE commands SET state = 'expired'
+        WHERE device_id = $1 AND state IN ('queued', 'sent') AND created_at < $4
+       RETURNING id, method, args, 'expired'::text AS outcome
+     ), picked AS (
+       SELECT id, state AS was FROM commands
+        WHERE device_id = $1 AND created_at >= $4 AND (state = 'queued' OR (state = 'sent' AND sent_at < $3))
+        ORDER BY id LIMIT 50 FOR UPDATE
+     ), sent AS (
+       UPDATE commands c SET state = 'sent', sent_at = $2 FROM picked WHERE c.id = picked.id
+       RETURNING c.id, c.method, c.args, CASE WHEN picked.was = 'sent' THEN 'resent' ELSE 'sent' END AS outcome
+     )
+     SELECT id, method, args, outcome FROM expired UNION ALL SELECT id, method, args, outcome FROM sent`,
+    [deviceId, now, resendBefore, expireBefore],
   );
   return rows.sort((a, b) => a.id - b.id);
 }
@@ -352,14 +461,19 @@ export async function requeueCommands(db: Db, ids: number[]): Promise<void> {
   );
 }
 
-export async function markCommandsDelivered(db: Db, deviceId: string, ids: number[], now: Date): Promise<number> {
-  if (ids.length === 0) return 0;
-  const rows = await db.query(
+/** Acknowledged: queued or sent commands of the device become delivered; returns those that changed. */
+export async function markCommandsDelivered(
+  db: Db,
+  deviceId: string,
+  ids: number[],
+  now: Date,
+): Promise<{ id: number; method: string }[]> {
+  if (ids.length === 0) return [];
+  return db.query(
     `UPDATE commands SET state = 'delivered', acked_at = $3 WHERE device_id = $1 AND id = ANY($2::integer[]) AND state IN ('queued', 'sent')
-     RETURNING id`,
+     RETURNING id, method`,
     [deviceId, ids, now],
   );
-  return rows.length;
 }
 
 // ---------------------------------------------------------------- retention, deletion, transfer
@@ -372,11 +486,11 @@ export async function devicesWithData(db: Db): Promise<string[]> {
   return rows.map((r) => r.device_id);
 }
 
-export type RetentionTable = 'records' | 'events' | 'diagnostics' | 'rollup_hour';
+export type RetentionTable = 'records' | 'events' | 'diagnostics' | 'rollup_hour' | 'rollup_day';
 
 /**
  * Deletes at most `limit` rows of one device older than `cutoff` (epoch seconds) from one table;
- * returns how many. An hourly rollup goes once its whole hour is older than the cutoff.
+ * returns how many. A rollup goes once its whole hour (day) is older than the cutoff.
  */
 export async function deleteOlderThan(
   db: Db,
@@ -391,6 +505,8 @@ export async function deleteOlderThan(
     diagnostics: `DELETE FROM diagnostics WHERE id IN (SELECT id FROM diagnostics WHERE device_id = $1 AND ts < $2::double precision ORDER BY ts LIMIT $3) RETURNING 1`,
     rollup_hour: `DELETE FROM rollup_hour WHERE device_id = $1 AND (key, bucket) IN
                     (SELECT key, bucket FROM rollup_hour WHERE device_id = $1 AND bucket + 3600 <= $2::double precision ORDER BY bucket LIMIT $3) RETURNING 1`,
+    rollup_day: `DELETE FROM rollup_day WHERE device_id = $1 AND (key, bucket) IN
+                    (SELECT key, bucket FROM rollup_day WHERE device_id = $1 AND bucket + 86400 <= $2::double precision ORDER BY bucket LIMIT $3) RETURNING 1`,
   };
   return (await db.query(sql[table], [deviceId, cutoff, limit])).length;
 }
@@ -408,7 +524,10 @@ async function countOf(db: Db, sql: string, params: unknown[]): Promise<number> 
   return rows[0]?.n ?? 0;
 }
 
-/** Deletes every record, latest value, event, diagnostics message and rollup of a device (not its server log). */
+/**
+ * Deletes every record, latest value, event, diagnostics message and rollup of a device (not its
+ * server log). `rollups` counts the hourly rows; the daily rows (derived from them) go too.
+ */
 export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCounts> {
   const del = (table: string) =>
     countOf(
@@ -416,13 +535,15 @@ export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCo
       `WITH d AS (DELETE FROM ${table} WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`,
       [deviceId],
     );
-  return {
+  const counts = {
     records: await del('records'),
     events: await del('events'),
     diagnostics: await del('diagnostics'),
     rollups: await del('rollup_hour'),
     latest: await del('latest'),
   };
+  await db.query(`DELETE FROM rollup_day WHERE device_id = $1`, [deviceId]);
+  return counts;
 }
 
 /**
@@ -471,11 +592,15 @@ export async function moveDeviceData(db: Db, from: string, to: string): Promise<
     `WITH d AS (DELETE FROM rollup_hour WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`,
     [from],
   );
+  await db.query(`DELETE FROM rollup_day WHERE device_id = $1`, [from]);
   if (span && span.lo !== null && span.hi !== null) await rebuildRollups(db, to, span.lo, span.hi);
   return { records, events, diagnostics, rollups, latest };
 }
 
-/** Recomputes a device's hourly rollups of the hours [fromBucket, toBucket] from its records. */
+/**
+ * Recomputes a device's hourly rollups of the hours [fromBucket, toBucket] from its records, then
+ * the daily rollups of the days those hours touch from the hourly ones.
+ */
 export async function rebuildRollups(db: Db, deviceId: string, fromBucket: number, toBucket: number): Promise<void> {
   await db.query(`DELETE FROM rollup_hour WHERE device_id = $1 AND bucket >= $2 AND bucket <= $3`, [
     deviceId,
@@ -493,6 +618,13 @@ export async function rebuildRollups(db: Db, deviceId: string, fromBucket: numbe
       GROUP BY key, bucket`,
     [deviceId, fromBucket, toBucket],
   );
+  const days = [Math.floor(fromBucket / 86_400) * 86_400, Math.floor(toBucket / 86_400) * 86_400];
+  await db.query(`DELETE FROM rollup_day WHERE device_id = $1 AND bucket >= $2 AND bucket <= $3`, [deviceId, ...days]);
+  await db.query(
+    `INSERT INTO rollup_day (${ROLLUP_COLUMNS})
+     ${rollupMerged('bucket / 86400 * 86400', `(SELECT * FROM rollup_hour WHERE device_id = $1 AND bucket >= $2 AND bucket < $3::integer + 86400) h`)}`,
+    [deviceId, ...days],
+  );
 }
 
 /** One page of records in time order after `afterTs` (export reads the whole range page by page). */
@@ -506,4 +638,148 @@ export function selectRecordPage(
     `SELECT ts, data FROM records WHERE device_id = $1 AND ts ${range.inclusive ? '>=' : '>'} $2 AND ts <= $3 ORDER BY ts LIMIT $4`,
     [deviceId, range.from, range.to, limit],
   );
+}
+
+// ---------------------------------------------------------------- command acknowledgement and expiry
+
+/** The states of those of `ids` that are commands of this device (another device's ids are not found). */
+export function selectCommandStates(
+  db: Db,
+  deviceId: string,
+  ids: number[],
+): Promise<{ id: number; method: string; state: string }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.query(`SELECT id, method, state FROM commands WHERE device_id = $1 AND id = ANY($2::integer[])`, [
+    deviceId,
+    ids,
+  ]);
+}
+
+/**
+ * Unacknowledged (queued or sent) commands queued before `before` become expired, of one device
+ * or of all (deviceId null); returns them.
+ */
+export function expireCommands(
+  db: Db,
+  before: Date,
+  deviceId: string | null,
+): Promise<{ id: number; device_id: string; method: string }[]> {
+  return db.query(
+    `UPDATE commands SET state = 'expired'
+      WHERE state IN ('queued', 'sent') AND created_at < $1 AND ($2::text IS NULL OR device_id = $2)
+     RETURNING id, device_id, method`,
+    [before, deviceId],
+  );
+}
+
+// ---------------------------------------------------------------- ingest writer state and recovery
+
+/**
+ * Receipt time from which the records' derived rows (rollups, latest values, contact times) may
+ * not all be written yet; null when they are (see ingest_state in migration 007).
+ */
+export async function selectUnflushedSince(db: Db): Promise<Date | null> {
+  const rows = await db.query<{ unflushed_since: Date | string | null }>(
+    'SELECT unflushed_since FROM ingest_state WHERE id',
+  );
+  const value = rows[0]?.unflushed_since ?? null;
+  return value === null ? null : new Date(value);
+}
+
+export async function updateUnflushedSince(db: Db, since: Date | null): Promise<void> {
+  await db.query('UPDATE ingest_state SET unflushed_since = $1 WHERE id', [since]);
+}
+
+export interface DeviceBucket {
+  device_id: string;
+  bucket: number;
+}
+
+/** The (device, hour) of every record received since `since`. */
+export function selectHoursReceivedSince(db: Db, since: Date): Promise<DeviceBucket[]> {
+  return db.query(
+    `SELECT DISTINCT device_id, (floor(ts / 3600) * 3600)::integer AS bucket
+       FROM records WHERE received_at >= $1 ORDER BY device_id, bucket`,
+    [since],
+  );
+}
+
+const bucketArrays = (rows: DeviceBucket[]) => [rows.map((r) => r.device_id), rows.map((r) => r.bucket)];
+
+/**
+ * Recomputes the hourly rollups of the given (device, hour) pairs from the records (delete and
+ * insert: running it twice gives the same rows). Sums go through numeric and are clamped to
+ * the double range, so hostile values never make the rebuild fail.
+ */
+export async function rebuildRollupHours(db: Db, hours: DeviceBucket[]): Promise<void> {
+  if (hours.length === 0) return;
+  const params = bucketArrays(hours);
+  await db.query(
+    `DELETE FROM rollup_hour r USING unnest($1::text[], $2::integer[]) AS h(device_id, bucket)
+      WHERE r.device_id = h.device_id AND r.bucket = h.bucket`,
+    params,
+  );
+  await db.query(
+    `INSERT INTO rollup_hour (device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts)
+     SELECT device_id, key, bucket, count(*)::integer, min(v), max(v),
+            least(greatest(sum(v::numeric), -1.7976931348623157e308), 1.7976931348623157e308)::double precision,
+            (array_agg(v ORDER BY ts))[1], (array_agg(v ORDER BY ts DESC))[1], min(ts), max(ts)
+       FROM (SELECT h.device_id, e.key, h.bucket, r.ts, (e.value)::text::double precision AS v
+               FROM unnest($1::text[], $2::integer[]) AS h(device_id, bucket)
+               JOIN records r ON r.device_id = h.device_id AND r.ts >= h.bucket AND r.ts < h.bucket + 3600
+               CROSS JOIN LATERAL jsonb_each(r.data) AS e(key, value)
+              WHERE e.key <> 'ts' AND jsonb_typeof(e.value) = 'number') x
+      GROUP BY device_id, key, bucket`,
+    params,
+  );
+}
+
+/** Recomputes the daily rollups of the given (device, UTC day) pairs from the hourly ones. */
+export async function rebuildRollupDays(db: Db, days: DeviceBucket[]): Promise<void> {
+  if (days.length === 0) return;
+  const params = bucketArrays(days);
+  await db.query(
+    `DELETE FROM rollup_day r USING unnest($1::text[], $2::integer[]) AS d(device_id, bucket)
+      WHERE r.device_id = d.device_id AND r.bucket = d.bucket`,
+    params,
+  );
+  await db.query(
+    `INSERT INTO rollup_day (device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts)
+     SELECT d.device_id, h.key, d.bucket, sum(h.count)::integer, min(h.min), max(h.max),
+            least(greatest(sum(h.sum::numeric), -1.7976931348623157e308), 1.7976931348623157e308)::double precision,
+            (array_agg(h.first ORDER BY h.first_ts))[1], (array_agg(h.last ORDER BY h.last_ts DESC))[1],
+            min(h.first_ts), max(h.last_ts)
+       FROM unnest($1::text[], $2::integer[]) AS d(device_id, bucket)
+       JOIN rollup_hour h ON h.device_id = d.device_id AND h.bucket >= d.bucket AND h.bucket < d.bucket + 86400
+      GROUP BY d.device_id, h.key, d.bucket`,
+    params,
+  );
+}
+
+/**
+ * Sets each key's latest value from the records received since `since` (of the listed devices
+ * only, when given) where it is at least as new as the stored one.
+ */
+export async function restoreLatestSince(db: Db, since: Date, deviceIds: string[] | null): Promise<void> {
+  await db.query(
+    `INSERT INTO latest AS l (device_id, key, value, ts)
+     SELECT DISTINCT ON (r.device_id, e.key) r.device_id, e.key, e.value, r.ts
+       FROM records r CROSS JOIN LATERAL jsonb_each(r.data) AS e(key, value)
+      WHERE r.received_at >= $1 AND ($2::text[] IS NULL OR r.device_id = ANY($2::text[]))
+        AND e.key NOT IN ('ts', 'events', 'can1', 'can2')
+      ORDER BY r.device_id, e.key, r.ts DESC
+     ON CONFLICT (device_id, key) DO UPDATE SET value = excluded.value, ts = excluded.ts
+       WHERE excluded.ts >= l.ts`,
+    [since, deviceIds],
+  );
+}
+
+/** The latest receipt time (epoch seconds) of each device's records received since `since`. */
+export async function selectContactsSince(db: Db, since: Date): Promise<Map<string, number>> {
+  const rows = await db.query<{ device_id: string; ts: number }>(
+    `SELECT device_id, extract(epoch FROM max(received_at))::double precision AS ts
+       FROM records WHERE received_at >= $1 GROUP BY device_id`,
+    [since],
+  );
+  return new Map(rows.map((r) => [r.device_id, r.ts]));
 }

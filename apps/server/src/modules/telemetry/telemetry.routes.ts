@@ -6,9 +6,6 @@ import { Readable } from 'node:stream';
 import {
   DeleteDataBodySchema,
   EXPORT_FORMATS,
-  ImportBodySchema,
-  ImportResultSchema,
-  MAX_IMPORT_RECORDS,
   RpcCancelSchema,
   RpcRequestSchema,
   TransferDataBodySchema,
@@ -60,7 +57,7 @@ const ExportQuerySchema = z.object({
   fromTime: optionalNumber('fromTime'),
   toTime: optionalNumber('toTime'),
   dataKeys: z.string().max(5000).optional(),
-  format: z.enum(EXPORT_FORMATS, { message: 'format must be csv or json' }).optional(),
+  format: z.enum(EXPORT_FORMATS, { message: 'format must be csv, json or config' }).optional(),
 });
 
 const DataCountsSchema = z.object({
@@ -70,9 +67,6 @@ const DataCountsSchema = z.object({
   rollups: z.number(),
   latest: z.number(),
 });
-
-/** An import carries up to 5,000 records: its own body limit (a device record is at most 64 kB). */
-const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
 const PointSchema = z.object({ v: z.unknown(), ts: z.number() });
 const EventSchema = z.object({
@@ -102,13 +96,18 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         tags,
         summary: 'Records and events of a device, newest first (optionally downsampled into time buckets)',
         description:
-          'dataPoints (default 600, at most 10000) limits records, or buckets per key when downsampling; dataKeys is a comma list; fromTime/toTime are epoch seconds; relative is milliseconds before now; downsample is true (width from the range and dataPoints) or a bucket width in seconds (an hour or more reads hourly rollups).',
+          'dataPoints (default 600, at most 10000) limits records, or buckets per key when downsampling; dataKeys is a comma list; fromTime/toTime are epoch seconds; relative is milliseconds before now; downsample is true (width from the range and dataPoints: whole hours from an hour, whole days when that would take more than two hours) or a bucket width in seconds (whole days read daily rollups, whole hours hourly rollups, shorter widths the records; the buckets holding fromTime and toTime count whole).',
         params: DeviceParamsSchema,
         querystring: DataQuerySchema,
         response: { 200: DataResponseSchema, ...errors },
       },
     },
-    (request) => telemetry.data(signedInUser(request).id, request.params.id, request.query),
+    async (request, reply) => {
+      const json = await telemetry.data(signedInUser(request).id, request.params.id, request.query);
+      // The service writes the DataResponse's JSON itself (thousands of points; see
+      // telemetry.serialize.ts): a JSON string is sent as it is, not encoded again through the schema.
+      return reply.type('application/json; charset=utf-8').send(json as unknown as z.input<typeof DataResponseSchema>);
+    },
   );
 
   r.get(
@@ -210,7 +209,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       schema: {
         tags,
         summary:
-          'Min, max, avg, sum, diff and acc per key over whole hours (times floored to 3600 s), from the hourly rollups',
+          'Min, max, avg, sum, diff and acc per key over whole hours (times floored to 3600 s), from the rollups: whole UTC days from the daily ones, the hours around them from the hourly ones',
         params: DeviceParamsSchema,
         querystring: MetricsQuerySchema,
         response: { 200: z.unknown(), ...errors },
@@ -268,7 +267,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         tags,
         summary: 'Records of a time range as CSV (ts and one column per key) or JSON, streamed (any role)',
         description:
-          'fromTime/toTime are epoch seconds (inclusive); dataKeys is a comma list (default: every key); format csv (default) or json.',
+          'fromTime/toTime are epoch seconds (inclusive); dataKeys is a comma list (default: every key); format csv (default) or json; format config exports the applied config document ({config}) that POST /import takes back.',
         params: DeviceParamsSchema,
         querystring: ExportQuerySchema,
         response: { 200: z.string().describe('CSV (text/csv) or JSON (application/json), streamed'), ...errors },
@@ -285,21 +284,5 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
           .send(Readable.from(out.body) as unknown as string)
       );
     },
-  );
-
-  r.post(
-    '/api/device/:id/import',
-    {
-      preHandler: requireUser,
-      bodyLimit: IMPORT_BODY_LIMIT,
-      schema: {
-        tags,
-        summary: `Import records (editDeviceSettings): {records: [...]}, at most ${MAX_IMPORT_RECORDS}, each checked like a device record; stored through the ingest writer`,
-        params: DeviceParamsSchema,
-        body: ImportBodySchema,
-        response: { 200: ImportResultSchema, ...errorResponses(400, 401, 403, 404, 413) },
-      },
-    },
-    (request) => telemetry.importRecords(signedInUser(request).id, request.params.id, request.body.records),
   );
 }

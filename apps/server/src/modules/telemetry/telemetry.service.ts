@@ -5,6 +5,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  COMMAND_EXPIRY_S,
+  CommandAckSchema,
   MAX_IMPORT_RECORDS,
   PLANS,
   PREMIUM_TIER_NAME,
@@ -13,36 +15,67 @@ import {
   parseDeviceRecord,
   planState,
   type Capability,
+  type CommandAck,
+  type CommandAckResult,
   type CommandMessage,
   type DeviceRole,
   type PlanName,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
-import { AppError, forbidden } from '../../errors';
+import { AppError, conflict, forbidden } from '../../errors';
 import { IngestQueue } from '../../ingest/queue';
 import {
-  derivedRows,
-  prepareBatch,
-  recordRows,
+  DerivedRows,
+  assembleBatch,
+  eventRows,
+  prepareItem,
   rowKey,
   thinBasic,
   type IngestItem,
   type IngestOutcome,
+  type PreparedItem,
 } from '../../ingest/batch';
 import * as repo from './telemetry.repository';
+import { dataResponseJson, recordPointsJson, type DataEvent } from './telemetry.serialize';
 
 /** What telemetry needs of the devices service (structural: the devices service satisfies it). */
 export interface TelemetryDevices {
   verifyDeviceKey(id: string, key: string): Promise<boolean>;
-  getDevice(
+  getDevice(id: string): Promise<{
+    id: string;
+    tier: string;
+    added_ts: number | null;
+    trial_reset_ts?: number | null;
+    config: Record<string, unknown>;
+  } | null>;
+  markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void>;
+  takeConfigToSend(
     id: string,
-  ): Promise<{ id: string; tier: string; added_ts: number | null; trial_reset_ts?: number | null } | null>;
-  markContacts(ids: string[], ts: number): Promise<void>;
-  takePendingConfig(id: string): Promise<Record<string, unknown> | null>;
+    resendAfterMs: number,
+  ): Promise<{ config: Record<string, unknown>; version: number } | null>;
+  acknowledgeConfig(id: string, version: number, checkOnly?: boolean): Promise<AckOutcome>;
   roleOf(userId: string, deviceId: string): Promise<DeviceRole | null>;
   checkSetupPassword(deviceId: string, password: string): Promise<boolean>;
 }
+
+/**
+ * What an acknowledged config or script version did: applied now, applied before, superseded (a
+ * newer version is on its way, nothing changes), or unknown (never sent: refused).
+ */
+export type AckOutcome = 'applied' | 'already' | 'superseded' | 'unknown';
+
+/** The device-config module's part of the protocol: script acknowledgements and files for devices. */
+export interface DeviceConfigHooks {
+  acknowledgeScript(deviceId: string, version: number, checkOnly: boolean): Promise<AckOutcome>;
+  deviceFile(
+    deviceId: string,
+    fileId: number,
+  ): Promise<{ fileName: string; size: number; sha256: string; bytes: Buffer } | null>;
+}
+
+/** The saved script to send now with its version (marked sent), or null. */
+export type ScriptSource = (deviceId: string) => Promise<{ script: string; version: number } | null>;
 
 /** Where command messages go: the embedded broker or the external broker connection. */
 export interface CommandSink {
@@ -62,6 +95,17 @@ export interface TelemetryOptions {
   retentionIntervalMs: number;
   /** Rows deleted per statement by retention, so ingest never waits long behind it. */
   retentionBatchSize: number;
+  /**
+   * Under load, the rows derived from committed records (rollups, latest values, contact times)
+   * are held and written together at most this long after the first of them (0: with every batch).
+   */
+  derivedHoldMs: number;
+  /** Below this many messages a second, with nothing queued, a batch's derived rows go with it. */
+  lightIngestPerSecond: number;
+  /** Held derived rows are written once no message has come for this long. */
+  derivedIdleWriteMs: number;
+  /** Tests only: never write held derived rows, not even on close (as if the process died). */
+  neverWriteDerived?: boolean;
 }
 
 export const DEFAULT_TELEMETRY_OPTIONS: TelemetryOptions = {
@@ -71,7 +115,17 @@ export const DEFAULT_TELEMETRY_OPTIONS: TelemetryOptions = {
   commandCheckIntervalMs: 5000,
   retentionIntervalMs: 3_600_000,
   retentionBatchSize: 5000,
+  derivedHoldMs: 5000,
+  lightIngestPerSecond: 200,
+  derivedIdleWriteMs: 20,
 };
+
+/** Start-up rebuilds derived rows from the records received this long before the oldest held one. */
+const UNFLUSHED_MARGIN_MS = 60_000;
+/** Deliveries of commands and config at contact running at once (see contactDelivery). */
+const DELIVERY_CONCURRENCY = 4;
+/** At most this many held rollup and latest rows (memory bound): more are written at once. */
+const MAX_HELD_ROWS = 100_000;
 
 export const INVALID_SETUP_PASSWORD = 'Invalid setup password.';
 /** Records per page when exporting. */
@@ -81,7 +135,7 @@ export interface ExportQuery {
   fromTime?: number | undefined;
   toTime?: number | undefined;
   dataKeys?: string | undefined;
-  format?: 'csv' | 'json' | undefined;
+  format?: 'csv' | 'json' | 'config' | undefined;
 }
 
 export interface RetentionResult {
@@ -90,7 +144,9 @@ export interface RetentionResult {
   records: number;
   events: number;
   diagnostics: number;
+  /** Hourly rollups. */
   rollups: number;
+  dailyRollups: number;
 }
 
 /** A CSV cell: quoted when needed; text that a spreadsheet would run as a formula gets a leading quote. */
@@ -127,10 +183,11 @@ export interface DataPoint {
   ts: number;
 }
 
+/** The shape of GET /data's answer (written as JSON text by telemetry.serialize.ts). */
 export interface DataResponse {
   deviceid: string;
   data: Record<string, DataPoint[]>;
-  events: { ts: number; topic: string | null; msg: string; lv: number | null; severity: string | null }[];
+  events: DataEvent[];
   /** Bucket width in seconds when downsampled. */
   bucketSeconds?: number;
 }
@@ -166,10 +223,27 @@ const FAR_FUTURE = 1e12;
 
 const floorHour = (t: number) => Math.floor(t / 3600) * 3600;
 
-/** A bucket width: at least 1 s; widths of an hour or more are whole hours (read from rollups). */
+/**
+ * Widest bucket read from the hourly rollups when the server picks the width: wider ones would
+ * read more than twice as many hourly rows as the buckets asked for (a 90-day chart of 600
+ * points: 2,160 hours a key), so they become whole days, read from the daily rollups.
+ */
+const HOURLY_MAX_WIDTH = 2 * 3600;
+
+/**
+ * The bucket width for a range and a number of points: at least 1 s; from an hour, whole hours
+ * (hourly rollups); above HOURLY_MAX_WIDTH, whole days (daily rollups).
+ */
 export function bucketWidth(rangeSeconds: number, dataPoints: number): number {
   const raw = Math.max(1, Math.ceil(rangeSeconds / Math.max(1, dataPoints)));
-  return raw >= 3600 ? Math.ceil(raw / 3600) * 3600 : raw;
+  if (raw < 3600) return raw;
+  return raw <= HOURLY_MAX_WIDTH ? Math.ceil(raw / 3600) * 3600 : Math.ceil(raw / 86_400) * 86_400;
+}
+
+/** Where buckets of a width are computed: whole days from the daily rollups, whole hours from the hourly ones, else raw records. */
+export function bucketSource(seconds: number): repo.RollupTable | 'records' {
+  if (seconds % 86_400 === 0) return 'rollup_day';
+  return seconds % 3600 === 0 ? 'rollup_hour' : 'records';
 }
 
 export function createTelemetryService(deps: {
@@ -186,73 +260,328 @@ export function createTelemetryService(deps: {
   const dirty = new Set<string>();
   const lastCheck = new Map<string, number>();
 
-  async function writeBatch(items: IngestItem[]): Promise<IngestOutcome[]> {
-    const now = clock.now();
-    const batch = prepareBatch(items, now);
-    const basic = new Set(items.filter((i) => i.basic).map((i) => i.deviceId));
-    const contacted = new Set<string>();
+  // ---------------------------------------------------------------- the ingest writer
+  // Records, events, diagnostics and server-log lines go into their own batch's transaction and
+  // are acknowledged after its commit. The rows derived from them (hourly and daily rollups,
+  // latest values, contact times) are held in memory while more messages wait, and written in
+  // the transaction of a later batch: when the queue is empty after a batch, when the oldest
+  // held rows are derivedHoldMs old, before a delete or transfer of data, and on close. While
+  // rows are held, ingest_state.unflushed_since says from which receipt time start-up must
+  // rebuild them from the records (recoverDerived) should the process die.
+
+  /** Derived rows of committed batches not written yet; only the writer changes them. */
+  let held = new DerivedRows();
+  /** When the held rows started to gather (Date.now()). */
+  let heldSince = 0;
+  /** ingest_state.unflushed_since as this writer last set it (epoch ms), or null. */
+  let heldMark: number | null = null;
+  /** One writer at a time: batches, and the deletes and transfers that must not interleave with them. */
+  let writerTail: Promise<unknown> = Promise.resolve();
+
+  function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = writerTail.then(fn, fn);
+    writerTail = run.catch(() => undefined);
+    return run;
+  }
+
+  async function writeDerived(tx: Db, rows: DerivedRows, deviceIds?: string[]): Promise<void> {
+    const { rollups, latest, contacts } = rows.rows(deviceIds);
+    await repo.upsertRollups(tx, rollups);
+    await repo.upsertLatest(tx, latest);
+    await devices.markContacts(contacts, tx);
+  }
+
+  function heldWritten(): void {
+    held = new DerivedRows();
+    heldMark = null;
+  }
+
+  /** Stores a batch; with `writeHeld`, the held derived rows and the batch's own are written in its transaction. */
+  async function commitBatch(items: PreparedItem[], now: Date, writeHeld: boolean): Promise<IngestOutcome[]> {
+    const batch = assembleBatch(items);
+    const basic = new Set(items.filter((p) => p.item.basic).map((p) => p.item.deviceId));
+    const nowS = now.getTime() / 1000;
+    const derived = new DerivedRows();
+    for (const p of items) derived.noteReceived(p.item.receivedAt.getTime());
+    let mark: number | null = null;
     await db.transaction(async (tx) => {
       const newest = basic.size > 0 ? await repo.newestRecordTimes(tx, [...basic]) : new Map<string, number>();
       const kept = thinBasic(batch, basic, newest);
-      const inserted = new Set(
-        (await repo.insertRecords(tx, recordRows(kept, items))).map((r) => rowKey(r.device_id, r.ts)),
+      const { keys } = await repo.insertRecords(
+        tx,
+        kept.map((c) => c.row),
       );
+      // keys: only when some records were already stored (resent); otherwise every one is new.
+      const inserted = keys && new Set(keys.map(([deviceId, ts]) => rowKey(deviceId, ts)));
       const stored = kept.filter((c) => {
-        const fresh = inserted.delete(rowKey(c.deviceId, c.record.ts));
+        const fresh = !inserted || inserted.delete(rowKey(c.deviceId, c.record.ts));
         batch.outcomes[c.itemIndex]![fresh ? 'stored' : 'duplicates'] += 1;
-        contacted.add(c.deviceId);
+        // A contact per device and batch: the devices whose records arrived, stored or resent.
+        derived.addContact(c.deviceId, nowS);
+        if (fresh) derived.addRecord(c.deviceId, c.record);
         return fresh;
       });
-      const derived = derivedRows(stored);
-      await repo.insertEvents(tx, derived.events);
-      await repo.upsertRollups(tx, derived.rollups);
-      await repo.upsertLatest(tx, derived.latest);
+      await repo.insertEvents(tx, eventRows(stored));
       await repo.insertDiagnostics(tx, batch.diagnostics);
       await repo.insertServerLog(tx, batch.serverLog);
+      if (writeHeld) {
+        await writeDerived(tx, held.isEmpty ? derived : DerivedRows.combine(held, derived));
+        if (heldMark !== null) await repo.updateUnflushedSince(tx, null);
+      } else if (!derived.isEmpty) {
+        const since = derived.earliestReceivedMs - UNFLUSHED_MARGIN_MS;
+        if (heldMark === null || since < heldMark) {
+          await repo.updateUnflushedSince(tx, new Date(since));
+          mark = since;
+        }
+      }
     });
-    // One contact update per batch (not per message): the devices whose records arrived, stored or resent.
-    await devices.markContacts([...contacted], now.getTime() / 1000);
+    if (writeHeld) {
+      heldWritten();
+    } else if (!derived.isEmpty) {
+      if (held.isEmpty) heldSince = Date.now();
+      held.merge(derived);
+      if (mark !== null) heldMark = mark;
+    }
     return batch.outcomes;
   }
 
-  const queue = new IngestQueue<IngestItem, IngestOutcome>({
+  /**
+   * Writes the held rows one device at a time (after a failed combined write: a hostile value
+   * may overflow a rollup). A device whose rows still fail gets its rollups and latest values
+   * rebuilt from its records; when even that fails they stay held (and marked) for a later try.
+   */
+  async function writeHeldIsolated(): Promise<void> {
+    const since = heldMark === null ? held.earliestReceivedMs - UNFLUSHED_MARGIN_MS : heldMark;
+    for (const deviceId of held.deviceIds()) {
+      try {
+        await db.transaction((tx) => writeDerived(tx, held, [deviceId]));
+        held.forget(deviceId);
+        continue;
+      } catch (error) {
+        log.warn(
+          { err: error, deviceId },
+          'Derived rows of a device could not be written; rebuilding them from its records',
+        );
+      }
+      try {
+        const hours = held.buckets(deviceId).map((bucket) => ({ device_id: deviceId, bucket }));
+        const { contacts } = held.rows([deviceId]);
+        await db.transaction(async (tx) => {
+          await rebuildDerived(tx, hours, new Date(since), [deviceId]);
+          await devices.markContacts(contacts, tx);
+        });
+        held.forget(deviceId);
+      } catch (error) {
+        log.error({ err: error, deviceId }, 'Derived rows of a device could not be rebuilt; kept for the next write');
+      }
+    }
+    if (held.isEmpty) {
+      if (heldMark !== null) await repo.updateUnflushedSince(db, null);
+      heldWritten();
+    }
+  }
+
+  /** Writes the held rows now (before a delete or transfer, on close). Call inside `exclusive`. */
+  async function flushHeld(): Promise<void> {
+    if (held.isEmpty || options.neverWriteDerived) return;
+    try {
+      await db.transaction(async (tx) => {
+        await writeDerived(tx, held);
+        if (heldMark !== null) await repo.updateUnflushedSince(tx, null);
+      });
+      heldWritten();
+    } catch (error) {
+      log.warn({ err: error }, 'Writing the held derived rows failed; writing them device by device');
+      await writeHeldIsolated();
+    }
+  }
+
+  /**
+   * Deliveries at contact run at most DELIVERY_CONCURRENCY at a time and once per device at a
+   * time: a burst of contacts never takes the database connections the ingest writer needs.
+   */
+  const deliveries = { running: 0, waiting: [] as (() => void)[], devices: new Set<string>() };
+
+  function contactDelivery(deviceId: string, task: () => Promise<void>): void {
+    if (deliveries.devices.has(deviceId)) return;
+    deliveries.devices.add(deviceId);
+    const run = () => {
+      deliveries.running += 1;
+      task()
+        .catch((error: unknown) => log.warn({ err: error, deviceId }, 'Command delivery failed'))
+        .finally(() => {
+          deliveries.running -= 1;
+          deliveries.devices.delete(deviceId);
+          deliveries.waiting.shift()?.();
+        });
+    };
+    if (deliveries.running < DELIVERY_CONCURRENCY) run();
+    else deliveries.waiting.push(run);
+  }
+
+  /** Messages written in the current and the previous second: how busy ingest is. */
+  const rate = { windowStart: 0, current: 0, previous: 0 };
+
+  function noteWritten(messages: number): void {
+    const t = Date.now();
+    if (t - rate.windowStart >= 1000) {
+      rate.previous = t - rate.windowStart >= 2000 ? 0 : rate.current;
+      rate.current = 0;
+      rate.windowStart = t;
+    }
+    rate.current += messages;
+  }
+
+  /** Messages written in about the last second. */
+  function recentRate(): number {
+    return rate.current + rate.previous * Math.max(0, 1 - (Date.now() - rate.windowStart) / 1000);
+  }
+
+  let idleTimer: NodeJS.Timeout | null = null;
+
+  /** Once no message has come for derivedIdleWriteMs, the held rows are written in their own transaction. */
+  function writeHeldWhenIdle(): void {
+    if (idleTimer || held.isEmpty || options.neverWriteDerived) return;
+    idleTimer = setTimeout(() => {
+      idleTimer = null;
+      if (queue.pending > 0) return; // the batch on its way writes them or schedules this again
+      exclusive(flushHeld).catch((error: unknown) => log.error({ err: error }, 'Writing held derived rows failed'));
+    }, options.derivedIdleWriteMs);
+    idleTimer.unref();
+  }
+
+  function writeBatch(items: PreparedItem[]): Promise<IngestOutcome[]> {
+    return exclusive(async () => {
+      const now = clock.now();
+      // Light load (nothing waiting, few messages a second): derived rows go with their batch, so
+      // reads right after an acknowledgement see them. Otherwise they are held until the oldest
+      // is derivedHoldMs old or too many are held.
+      const light = queue.length === 0 && recentRate() < options.lightIngestPerSecond;
+      const due =
+        !held.isEmpty && (Date.now() - heldSince >= options.derivedHoldMs || held.rowCount() >= MAX_HELD_ROWS);
+      const writeHeld = !options.neverWriteDerived && (light || due || options.derivedHoldMs <= 0);
+      let outcomes: IngestOutcome[];
+      if (!writeHeld) {
+        outcomes = await commitBatch(items, now, false);
+      } else {
+        try {
+          outcomes = await commitBatch(items, now, true);
+        } catch (error) {
+          // Store the batch with its derived rows held, then write those device by device.
+          log.warn({ err: error }, 'Ingest batch with derived rows failed; storing it alone');
+          outcomes = await commitBatch(items, now, false);
+          await writeHeldIsolated();
+        }
+      }
+      noteWritten(items.length);
+      if (queue.length === 0) writeHeldWhenIdle();
+      return outcomes;
+    });
+  }
+
+  /** Rebuilds rollups (hourly, then daily) of the given hours and latest values of records received since `since`. */
+  async function rebuildDerived(tx: Db, hours: repo.DeviceBucket[], since: Date, deviceIds: string[] | null) {
+    await repo.rebuildRollupHours(tx, hours);
+    const days = new Map<string, repo.DeviceBucket>();
+    for (const h of hours) {
+      const bucket = Math.floor(h.bucket / 86_400) * 86_400;
+      days.set(`${h.device_id}\u0000${bucket}`, { device_id: h.device_id, bucket });
+    }
+    await repo.rebuildRollupDays(tx, [...days.values()]);
+    await repo.restoreLatestSince(tx, since, deviceIds);
+  }
+
+  /**
+   * Start-up, before ingest: when the last process died with derived rows held back, rebuilds
+   * them from the records received since ingest_state.unflushed_since (idempotent).
+   */
+  async function recoverDerived(): Promise<{ since: Date; hours: number } | null> {
+    const since = await repo.selectUnflushedSince(db);
+    if (since === null) return null;
+    const result = await db.transaction(async (tx) => {
+      const hours = await repo.selectHoursReceivedSince(tx, since);
+      await rebuildDerived(tx, hours, since, null);
+      await devices.markContacts(await repo.selectContactsSince(tx, since), tx);
+      await repo.updateUnflushedSince(tx, null);
+      return { since, hours: hours.length };
+    });
+    log.warn(result, 'Rebuilt rollups, latest values and contact times held back when the last process stopped');
+    return result;
+  }
+
+  const queue = new IngestQueue<IngestItem, IngestOutcome, PreparedItem>({
     capacity: options.queueCapacity,
     batchSize: options.batchSize,
+    prepare: prepareItem,
     process: writeBatch,
     onBatchError: (error, size) =>
       log.warn({ err: error, size }, 'Ingest batch failed; retrying its messages one by one'),
   });
 
   /** The saved device script waiting for delivery (the device-config module provides it). */
-  let scriptSource: ((deviceId: string) => Promise<string | null>) | null = null;
+  let scriptSource: ScriptSource | null = null;
+  let deviceConfigHooks: DeviceConfigHooks | null = null;
 
-  /** Commands to deliver now, the pending config and script; null when there is nothing. */
-  async function takeDelivery(deviceId: string, markDelivered: boolean): Promise<CommandMessage | null> {
+  const expiryCutoff = (now: Date) => new Date(now.getTime() - COMMAND_EXPIRY_S * 1000);
+  const expiredLine = (c: { id: number; method: string }) =>
+    `Command ${c.id} ${c.method}: command expired (not acknowledged within ${COMMAND_EXPIRY_S / 86_400} days)`;
+
+  /**
+   * What to send the device now: its commands (marked sent; unacknowledged ones again after the
+   * resend interval; expired ones never), the pending config and the saved script with their
+   * versions; null when there is nothing. Each goes to the device's server log.
+   */
+  async function takeDelivery(deviceId: string, via: 'mqtt' | 'http'): Promise<CommandMessage | null> {
     dirty.delete(deviceId);
     lastCheck.set(deviceId, Date.now());
     const now = clock.now();
-    const commands = await repo.takeCommandsToSend(db, deviceId, now, new Date(now.getTime() - options.resendAfterMs));
-    if (markDelivered)
-      await repo.markCommandsDelivered(
-        db,
-        deviceId,
-        commands.map((c) => c.id),
-        now,
-      );
-    const config = await devices.takePendingConfig(deviceId);
+    const taken = await repo.takeCommandsToSend(
+      db,
+      deviceId,
+      now,
+      new Date(now.getTime() - options.resendAfterMs),
+      expiryCutoff(now),
+    );
+    const commands = taken.filter((c) => c.outcome !== 'expired');
+    const config = await devices.takeConfigToSend(deviceId, options.resendAfterMs);
     const script = scriptSource ? await scriptSource(deviceId) : null;
+    const ts = now.toISOString();
+    const lines: repo.ServerLogRow[] = taken.map((c) => ({
+      device_id: deviceId,
+      ts,
+      kind: 'command',
+      message:
+        c.outcome === 'expired'
+          ? expiredLine(c)
+          : `Command ${c.id} ${c.method} ${c.outcome === 'resent' ? 'sent again, not yet acknowledged' : 'sent'} (${via})`,
+    }));
+    if (config)
+      lines.push({
+        device_id: deviceId,
+        ts,
+        kind: 'config',
+        message: `config version ${config.version} sent (${via})`,
+      });
+    if (script)
+      lines.push({
+        device_id: deviceId,
+        ts,
+        kind: 'config',
+        message: `script version ${script.version} sent (${via})`,
+      });
+    if (lines.length > 0) await repo.insertServerLog(db, lines);
     if (commands.length === 0 && !config && !script) return null;
     return {
       commands: commands.map((c) => ({ id: c.id, method: c.method, ...(c.args === null ? {} : { args: c.args }) })),
-      ...(config ? { config } : {}),
-      ...(script ? { script } : {}),
+      ...(config ? { config: config.config, configVersion: config.version } : {}),
+      ...(script ? { script: script.script, scriptVersion: script.version } : {}),
     };
   }
 
   async function pushToDevice(deviceId: string): Promise<void> {
     const target = sink;
     if (!target) return;
-    const message = await takeDelivery(deviceId, false);
+    const message = await takeDelivery(deviceId, 'mqtt');
     if (!message) return;
     try {
       await target.publish(deviceId, message);
@@ -261,6 +590,94 @@ export function createTelemetryService(deps: {
         db,
         message.commands.map((c) => c.id),
       );
+      throw error;
+    }
+  }
+
+  /** Something new waits for the device: an online (MQTT) device gets it at once, an offline one at its next contact. */
+  function deliverSoon(deviceId: string): void {
+    dirty.add(deviceId);
+    if (sink && sink.isOnline(deviceId) !== false) {
+      pushToDevice(deviceId).catch((error: unknown) => log.warn({ err: error, deviceId }, 'Command delivery failed'));
+    }
+  }
+
+  /** Unacknowledged commands older than COMMAND_EXPIRY_S become expired (one device, or all); each is logged. */
+  async function expireCommands(now: Date, deviceId: string | null = null): Promise<number> {
+    const rows = await repo.expireCommands(db, expiryCutoff(now), deviceId);
+    if (rows.length > 0) {
+      const ts = now.toISOString();
+      await repo.insertServerLog(
+        db,
+        rows.map((c) => ({ device_id: c.device_id, ts, kind: 'command', message: expiredLine(c) })),
+      );
+    }
+    return rows.length;
+  }
+
+  /**
+   * Applies a device's acknowledgement: every part is checked first (a command of another
+   * device or an unknown id: 404; a cancelled or expired command, or a config or script version
+   * that was not sent: 409), so a refused acknowledgement changes nothing. Acknowledging again
+   * what is already acknowledged is accepted and changes nothing.
+   */
+  async function applyAck(deviceId: string, ack: CommandAck): Promise<CommandAckResult> {
+    const ids = [...new Set([...(ack.id !== undefined ? [ack.id] : []), ...(ack.ids ?? [])])];
+    const known = new Map((await repo.selectCommandStates(db, deviceId, ids)).map((c) => [c.id, c]));
+    for (const id of ids) {
+      const command = known.get(id);
+      if (!command) throw new AppError(404, 'NOT_FOUND', `Command ${id} not found`);
+      if (command.state === 'cancelled' || command.state === 'expired')
+        throw conflict(`Command ${id} is ${command.state} and cannot be acknowledged`);
+    }
+    const hooks = deviceConfigHooks;
+    if (ack.config !== undefined && (await devices.acknowledgeConfig(deviceId, ack.config, true)) === 'unknown')
+      throw conflict(`Config version ${ack.config} was not sent to this device`);
+    if (
+      ack.script !== undefined &&
+      (!hooks || (await hooks.acknowledgeScript(deviceId, ack.script, true)) === 'unknown')
+    )
+      throw conflict(`Script version ${ack.script} was not sent to this device`);
+
+    const now = clock.now();
+    const delivered = await repo.markCommandsDelivered(db, deviceId, ids, now);
+    if (delivered.length > 0) {
+      await repo.insertServerLog(
+        db,
+        delivered
+          .sort((a, b) => a.id - b.id)
+          .map((c) => ({
+            device_id: deviceId,
+            ts: now.toISOString(),
+            kind: 'command',
+            message: `Command ${c.id} ${c.method} delivered (acknowledged)`,
+          })),
+      );
+    }
+    if (ack.config !== undefined) await devices.acknowledgeConfig(deviceId, ack.config);
+    if (ack.script !== undefined && hooks) await hooks.acknowledgeScript(deviceId, ack.script, false);
+    return { commands: ids, config: ack.config ?? null, script: ack.script ?? null };
+  }
+
+  /**
+   * An acknowledgement as the device sent it (parsed JSON): validated, applied, or refused with
+   * a 4xx AppError and a 'refused' line in the device's server log.
+   */
+  async function receiveAck(deviceId: string, body: unknown, via: 'mqtt' | 'http'): Promise<CommandAckResult> {
+    const parsed = CommandAckSchema.safeParse(body);
+    try {
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = issue?.path.join('.') ?? '';
+        throw new AppError(
+          400,
+          'BAD_REQUEST',
+          `Malformed acknowledgement: ${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`,
+        );
+      }
+      return await applyAck(deviceId, parsed.data);
+    } catch (error) {
+      if (error instanceof AppError) await logLine(deviceId, 'refused', `${via} ack refused: ${error.message}`);
       throw error;
     }
   }
@@ -303,6 +720,7 @@ export function createTelemetryService(deps: {
   let retentionRun: Promise<unknown> | null = null;
 
   async function runRetention(now: Date): Promise<RetentionResult[]> {
+    await expireCommands(now);
     const results: RetentionResult[] = [];
     const limit = options.retentionBatchSize;
     for (const deviceId of await repo.devicesWithData(db)) {
@@ -310,12 +728,21 @@ export function createTelemetryService(deps: {
       if (!device) continue;
       const days = PLANS[planOf(device, now.getTime())].dataStorageDays;
       const cutoff = now.getTime() / 1000 - days * 86_400;
-      const result: RetentionResult = { deviceId, cutoff, records: 0, events: 0, diagnostics: 0, rollups: 0 };
-      const tables: [repo.RetentionTable, 'records' | 'events' | 'diagnostics' | 'rollups'][] = [
+      const result: RetentionResult = {
+        deviceId,
+        cutoff,
+        records: 0,
+        events: 0,
+        diagnostics: 0,
+        rollups: 0,
+        dailyRollups: 0,
+      };
+      const tables: [repo.RetentionTable, 'records' | 'events' | 'diagnostics' | 'rollups' | 'dailyRollups'][] = [
         ['records', 'records'],
         ['events', 'events'],
         ['diagnostics', 'diagnostics'],
         ['rollup_hour', 'rollups'],
+        ['rollup_day', 'dailyRollups'],
       ];
       for (const [table, field] of tables) {
         // Bounded statements: ingest's transactions get the tables between two batches.
@@ -326,9 +753,9 @@ export function createTelemetryService(deps: {
           await new Promise((resolve) => setImmediate(resolve));
         }
       }
-      if (result.records + result.events + result.diagnostics + result.rollups > 0) {
+      if (result.records + result.events + result.diagnostics + result.rollups + result.dailyRollups > 0) {
         const when = new Date(cutoff * 1000).toISOString();
-        const message = `retention: deleted ${result.records} records older than ${when} (${days} days), ${result.events} events, ${result.diagnostics} diagnostics, ${result.rollups} hourly rollups`;
+        const message = `retention: deleted ${result.records} records older than ${when} (${days} days), ${result.events} events, ${result.diagnostics} diagnostics, ${result.rollups} hourly and ${result.dailyRollups} daily rollups`;
         log.info({ deviceId }, message);
         await repo.insertServerLog(db, [{ device_id: deviceId, ts: now.toISOString(), kind: 'retention', message }]);
         results.push(result);
@@ -354,14 +781,32 @@ export function createTelemetryService(deps: {
     createdBy: c.created_by,
   });
 
+  /** Stores a command as queued and delivers it at once to an online device (else at its next contact). */
+  async function enqueueCommand(
+    deviceId: string,
+    method: string,
+    args: unknown,
+    createdBy: string,
+  ): Promise<CommandView> {
+    const row = await repo.insertCommand(db, { deviceId, method, args, createdAt: clock.now(), createdBy });
+    await logLine(deviceId, 'command', `Command ${row.id} ${method} queued`);
+    deliverSoon(deviceId);
+    return toView(row);
+  }
+
   return {
     options,
 
     now: (): Date => clock.now(),
 
-    /** Where pending device scripts come from: taken (and marked delivered) at the next contact. */
-    setScriptSource(next: ((deviceId: string) => Promise<string | null>) | null): void {
+    /** Where the saved device script to send comes from (with its version, marked sent). */
+    setScriptSource(next: ScriptSource | null): void {
       scriptSource = next;
+    },
+
+    /** The device-config module's part of the protocol (script acknowledgements, files for devices). */
+    setDeviceConfigHooks(next: DeviceConfigHooks | null): void {
+      deviceConfigHooks = next;
     },
 
     setCommandSink(next: CommandSink | null): void {
@@ -398,25 +843,41 @@ export function createTelemetryService(deps: {
       const checked = lastCheck.get(deviceId);
       if (!dirty.has(deviceId) && checked !== undefined && Date.now() - checked < options.commandCheckIntervalMs)
         return;
-      pushToDevice(deviceId).catch((error: unknown) => log.warn({ err: error, deviceId }, 'Command delivery failed'));
+      contactDelivery(deviceId, () => pushToDevice(deviceId));
     },
 
-    /** HTTP ingest answer: commands (marked delivered: the response is the delivery) and pending config. */
+    /**
+     * HTTP ingest answer: the commands (marked sent), pending config and script, as MQTT would
+     * publish them; the device acknowledges them with POST /api/ingest/{id}/ack.
+     */
     async httpDelivery(deviceId: string): Promise<CommandMessage> {
-      return (await takeDelivery(deviceId, true)) ?? { commands: [] };
+      return (await takeDelivery(deviceId, 'http')) ?? { commands: [] };
     },
 
+    /** An MQTT acknowledgement (dev/{id}/ack): applied, or refused and logged in the device's server log. */
     async acknowledge(deviceId: string, body: unknown): Promise<void> {
-      const list = Array.isArray(body) ? body : [body];
-      const ids = list
-        .map((a) => (typeof a === 'object' && a !== null ? (a as { id?: unknown }).id : a))
-        .filter((id): id is number => typeof id === 'number' && Number.isInteger(id) && Math.abs(id) < 2_147_483_648);
-      if (ids.length === 0) {
-        await logLine(deviceId, 'refused', 'ack: expected {id: commandId}');
-        return;
+      try {
+        await receiveAck(deviceId, body, 'mqtt');
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
       }
-      await repo.markCommandsDelivered(db, deviceId, ids, clock.now());
     },
+
+    /** An HTTP acknowledgement (POST /api/ingest/{id}/ack): the result, or a 4xx AppError (logged). */
+    acknowledgeHttp(deviceId: string, body: unknown): Promise<CommandAckResult> {
+      return receiveAck(deviceId, body, 'http');
+    },
+
+    /** A config or script change waits for the device: sent at once when it is connected, else at its next contact. */
+    deliverSoon,
+
+    /** A file stored for this device (Admin.File), or null: another device's file or an unknown id. */
+    async deviceFile(deviceId: string, fileId: number) {
+      return deviceConfigHooks ? deviceConfigHooks.deviceFile(deviceId, fileId) : null;
+    },
+
+    /** Expires unacknowledged commands older than COMMAND_EXPIRY_S (all devices); returns how many. */
+    expireCommands: (now: Date) => expireCommands(now),
 
     /** Writes one line of the device's server log now. */
     log: logLine,
@@ -434,12 +895,21 @@ export function createTelemetryService(deps: {
       if (retentionTimer) clearInterval(retentionTimer);
       retentionTimer = null;
       await queue.close();
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = null;
+      await exclusive(flushHeld);
       await retentionRun?.catch(() => undefined);
     },
 
+    /** Start-up, before ingest starts: rebuilds derived rows a stopped process held back (see recoverDerived). */
+    recoverDerived,
+
     // ------------------------------------------------------------ retention
 
-    /** Deletes data older than each device's plan keeps it (records, events, diagnostics, rollups). */
+    /**
+     * Deletes data older than each device's plan keeps it (records, events, diagnostics, rollups);
+     * first expires unacknowledged commands older than COMMAND_EXPIRY_S.
+     */
     runRetention,
 
     /** Starts the periodic retention job (cleared by close). */
@@ -458,15 +928,27 @@ export function createTelemetryService(deps: {
 
     /** The newest value of every key of a device, with its time. */
     async latest(deviceId: string): Promise<Record<string, DataPoint>> {
+      // Values the writer holds back are newer than or as new as the stored ones (read them first).
+      const pending = held.latestOf(deviceId);
+      const rows = await repo.selectLatest(db, deviceId);
       const out = Object.create(null) as Record<string, DataPoint>;
-      for (const row of await repo.selectLatest(db, deviceId)) out[row.key] = { v: row.value, ts: row.ts };
-      return { ...out };
+      for (const row of rows) out[row.key] = { v: row.value, ts: row.ts };
+      for (const row of pending) {
+        if (!(row.key in out) || row.ts >= out[row.key]!.ts) out[row.key] = { v: row.value, ts: row.ts };
+      }
+      if (pending.length === 0) return { ...out };
+      const keys = Object.keys(out).sort();
+      return Object.fromEntries(keys.map((key) => [key, out[key]!]));
     },
 
     /** ADMIN with the setup password: deletes the device's data (not its server log). */
     async deleteData(userId: string, deviceId: string, setupPassword: string) {
       await requireAdminWithPassword(userId, deviceId, setupPassword);
-      const counts = await db.transaction((tx) => repo.deleteDeviceData(tx, deviceId));
+      // Not between two ingest batches while derived rows are held: write them first.
+      const counts = await exclusive(async () => {
+        await flushHeld();
+        return db.transaction((tx) => repo.deleteDeviceData(tx, deviceId));
+      });
       await logLine(
         deviceId,
         'data-deleted',
@@ -482,7 +964,10 @@ export function createTelemetryService(deps: {
       if (targetId === deviceId) throw new AppError(400, 'BAD_REQUEST', 'targetDeviceid must be another device');
       if (!(await devices.checkSetupPassword(deviceId, setupPassword)))
         throw new AppError(403, 'FORBIDDEN', INVALID_SETUP_PASSWORD);
-      const counts = await db.transaction((tx) => repo.moveDeviceData(tx, deviceId, targetId));
+      const counts = await exclusive(async () => {
+        await flushHeld();
+        return db.transaction((tx) => repo.moveDeviceData(tx, deviceId, targetId));
+      });
       const summary = `${counts.records} records, ${counts.events} events, ${counts.diagnostics} diagnostics`;
       await logLine(deviceId, 'data-transferred', `Data transferred to ${targetId} by user ${userId}: ${summary}`);
       await logLine(targetId, 'data-transferred', `Data transferred from ${deviceId} by user ${userId}: ${summary}`);
@@ -499,6 +984,15 @@ export function createTelemetryService(deps: {
       q: ExportQuery,
     ): Promise<{ contentType: string; filename: string; body: AsyncIterable<string> }> {
       await accessRole(userId, deviceId);
+      if (q.format === 'config') {
+        // The applied config as the import takes it back: {config: {settings}}.
+        const config = (await devices.getDevice(deviceId))?.config ?? {};
+        const body = (async function* () {
+          yield JSON.stringify({ config });
+        })();
+        const day = clock.now().toISOString().slice(0, 10);
+        return { contentType: 'application/json; charset=utf-8', filename: `${deviceId}-config-${day}.json`, body };
+      }
       const from = q.fromTime ?? 0;
       const to = q.toTime ?? FAR_FUTURE;
       if (from > to) throw new AppError(400, 'BAD_REQUEST', 'fromTime must not be after toTime');
@@ -591,7 +1085,11 @@ export function createTelemetryService(deps: {
 
     // ------------------------------------------------------------ reads
 
-    async data(userId: string, deviceId: string, q: DataQuery): Promise<DataResponse> {
+    /**
+     * GET /data, answered as JSON text (a DataResponse) written straight from the database rows:
+     * see telemetry.serialize.ts.
+     */
+    async data(userId: string, deviceId: string, q: DataQuery): Promise<string> {
       await accessRole(userId, deviceId);
       const nowS = clock.now().getTime() / 1000;
       const dataPoints = Math.min(MAX_DATA_POINTS, Math.max(1, Math.floor(q.dataPoints ?? DEFAULT_DATA_POINTS)));
@@ -609,8 +1107,6 @@ export function createTelemetryService(deps: {
       }
       if (from > to) throw new AppError(400, 'BAD_REQUEST', 'fromTime must not be after toTime');
       const range = { from, to };
-      // No prototype: a device key may be called 'constructor' or 'toString'.
-      const data = Object.create(null) as Record<string, DataPoint[]>;
       let bucketSeconds: number | undefined;
       const ds = q.downsample?.trim().toLowerCase();
       if (ds && ds !== 'false' && ds !== '0') {
@@ -625,29 +1121,31 @@ export function createTelemetryService(deps: {
             throw new AppError(400, 'BAD_REQUEST', 'downsample: expected true or a bucket width in seconds');
           bucketSeconds = n >= 3600 ? Math.ceil(n / 3600) * 3600 : Math.ceil(n);
         }
-        const rows =
-          bucketSeconds >= 3600
-            ? await repo.selectRollupBuckets(db, deviceId, range, bucketSeconds, dataPoints, keys)
-            : await repo.selectRecordBuckets(db, deviceId, range, bucketSeconds, dataPoints, keys);
-        for (const row of rows) (data[row.key] ??= []).push({ v: row.v, ts: row.bucket });
-      } else {
-        const rows = await repo.selectRecords(db, deviceId, range, dataPoints, keys);
-        for (const row of rows) {
-          for (const [key, v] of Object.entries(row.data)) {
-            if (key === 'ts' || key === 'events') continue;
-            if (keys && !keys.includes(key)) continue;
-            (data[key] ??= []).push({ v, ts: row.ts });
-          }
-        }
       }
-      const events = (await repo.selectEvents(db, deviceId, range, dataPoints)).map((e) => ({
-        ts: e.ts,
-        topic: e.topic,
-        msg: e.msg,
-        lv: e.lv,
-        severity: e.severity,
-      }));
-      return { deviceid: deviceId, data, events, ...(bucketSeconds !== undefined ? { bucketSeconds } : {}) };
+      const width = bucketSeconds;
+      const points = async (): Promise<string> => {
+        if (width === undefined)
+          return recordPointsJson(await repo.selectRecordsText(db, deviceId, range, dataPoints, keys), keys);
+        const source = bucketSource(width);
+        const rows =
+          source === 'records'
+            ? await repo.selectRecordBuckets(db, deviceId, range, width, dataPoints, keys)
+            : await repo.selectRollupBuckets(db, source, deviceId, range, width, dataPoints, keys);
+        const byKey = new Map<string, DataPoint[]>();
+        for (const row of rows) {
+          const list = byKey.get(row.key);
+          if (list) list.push({ v: row.v, ts: row.bucket });
+          else byKey.set(row.key, [{ v: row.v, ts: row.bucket }]);
+        }
+        // Keys in code-unit order (the same on both engines), each key's buckets newest first.
+        // No prototype: a device key may be called 'constructor' or 'toString'.
+        const data = Object.create(null) as Record<string, DataPoint[]>;
+        for (const key of [...byKey.keys()].sort()) data[key] = byKey.get(key)!.sort((x, y) => y.ts - x.ts);
+        return JSON.stringify(data);
+      };
+      // Two independent reads: side by side on PostgreSQL's pool.
+      const [dataJson, events] = await Promise.all([points(), repo.selectEvents(db, deviceId, range, dataPoints)]);
+      return dataResponseJson(deviceId, dataJson, events, bucketSeconds);
     },
 
     async diagnostics(userId: string, deviceId: string, dataPoints: number | undefined) {
@@ -674,6 +1172,7 @@ export function createTelemetryService(deps: {
 
     async listCommands(userId: string, deviceId: string, dataPoints: number | undefined) {
       await accessRole(userId, deviceId);
+      await expireCommands(clock.now(), deviceId);
       const rows = await repo.selectCommands(
         db,
         deviceId,
@@ -684,14 +1183,12 @@ export function createTelemetryService(deps: {
 
     async queueCommand(userId: string, deviceId: string, method: string, args: unknown): Promise<CommandView> {
       await requireCapability(userId, deviceId, method === 'Admin.Trigger' ? 'triggers' : 'editDeviceSettings');
-      const row = await repo.insertCommand(db, { deviceId, method, args, createdAt: clock.now(), createdBy: userId });
-      await logLine(deviceId, 'command', `Command ${row.id} ${method} queued`);
-      dirty.add(deviceId);
-      // An online device gets it at once; an offline one at its next contact.
-      if (sink && sink.isOnline(deviceId) !== false) {
-        pushToDevice(deviceId).catch((error: unknown) => log.warn({ err: error, deviceId }, 'Command delivery failed'));
-      }
-      return toView(row);
+      return enqueueCommand(deviceId, method, args, userId);
+    },
+
+    /** Queues a command for a staff call (provisioning test): the caller checked staff access, no device role applies. */
+    queueStaffCommand(deviceId: string, method: string, args: unknown, createdBy: string): Promise<CommandView> {
+      return enqueueCommand(deviceId, method, args, createdBy);
     },
 
     async cancelCommand(

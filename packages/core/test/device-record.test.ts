@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { RECORD_LIMITS, RecordValueSchema, parseDeviceRecord } from '../src/index';
+
+const NOW = 1_700_000_000;
+
+// parseDeviceRecord checks measurement values without the schema (it runs for every key of
+// every record ingested): it must keep exactly what RecordValueSchema accepts, and drop the rest.
+const VALUES: unknown[] = [
+  0,
+  -0,
+  1.5,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  '',
+  'ok',
+  'x'.repeat(RECORD_LIMITS.maxStringLength),
+  'x'.repeat(RECORD_LIMITS.maxStringLength + 1),
+  '😀'.repeat(RECORD_LIMITS.maxStringLength / 2),
+  '😀'.repeat(RECORD_LIMITS.maxStringLength / 2 + 1),
+  '😀'.repeat(RECORD_LIMITS.maxStringLength),
+  '😀'.repeat(RECORD_LIMITS.maxStringLength + 1),
+  '\ud800'.repeat(RECORD_LIMITS.maxStringLength + 1),
+  true,
+  false,
+  null,
+  undefined,
+  {},
+  { a: 1 },
+  [],
+  [1, 2.5, -3],
+  [1, '2'],
+  [1, null],
+  [1, Number.NaN],
+  [[1]],
+  Array.from({ length: RECORD_LIMITS.maxArrayLength }, (_, i) => i),
+  Array.from({ length: RECORD_LIMITS.maxArrayLength + 1 }, (_, i) => i),
+  new Array(3),
+  10n,
+  Symbol('s'),
+  () => 1,
+  new Date(0),
+];
+
+describe('parseDeviceRecord', () => {
+  it.each(VALUES.map((v, i) => [i, v] as const))(
+    'value #%i is kept exactly when RecordValueSchema accepts it',
+    (_, value) => {
+      const schema = RecordValueSchema.safeParse(value);
+      const parsed = parseDeviceRecord({ ts: NOW, k: value }, NOW);
+      expect(parsed.ok).toBe(true);
+      if (!parsed.ok) return;
+      if (schema.success) {
+        expect(parsed.record.k).toEqual(schema.data);
+        expect(parsed.dropped).toEqual([]);
+      } else {
+        expect('k' in parsed.record).toBe(false);
+        expect(parsed.dropped).toEqual([{ key: 'k', reason: 'Key "k" has a value of the wrong type' }]);
+      }
+    },
+  );
+
+  it('returns a copy of an array value, not the array given', () => {
+    const input = [1, 2, 3];
+    const parsed = parseDeviceRecord({ ts: NOW, a: input }, NOW);
+    expect(parsed.ok && parsed.record.a).toEqual([1, 2, 3]);
+    expect(parsed.ok && parsed.record.a).not.toBe(input);
+  });
+});
