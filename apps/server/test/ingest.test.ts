@@ -297,6 +297,37 @@ function describeIngestSuite(kind: DbKind) {
       expect(log).toContain('more than 5 minutes in the future');
     });
 
+    it('text the database cannot store (U+0000, unpaired surrogates) is dropped and logged, never a 500', async () => {
+      const { device, admin } = await claimed(tp);
+      const ts = Math.floor(nowS(tp)) - 30;
+      // Escapes in the raw JSON: JSON.parse makes them real U+0000 / lone surrogate characters.
+      const raw = `[{"ts":${ts},"nul":"a\\u0000b","lone":"\\ud800","ok":1},{"ts":${ts + 1},"events":[{"msg":"x\\u0000"}],"ok":2}]`;
+      const res = await ingestHttp(tp, device.deviceid, device.deviceKey, undefined, raw);
+      expect(res.status, res.text).toBe(200);
+      const client = await connectDevice(brokerUrl, device.deviceid, device.deviceKey);
+      try {
+        await client.publishAsync(`dev/${device.deviceid}/diag`, '{"note":"a\\u0000"}', { qos: 1 });
+        await client.publishAsync(`dev/${device.deviceid}/data`, JSON.stringify({ ts: ts + 2, ok: 3 }), { qos: 1 });
+      } finally {
+        await client.endAsync();
+      }
+      const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+      expect(data.data.ok).toEqual([
+        { v: 3, ts: ts + 2 },
+        { v: 2, ts: ts + 1 },
+        { v: 1, ts },
+      ]);
+      expect(data.data.nul).toBeUndefined();
+      expect(data.events).toEqual([]);
+      const log = ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries
+        .map((e) => e.message)
+        .join('\n');
+      expect(log).toContain('Key "nul" has a value of the wrong type');
+      expect(log).toContain('Malformed events');
+      expect(log).toContain('Diagnostics hold text with U+0000 or an unpaired surrogate');
+      expect(tp.responses.filter((r) => r.status >= 500)).toEqual([]);
+    });
+
     it('commands: queued while offline, delivered on the next publish, acknowledged as delivered; online devices get them at once', async () => {
       const fx: RoleFixture = await deviceWithRoles(tp);
       const id = fx.device.deviceid;

@@ -24,6 +24,10 @@ const VALUES: unknown[] = [
   '😀'.repeat(RECORD_LIMITS.maxStringLength),
   '😀'.repeat(RECORD_LIMITS.maxStringLength + 1),
   '\ud800'.repeat(RECORD_LIMITS.maxStringLength + 1),
+  'a\u0000b',
+  'a\ud800b',
+  'a\udc00',
+  '\ud83d\ude00 paired',
   true,
   false,
   null,
@@ -62,6 +66,15 @@ describe('parseDeviceRecord', () => {
       }
     },
   );
+
+  it('drops events holding text the database cannot store (U+0000, unpaired surrogates)', () => {
+    for (const msg of ['x\u0000', '\udfff']) {
+      const parsed = parseDeviceRecord({ ts: NOW, events: [{ msg }], t: 1 }, NOW);
+      expect(parsed.ok && parsed.record).toEqual({ ts: NOW, t: 1 });
+    }
+    const ok = parseDeviceRecord({ ts: NOW, events: [{ msg: '\ud83d\ude00' }] }, NOW);
+    expect(ok.ok && ok.record.events).toEqual([{ msg: '\ud83d\ude00' }]);
+  });
 
   it('returns a copy of an array value, not the array given', () => {
     const input = [1, 2, 3];

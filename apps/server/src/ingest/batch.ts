@@ -6,6 +6,7 @@ import {
   BASIC_RECORD_INTERVAL_S,
   RECORD_LIMITS,
   RECORD_STRUCTURED_KEYS,
+  isStorableText,
   parseDeviceRecord,
   type DeviceRecord,
 } from '@portal/core';
@@ -73,6 +74,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether every string (and key) in a JSON value is text the database can store. */
+function storableJson(value: unknown): boolean {
+  if (typeof value === 'string') return isStorableText(value);
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value)) return value.every(storableJson);
+  return Object.entries(value).every(([key, v]) => isStorableText(key) && storableJson(v));
+}
+
 function logRow(deviceId: string, at: Date, kind: string, message: string): ServerLogRow {
   return { device_id: deviceId, ts: at.toISOString(), kind, message: message.slice(0, 2000) };
 }
@@ -96,6 +105,7 @@ export function prepareItem(item: IngestItem): PreparedItem {
   if (item.error !== undefined) return refuse(item.error);
   if (item.kind === 'diag') {
     if (!isPlainObject(item.body)) return refuse('Diagnostics must be a JSON object');
+    if (!storableJson(item.body)) return refuse('Diagnostics hold text with U+0000 or an unpaired surrogate');
     const ts =
       typeof item.body.ts === 'number' &&
       Number.isFinite(item.body.ts) &&

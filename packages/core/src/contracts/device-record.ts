@@ -12,7 +12,8 @@
  * - a measurement key matches /^[A-Za-z][A-Za-z0-9_]{0,63}$/ and holds a number, a string of
  *   at most 1024 characters, a boolean or an array of at most 256 numbers; any other key or
  *   value (including `__proto__`, nested objects, null) is dropped and reported,
- *   and the rest of the record is kept;
+ *   and the rest of the record is kept; so is a string (also in events) holding U+0000 or an
+ *   unpaired surrogate, which the database cannot store;
  * - `events` is an array of {topic?, msg, lv?, severity?}; `can1`/`can2` arrays of {id, data}
  *   with `data` a hex string; a malformed one of these is dropped like any other key.
  */
@@ -39,9 +40,21 @@ export const RECORD_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** Keys with a structure of their own; every other key is a measurement. */
 export const RECORD_STRUCTURED_KEYS = ['ts', 'events', 'can1', 'can2'] as const;
 
+/** A surrogate not in a pair: text PostgreSQL cannot store (text or jsonb), nor U+0000. */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True when PostgreSQL can store `text` (no U+0000, no unpaired surrogate). */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && !UNPAIRED_SURROGATE.test(text);
+}
+
+/** A string of at most `max` characters that the database can store. */
+const storableString = (max: number) =>
+  z.string().max(max).refine(isStorableText, 'Text holds U+0000 or an unpaired surrogate');
+
 export const RecordValueSchema = z.union([
   z.number().finite(),
-  z.string().max(RECORD_LIMITS.maxStringLength),
+  storableString(RECORD_LIMITS.maxStringLength),
   z.boolean(),
   z.array(z.number().finite()).max(RECORD_LIMITS.maxArrayLength),
 ]);
@@ -49,10 +62,10 @@ export type RecordValue = z.infer<typeof RecordValueSchema>;
 
 /** An event carried in a record: some devices give lv, some a severity word, some both. */
 export const DeviceEventSchema = z.object({
-  topic: z.string().max(64).optional(),
-  msg: z.string().max(RECORD_LIMITS.maxStringLength),
+  topic: storableString(64).optional(),
+  msg: storableString(RECORD_LIMITS.maxStringLength),
   lv: z.number().finite().optional(),
-  severity: z.string().max(16).optional(),
+  severity: storableString(16).optional(),
 });
 export type DeviceEvent = z.infer<typeof DeviceEventSchema>;
 
@@ -201,7 +214,8 @@ function recordValue(value: unknown): RecordValue | undefined {
     case 'number':
       return Number.isFinite(value) ? value : undefined;
     case 'string':
-      return value.length <= RECORD_LIMITS.maxStringLength || codePoints(value) <= RECORD_LIMITS.maxStringLength
+      return (value.length <= RECORD_LIMITS.maxStringLength || codePoints(value) <= RECORD_LIMITS.maxStringLength) &&
+        isStorableText(value)
         ? value
         : undefined;
     case 'boolean':

@@ -49,15 +49,18 @@ export interface DiagnosticsRow {
 }
 
 /**
- * Inserts records, each row a JSON object text {device_id, ts, received_at, data}; a resent
- * record (same device and ts) is skipped. Returns how many were stored and, only when some were
- * skipped, the (device_id, ts) of those stored (the usual all-stored batch returns one number).
+ * Inserts records, each row a JSON object text {device_id, ts, received_at, data}, and the
+ * events of those actually stored, in one statement; a resent record (same device and ts, also
+ * twice in `rows`) is skipped with its events. Returns how many were stored and, only when some
+ * were skipped, the (device_id, ts) of those stored (the usual all-stored batch returns one number).
  */
 export async function insertRecords(
   db: Db,
   rows: string[],
+  events: EventRow[] = [],
 ): Promise<{ stored: number; keys: [string, number][] | null }> {
   if (rows.length === 0) return { stored: 0, keys: null };
+  const withEvents = events.length > 0;
   const [result] = await db.query<{ stored: number; keys: string | null }>(
     `WITH ins AS (
        INSERT INTO records (device_id, ts, received_at, data)
@@ -65,23 +68,25 @@ export async function insertRecords(
          FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, ts double precision, received_at timestamptz, data jsonb)
        ON CONFLICT (device_id, ts) DO NOTHING
        RETURNING device_id, ts
-     ), n AS (SELECT count(*)::integer AS stored FROM ins)
+     ), ${
+       withEvents
+         ? `ev AS (
+       INSERT INTO events (device_id, ts, topic, msg, lv, severity)
+       SELECT e.device_id, e.ts, e.topic, e.msg, e.lv, e.severity
+         FROM ROWS FROM (jsonb_to_recordset($3::jsonb)
+                AS (device_id text, ts double precision, topic text, msg text, lv integer, severity text))
+              WITH ORDINALITY AS e(device_id, ts, topic, msg, lv, severity, n)
+         JOIN ins ON ins.device_id = e.device_id AND ins.ts = e.ts
+        ORDER BY e.n
+     ), `
+         : ''
+     }n AS (SELECT count(*)::integer AS stored FROM ins)
      SELECT stored, CASE WHEN stored < $2 THEN (SELECT coalesce(json_agg(json_build_array(device_id, ts)), '[]')::text FROM ins) END AS keys
        FROM n`,
-    [`[${rows.join(',')}]`, rows.length],
+    withEvents ? [`[${rows.join(',')}]`, rows.length, JSON.stringify(events)] : [`[${rows.join(',')}]`, rows.length],
   );
   const { stored, keys } = result!;
   return { stored, keys: stored < rows.length ? (JSON.parse(keys ?? '[]') as [string, number][]) : null };
-}
-
-export async function insertEvents(db: Db, rows: EventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO events (device_id, ts, topic, msg, lv, severity)
-     SELECT device_id, ts, topic, msg, lv, severity
-       FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, ts double precision, topic text, msg text, lv integer, severity text)`,
-    [JSON.stringify(rows)],
-  );
 }
 
 /** How a stored rollup row absorbs new rows of its bucket (hourly and daily rollups alike). */

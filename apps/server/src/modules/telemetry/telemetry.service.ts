@@ -263,11 +263,12 @@ export function createTelemetryService(deps: {
   // ---------------------------------------------------------------- the ingest writer
   // Records, events, diagnostics and server-log lines go into their own batch's transaction and
   // are acknowledged after its commit. The rows derived from them (hourly and daily rollups,
-  // latest values, contact times) are held in memory while more messages wait, and written in
-  // the transaction of a later batch: when the queue is empty after a batch, when the oldest
-  // held rows are derivedHoldMs old, before a delete or transfer of data, and on close. While
-  // rows are held, ingest_state.unflushed_since says from which receipt time start-up must
-  // rebuild them from the records (recoverDerived) should the process die.
+  // latest values, contact times) go with their batch under light load; under load they are
+  // held in memory and written in the transaction of a later batch once the oldest is
+  // derivedHoldMs old (or MAX_HELD_ROWS are held), in their own transaction once the stream
+  // pauses (derivedIdleWriteMs), before a delete or transfer of data, and on close. While rows
+  // are held, ingest_state.unflushed_since says from which receipt time start-up must rebuild
+  // them from the records (recoverDerived) should the process die.
 
   /** Derived rows of committed batches not written yet; only the writer changes them. */
   let held = new DerivedRows();
@@ -296,32 +297,56 @@ export function createTelemetryService(deps: {
     heldMark = null;
   }
 
-  /** Stores a batch; with `writeHeld`, the held derived rows and the batch's own are written in its transaction. */
+  /**
+   * Stores a batch; with `writeHeld`, the held derived rows and the batch's own are written in
+   * its transaction. A batch with nothing but records and events (no thinning, no held rows to
+   * write, no diagnostics or log lines, its receipt already covered by the mark) is one
+   * statement, committed on its own.
+   */
   async function commitBatch(items: PreparedItem[], now: Date, writeHeld: boolean): Promise<IngestOutcome[]> {
     const batch = assembleBatch(items);
     const basic = new Set(items.filter((p) => p.item.basic).map((p) => p.item.deviceId));
     const nowS = now.getTime() / 1000;
     const derived = new DerivedRows();
     for (const p of items) derived.noteReceived(p.item.receivedAt.getTime());
+    const single =
+      !writeHeld &&
+      basic.size === 0 &&
+      heldMark !== null &&
+      derived.earliestReceivedMs - UNFLUSHED_MARGIN_MS >= heldMark &&
+      batch.diagnostics.length === 0 &&
+      batch.serverLog.length === 0;
     let mark: number | null = null;
-    await db.transaction(async (tx) => {
+    const store = async (tx: Db) => {
       const newest = basic.size > 0 ? await repo.newestRecordTimes(tx, [...basic]) : new Map<string, number>();
-      const kept = thinBasic(batch, basic, newest);
+      // A record twice in the batch is stored once: the later copies are duplicates.
+      const seen = new Map<string, Set<number>>();
+      const unique = thinBasic(batch, basic, newest).filter((c) => {
+        let times = seen.get(c.deviceId);
+        if (!times) seen.set(c.deviceId, (times = new Set()));
+        if (!times.has(c.record.ts)) {
+          times.add(c.record.ts);
+          return true;
+        }
+        batch.outcomes[c.itemIndex]!.duplicates += 1;
+        derived.addContact(c.deviceId, nowS);
+        return false;
+      });
       const { keys } = await repo.insertRecords(
         tx,
-        kept.map((c) => c.row),
+        unique.map((c) => c.row),
+        eventRows(unique),
       );
       // keys: only when some records were already stored (resent); otherwise every one is new.
       const inserted = keys && new Set(keys.map(([deviceId, ts]) => rowKey(deviceId, ts)));
-      const stored = kept.filter((c) => {
-        const fresh = !inserted || inserted.delete(rowKey(c.deviceId, c.record.ts));
+      for (const c of unique) {
+        const fresh = !inserted || inserted.has(rowKey(c.deviceId, c.record.ts));
         batch.outcomes[c.itemIndex]![fresh ? 'stored' : 'duplicates'] += 1;
         // A contact per device and batch: the devices whose records arrived, stored or resent.
         derived.addContact(c.deviceId, nowS);
         if (fresh) derived.addRecord(c.deviceId, c.record);
-        return fresh;
-      });
-      await repo.insertEvents(tx, eventRows(stored));
+      }
+      if (single) return;
       await repo.insertDiagnostics(tx, batch.diagnostics);
       await repo.insertServerLog(tx, batch.serverLog);
       if (writeHeld) {
@@ -334,7 +359,9 @@ export function createTelemetryService(deps: {
           mark = since;
         }
       }
-    });
+    };
+    if (single) await store(db);
+    else await db.transaction(store);
     if (writeHeld) {
       heldWritten();
     } else if (!derived.isEmpty) {
@@ -400,7 +427,13 @@ export function createTelemetryService(deps: {
    * Deliveries at contact run at most DELIVERY_CONCURRENCY at a time and once per device at a
    * time: a burst of contacts never takes the database connections the ingest writer needs.
    */
-  const deliveries = { running: 0, waiting: [] as (() => void)[], devices: new Set<string>() };
+  const deliveries = {
+    running: 0,
+    waiting: [] as (() => void)[],
+    devices: new Set<string>(),
+    /** Resolved when the last running delivery ends (close waits for it). */
+    idle: null as (() => void) | null,
+  };
 
   function contactDelivery(deviceId: string, task: () => Promise<void>): void {
     if (deliveries.devices.has(deviceId)) return;
@@ -413,6 +446,7 @@ export function createTelemetryService(deps: {
           deliveries.running -= 1;
           deliveries.devices.delete(deviceId);
           deliveries.waiting.shift()?.();
+          if (deliveries.running === 0) deliveries.idle?.();
         });
     };
     if (deliveries.running < DELIVERY_CONCURRENCY) run();
@@ -897,6 +931,9 @@ export function createTelemetryService(deps: {
       await queue.close();
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = null;
+      // Deliveries not started are dropped (the next contact does them); running ones finish.
+      deliveries.waiting.length = 0;
+      if (deliveries.running > 0) await new Promise<void>((resolve) => (deliveries.idle = resolve));
       await exclusive(flushHeld);
       await retentionRun?.catch(() => undefined);
     },
