@@ -41,7 +41,8 @@ import {
 import type { PublisherDone, PublisherSetup } from './ingest-publisher';
 
 const DEVICES = 200;
-const RECORDS_PER_DEVICE = 80;
+/** Records per device and run: long enough (about 5 s or more) to include the writes of held derived rows. */
+const RECORDS_PER_DEVICE = Number(process.env.BENCH_INGEST_RECORDS ?? 500);
 const WINDOW = 10;
 const RUNS = 3;
 const BATCH = 500;
@@ -302,6 +303,7 @@ async function measureMode(store: Store, broker: 'aedes' | 'mosquitto'): Promise
         const tsBase = day0 + run * 1000;
         const order = run % 2 === 0 ? (['ceiling', 'portal'] as const) : (['portal', 'ceiling'] as const);
         for (const side of order) {
+          const cpuBefore = process.cpuUsage();
           if (side === 'ceiling') {
             const phase = await runPhase(devices, bareTarget, tsBase, broker === 'aedes' ? null : bare.writer.state);
             const rows = await storedRows(db, 'bare_records', tsBase, tsBase + RECORDS_PER_DEVICE);
@@ -315,8 +317,10 @@ async function measureMode(store: Store, broker: 'aedes' | 'mosquitto'): Promise
             lostPortal.push(phase.expected - rows);
             portalRates.push(phase.rate);
           }
+          // CPU of this process (broker, server or bare writer, not the publishers) per record: steadier than rates.
+          const cpu = process.cpuUsage(cpuBefore);
           progress(
-            `ingest ${label} run ${run + 1} ${side}: ${Math.round(side === 'ceiling' ? ceilingRates.at(-1)! : portalRates.at(-1)!)} records/s`,
+            `ingest ${label} run ${run + 1} ${side}: ${Math.round(side === 'ceiling' ? ceilingRates.at(-1)! : portalRates.at(-1)!)} records/s, ${round1((cpu.user + cpu.system) / (DEVICES * RECORDS_PER_DEVICE))} µs CPU per record`,
           );
         }
       }

@@ -25,6 +25,11 @@ export interface IngestItem {
   kind: IngestKind;
   /** The parsed JSON body; absent when `error` says why the message could not be read. */
   body?: unknown;
+  /**
+   * The body's JSON text as received, when there is one. A single record accepted unchanged is
+   * stored from this text (jsonb reads it as JSON.parse did) rather than written out again.
+   */
+  text?: string;
   error?: string;
   /** Basic plan: keep at most one record per 5 minutes. */
   basic: boolean;
@@ -87,6 +92,16 @@ function logRow(deviceId: string, at: Date, kind: string, message: string): Serv
 }
 
 /**
+ * Whether an accepted record is its message's object as sent: nothing dropped, and none of the
+ * structured keys (events and CAN frames), whose validation may leave out unknown fields.
+ */
+function storedAsSent(parsed: { record: DeviceRecord; dropped: unknown[] }): boolean {
+  if (parsed.dropped.length > 0) return false;
+  const record = parsed.record;
+  return record.events === undefined && record.can1 === undefined && record.can2 === undefined;
+}
+
+/**
  * Validates one item at its receipt time (records older than 7 days or more than 5 minutes
  * ahead of it are refused) and writes its records' rows as JSON text; not yet thinned nor
  * deduplicated (that needs the database).
@@ -135,7 +150,9 @@ export function prepareItem(item: IngestItem): PreparedItem {
       );
     }
     const record = parsed.record;
-    prepared.records.push({ record, row: `${rowHead}${record.ts},"data":${JSON.stringify(record)}}` });
+    const data =
+      item.text !== undefined && records.length === 1 && storedAsSent(parsed) ? item.text : JSON.stringify(record);
+    prepared.records.push({ record, row: `${rowHead}${record.ts},"data":${data}}` });
   }
   return prepared;
 }

@@ -6,7 +6,7 @@
  *   a QoS 1 publish is acknowledged only once its record is committed;
  * - an external broker (MQTT_URL): the server subscribes with the shared subscriptions
  *   `$share/{group}/dev/+/(data|diag|ack)` over MQTT_SHARED_CONNECTIONS connections and holds
- *   each PUBACK (mqtt.js `handleMessage`) until the message is committed. The broker
+ *   each PUBACK until the message is committed (`holdPubacks`). The broker
  *   authenticates devices.
  * Either way, after a data publish the device's queued commands and pending config go to
  * dev/{id}/cmd (QoS 1).
@@ -47,12 +47,14 @@ async function handleDeviceMessage(
     return;
   }
   let body: unknown;
+  let text: string | undefined;
   let error: string | undefined;
   if (payload.length > RECORD_LIMITS.maxPayloadBytes) {
     error = `Payload of ${payload.length} bytes is over the limit of ${RECORD_LIMITS.maxPayloadBytes}`;
   } else {
     try {
-      body = JSON.parse(payload.toString('utf8'));
+      text = payload.toString('utf8');
+      body = JSON.parse(text);
     } catch {
       error = 'The payload is not valid JSON';
     }
@@ -60,7 +62,7 @@ async function handleDeviceMessage(
   const outcome = await telemetry.ingest({
     deviceId,
     kind: kind === 'diag' ? 'diag' : 'data',
-    ...(error === undefined ? { body } : { error }),
+    ...(error === undefined ? { body, text } : { error }),
     basic,
     receivedAt: telemetry.now(),
     source: 'mqtt',
@@ -227,10 +229,70 @@ export interface ExternalBrokerOptions {
   url: string;
   /** Shared-subscription group: every portal instance in the group gets a share of the devices' messages. */
   shareGroup: string;
-  /** Parallel connections (each has one message at a time waiting for its commit). */
+  /** Parallel connections (each with the broker's in-flight window of messages waiting for their commit). */
   connections: number;
   telemetry: TelemetryService;
   log: FastifyBaseLogger;
+}
+
+type SendPacket = (
+  packet: { cmd: string; messageId?: number },
+  cb?: (error?: Error) => void,
+  ...rest: unknown[]
+) => void;
+
+/**
+ * Each QoS 1 message of an external broker is acknowledged only once it is stored, without
+ * making the connection wait. mqtt.js writes a PUBACK when `handleMessage` calls back and reads
+ * the connection's next message only after that, which would leave one message per connection
+ * in the group commit; here `handleMessage` calls back at once and the PUBACK it triggers is
+ * held until the message's `store` resolves. PUBACKs leave in the order their messages came
+ * (MQTT 3.1.1 section 4.6), so the broker keeps its whole in-flight window (Mosquitto: 20 per
+ * connection) going. A message that cannot be stored gets no PUBACK: the connection is dropped
+ * (`onStoreError`) and reconnects, and PUBACKs held for the old connection are never sent.
+ */
+export function holdPubacks(
+  client: MqttClient,
+  store: (packet: { topic: string; payload: Buffer | string }) => Promise<void>,
+  onStoreError: (error: unknown) => void,
+): void {
+  const internals = client as unknown as { _sendPacket: SendPacket };
+  const send = internals._sendPacket.bind(client);
+  /** Messages handed over and not yet acknowledged, by message id (this connection only). */
+  const stored = new Map<number, Promise<void>>();
+  /** The previous PUBACK of this connection: the next one leaves after it. */
+  let previous: Promise<unknown> = Promise.resolve();
+  let connection = 0;
+  client.on('close', () => {
+    connection += 1;
+    stored.clear();
+    previous = Promise.resolve();
+  });
+  client.handleMessage = (packet, callback) => {
+    if (packet.qos === 1 && packet.messageId !== undefined) stored.set(packet.messageId, store(packet));
+    else store(packet).catch(onStoreError);
+    callback();
+  };
+  internals._sendPacket = (packet, cb, ...rest) => {
+    const done = packet.cmd === 'puback' && packet.messageId !== undefined ? stored.get(packet.messageId) : undefined;
+    if (!done) return send(packet, cb, ...rest);
+    stored.delete(packet.messageId!);
+    const mine = connection;
+    previous = previous.then(() =>
+      done.then(
+        () => {
+          if (mine === connection) send(packet);
+        },
+        (error: unknown) => {
+          if (mine !== connection) return;
+          connection += 1;
+          onStoreError(error);
+          client.stream.destroy();
+        },
+      ),
+    );
+    cb?.();
+  };
 }
 
 export async function connectExternalBroker(options: ExternalBrokerOptions): Promise<MqttIngest> {
@@ -256,30 +318,22 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       connectTimeout: 10_000,
     });
     clients.push(client);
-    // mqtt.js hands a connection's messages over one at a time (the next after this callback),
-    // so each connection has one message waiting for its commit: the group commit gathers
-    // about as many messages as there are connections.
-    client.handleMessage = (packet, callback) => {
+    const store = (packet: { topic: string; payload: Buffer | string }): Promise<void> => {
       const match = OWN_TOPIC.exec(packet.topic);
-      if (!match) return callback();
+      if (!match) return Promise.resolve();
       const deviceId = match[1]!;
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-      planOf(deviceId)
-        .then(async (plan) => {
-          if (!plan) {
-            log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
-            return;
-          }
-          await handleDeviceMessage(telemetry, deviceId, match[2]!, payload, plan.basic);
-        })
-        .then(
-          () => callback(),
-          (error: unknown) => {
-            log.error({ err: error, deviceId }, 'MQTT message could not be stored');
-            callback(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
+      return planOf(deviceId).then(async (plan) => {
+        if (!plan) {
+          log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
+          return;
+        }
+        await handleDeviceMessage(telemetry, deviceId, match[2]!, payload, plan.basic);
+      });
     };
+    holdPubacks(client, store, (error) => {
+      log.error({ err: error }, 'MQTT message could not be stored; reconnecting to the broker');
+    });
     client.on('error', (error) => log.warn({ err: error }, 'External MQTT broker error'));
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());

@@ -228,6 +228,17 @@ function recordValue(value: unknown): RecordValue | undefined {
   }
 }
 
+/** Key names already found valid: a fleet sends the same few keys again and again. */
+const validKeyNames = new Set<string>();
+const VALID_KEY_NAMES_KEPT = 4096;
+
+function isValidKeyName(key: string): boolean {
+  if (validKeyNames.has(key)) return true;
+  if (!RECORD_KEY_PATTERN.test(key)) return false;
+  if (validKeyNames.size < VALID_KEY_NAMES_KEPT) validKeyNames.add(key);
+  return true;
+}
+
 function printable(key: string): string {
   return JSON.stringify(key.length > 70 ? `${key.slice(0, 70)}…` : key);
 }
@@ -257,7 +268,7 @@ export function parseDeviceRecord(input: unknown, nowSeconds: number): RecordPar
   const out: Record<string, unknown> = { ts };
   for (const key of keys) {
     if (key === 'ts') continue;
-    if (!RECORD_KEY_PATTERN.test(key)) {
+    if (!isValidKeyName(key)) {
       dropped.push({ key, reason: `Invalid key name ${printable(key)}` });
       continue;
     }

@@ -32,6 +32,7 @@ import {
   prepareItem,
   rowKey,
   thinBasic,
+  type Candidate,
   type IngestItem,
   type IngestOutcome,
   type PreparedItem,
@@ -297,6 +298,11 @@ export function createTelemetryService(deps: {
     heldMark = null;
   }
 
+  function addDerived(rows: DerivedRows, fresh: Candidate[], contacts: Set<string>, nowS: number): void {
+    for (const deviceId of contacts) rows.addContact(deviceId, nowS);
+    for (const c of fresh) rows.addRecord(c.deviceId, c.record);
+  }
+
   /**
    * Stores a batch; with `writeHeld`, the held derived rows and the batch's own are written in
    * its transaction. A batch with nothing but records and events (no thinning, no held rows to
@@ -307,17 +313,22 @@ export function createTelemetryService(deps: {
     const batch = assembleBatch(items);
     const basic = new Set(items.filter((p) => p.item.basic).map((p) => p.item.deviceId));
     const nowS = now.getTime() / 1000;
-    const derived = new DerivedRows();
-    for (const p of items) derived.noteReceived(p.item.receivedAt.getTime());
+    let earliestReceivedMs = Infinity;
+    for (const p of items) earliestReceivedMs = Math.min(earliestReceivedMs, p.item.receivedAt.getTime());
     const single =
       !writeHeld &&
       basic.size === 0 &&
       heldMark !== null &&
-      derived.earliestReceivedMs - UNFLUSHED_MARGIN_MS >= heldMark &&
+      earliestReceivedMs - UNFLUSHED_MARGIN_MS >= heldMark &&
       batch.diagnostics.length === 0 &&
       batch.serverLog.length === 0;
     let mark: number | null = null;
+    /** The records this batch stored, and the devices that made contact (stored or resent records). */
+    let fresh: Candidate[] = [];
+    const contacts = new Set<string>();
     const store = async (tx: Db) => {
+      fresh = [];
+      contacts.clear();
       const newest = basic.size > 0 ? await repo.newestRecordTimes(tx, [...basic]) : new Map<string, number>();
       // A record twice in the batch is stored once: the later copies are duplicates.
       const seen = new Map<string, Set<number>>();
@@ -329,7 +340,7 @@ export function createTelemetryService(deps: {
           return true;
         }
         batch.outcomes[c.itemIndex]!.duplicates += 1;
-        derived.addContact(c.deviceId, nowS);
+        contacts.add(c.deviceId);
         return false;
       });
       const { keys } = await repo.insertRecords(
@@ -340,20 +351,21 @@ export function createTelemetryService(deps: {
       // keys: only when some records were already stored (resent); otherwise every one is new.
       const inserted = keys && new Set(keys.map(([deviceId, ts]) => rowKey(deviceId, ts)));
       for (const c of unique) {
-        const fresh = !inserted || inserted.has(rowKey(c.deviceId, c.record.ts));
-        batch.outcomes[c.itemIndex]![fresh ? 'stored' : 'duplicates'] += 1;
-        // A contact per device and batch: the devices whose records arrived, stored or resent.
-        derived.addContact(c.deviceId, nowS);
-        if (fresh) derived.addRecord(c.deviceId, c.record);
+        const isNew = !inserted || inserted.has(rowKey(c.deviceId, c.record.ts));
+        batch.outcomes[c.itemIndex]![isNew ? 'stored' : 'duplicates'] += 1;
+        contacts.add(c.deviceId);
+        if (isNew) fresh.push(c);
       }
       if (single) return;
       await repo.insertDiagnostics(tx, batch.diagnostics);
       await repo.insertServerLog(tx, batch.serverLog);
       if (writeHeld) {
+        const derived = new DerivedRows();
+        addDerived(derived, fresh, contacts, nowS);
         await writeDerived(tx, held.isEmpty ? derived : DerivedRows.combine(held, derived));
         if (heldMark !== null) await repo.updateUnflushedSince(tx, null);
-      } else if (!derived.isEmpty) {
-        const since = derived.earliestReceivedMs - UNFLUSHED_MARGIN_MS;
+      } else if (contacts.size > 0) {
+        const since = earliestReceivedMs - UNFLUSHED_MARGIN_MS;
         if (heldMark === null || since < heldMark) {
           await repo.updateUnflushedSince(tx, new Date(since));
           mark = since;
@@ -364,9 +376,11 @@ export function createTelemetryService(deps: {
     else await db.transaction(store);
     if (writeHeld) {
       heldWritten();
-    } else if (!derived.isEmpty) {
+    } else if (contacts.size > 0) {
+      // Committed: its derived rows join the held ones (no other set shares their row objects now).
       if (held.isEmpty) heldSince = Date.now();
-      held.merge(derived);
+      held.noteReceived(earliestReceivedMs);
+      addDerived(held, fresh, contacts, nowS);
       if (mark !== null) heldMark = mark;
     }
     return batch.outcomes;
