@@ -8,39 +8,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { DeviceRecord } from '@portal/core';
 import { startPortal, type Portal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
+import { dropSchema, firstReachablePostgres, postgresCandidates } from '../../apps/server/test/dev-postgres';
 import type { RecordSource } from './records';
 
 export { RECORD_KEYS, RecordSource } from './records';
 
 export type Store = 'pglite' | 'postgres';
 
-const PG_CANDIDATES = process.env.BENCH_DATABASE_URL
-  ? [process.env.BENCH_DATABASE_URL]
-  : ['postgres://root@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'];
+const PG_CANDIDATES = postgresCandidates(process.env.BENCH_DATABASE_URL);
 
 let pgUrl: Promise<string> | undefined;
 
 /** A reachable PostgreSQL URL (throws when there is none). */
 export function findPostgres(): Promise<string> {
-  pgUrl ??= (async () => {
-    for (const url of PG_CANDIDATES) {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-      try {
-        await client.connect();
-        await client.query('SELECT 1');
-        return url;
-      } catch {
-        // next candidate
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    }
-    throw new Error(`PostgreSQL is not reachable at ${PG_CANDIDATES.join(' or ')}`);
-  })();
+  pgUrl ??= firstReachablePostgres(PG_CANDIDATES).then((url) => {
+    if (!url) throw new Error(`PostgreSQL is not reachable at ${PG_CANDIDATES.join(' or ')}`);
+    return url;
+  });
   return pgUrl;
 }
 
@@ -89,15 +76,7 @@ export async function startBenchPortal(store: Store, options: BenchPortalOptions
   });
   const clock = new BenchClock();
   const cleanup = async () => {
-    if (databaseUrl && schema) {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      } finally {
-        await client.end();
-      }
-    }
+    if (databaseUrl && schema) await dropSchema(databaseUrl, schema);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   let portal: Portal;

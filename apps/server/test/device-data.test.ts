@@ -16,6 +16,7 @@ import {
   provision,
   signedInUser,
 } from './device-helpers';
+import { type Agg, bucketsOf, expectDerivedMatchRecords, expectedFromRecords } from './ingest-helpers';
 
 const NOT_FOUND = 'Device not found';
 const BAD_PASSWORD = 'Invalid setup password.';
@@ -62,64 +63,16 @@ async function counts(tp: TestPortal, deviceId: string): Promise<Record<string, 
   return out;
 }
 
-interface Aggregate {
-  count: number;
-  min: number;
-  max: number;
-  sum: number;
-  first: number;
-  last: number;
-  first_ts: number;
-  last_ts: number;
-}
-
 const HOUR = 3600;
 const DAY = 86_400;
-const STRUCTURED = new Set(['ts', 'events', 'can1', 'can2']);
-
-/** Aggregates per `key@bucket` of a device's numeric values, computed here from its stored records. */
-async function aggregatesOfRecords(tp: TestPortal, deviceId: string, span: number): Promise<Map<string, Aggregate>> {
-  const rows = await tp.portal.db.query<{ ts: number; data: Record<string, unknown> }>(
-    'SELECT ts, data FROM records WHERE device_id = $1 ORDER BY ts',
-    [deviceId],
-  );
-  const out = new Map<string, Aggregate>();
-  for (const { ts, data } of rows) {
-    for (const [key, v] of Object.entries(data)) {
-      if (STRUCTURED.has(key) || typeof v !== 'number') continue;
-      const id = `${key}@${Math.floor(ts / span) * span}`;
-      const a = out.get(id);
-      if (!a) out.set(id, { count: 1, min: v, max: v, sum: v, first: v, last: v, first_ts: ts, last_ts: ts });
-      else
-        Object.assign(a, {
-          count: a.count + 1,
-          min: Math.min(a.min, v),
-          max: Math.max(a.max, v),
-          sum: a.sum + v,
-          last: v,
-          last_ts: ts,
-        });
-    }
-  }
-  return out;
-}
-
-async function storedRollups(tp: TestPortal, table: 'rollup_hour' | 'rollup_day', deviceId: string) {
-  const rows = await tp.portal.db.query<Aggregate & { key: string; bucket: number }>(
-    `SELECT key, bucket, count, min, max, sum, first, last, first_ts, last_ts FROM ${table} WHERE device_id = $1`,
-    [deviceId],
-  );
-  return new Map(rows.map(({ key, bucket, ...a }) => [`${key}@${bucket}`, a]));
-}
 
 /** The hourly and the daily rollups of a device hold exactly what its records give. */
-async function expectRollupsOfRecords(tp: TestPortal, deviceId: string): Promise<void> {
-  expect(await storedRollups(tp, 'rollup_hour', deviceId)).toEqual(await aggregatesOfRecords(tp, deviceId, HOUR));
-  expect(await storedRollups(tp, 'rollup_day', deviceId)).toEqual(await aggregatesOfRecords(tp, deviceId, DAY));
+function expectRollupsOfRecords(tp: TestPortal, deviceId: string): Promise<void> {
+  return expectDerivedMatchRecords(tp.portal.db, [deviceId], { latest: false, contacts: false, exactSums: true });
 }
 
 /** The metrics call's figures of an aggregate. */
-const metricOf = (a: Aggregate) => ({
+const metricOf = (a: Agg) => ({
   min: a.min,
   max: a.max,
   avg: a.sum / a.count,
@@ -129,12 +82,17 @@ const metricOf = (a: Aggregate) => ({
   count: a.count,
 });
 
-/** Aggregates of `key` merged over the buckets in [from, to), from a map of `aggregatesOfRecords`. */
-function mergedOver(aggregates: Map<string, Aggregate>, key: string, from: number, to: number): Aggregate | undefined {
-  let out: Aggregate | undefined;
-  for (const [id, a] of [...aggregates].sort((x, y) => x[1].first_ts - y[1].first_ts)) {
-    const [k, bucket] = id.split('@');
-    if (k !== key || Number(bucket) < from || Number(bucket) >= to) continue;
+/** A device's aggregates of `key` merged over the buckets in [from, to), from a map of `expectedFromRecords`. */
+function mergedOver(
+  aggregates: Map<string, Agg>,
+  deviceId: string,
+  key: string,
+  from: number,
+  to: number,
+): Agg | undefined {
+  let out: Agg | undefined;
+  for (const [bucket, a] of bucketsOf(aggregates, deviceId, key).sort((x, y) => x[1].first_ts - y[1].first_ts)) {
+    if (bucket < from || bucket >= to) continue;
     out = out
       ? {
           ...out,
@@ -718,8 +676,7 @@ function describeDeviceData(kind: DbKind) {
         const owner = await signedInUser(tp);
         const device = await claimedBy(tp, owner);
         const { start, end } = await fiveDays(device);
-        const days = await aggregatesOfRecords(tp, device.deviceid, DAY);
-        const hours = await aggregatesOfRecords(tp, device.deviceid, HOUR);
+        const { days, hours } = await expectedFromRecords(tp.portal.db, [device.deviceid]);
         const day0 = Math.floor(start / DAY) * DAY;
         type Metrics = { currentPeriod: { startTime: number; endTime: number; data: Record<string, unknown> } };
         const metrics = async (from: number, to: number) => {
@@ -741,7 +698,7 @@ function describeDeviceData(kind: DbKind) {
           expect(period.data).toEqual(
             Object.fromEntries(
               ['a', 'b'].flatMap((key) => {
-                const merged = mergedOver(hours, key, lo, hi);
+                const merged = mergedOver(hours, device.deviceid, key, lo, hi);
                 return merged ? [[key, metricOf(merged)]] : [];
               }),
             ),
@@ -754,9 +711,8 @@ function describeDeviceData(kind: DbKind) {
           bucketSeconds: number;
         };
         expect(daily.bucketSeconds).toBe(DAY);
-        const expected = [...days]
-          .filter(([id]) => id.startsWith('a@'))
-          .map(([id, a]) => ({ v: a.sum / a.count, ts: Number(id.slice(2)) }))
+        const expected = bucketsOf(days, device.deviceid, 'a')
+          .map(([ts, a]) => ({ v: a.sum / a.count, ts }))
           .sort((x, y) => y.ts - x.ts);
         expect(expected.length).toBeGreaterThanOrEqual(5);
         expect(daily.data).toEqual({ a: expected });
@@ -766,9 +722,8 @@ function describeDeviceData(kind: DbKind) {
           .body as DataBody & { bucketSeconds: number };
         expect(wide.bucketSeconds).toBe(2 * DAY);
         const twoDays = new Map<number, { sum: number; count: number }>();
-        for (const [id, a] of days) {
-          if (!id.startsWith('a@')) continue;
-          const b = Math.floor(Number(id.slice(2)) / (2 * DAY)) * 2 * DAY;
+        for (const [bucket, a] of bucketsOf(days, device.deviceid, 'a')) {
+          const b = Math.floor(bucket / (2 * DAY)) * 2 * DAY;
           const t = twoDays.get(b) ?? { sum: 0, count: 0 };
           twoDays.set(b, { sum: t.sum + a.sum, count: t.count + a.count });
         }

@@ -8,7 +8,6 @@ import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
-import pg from 'pg';
 import { authenticator } from 'otplib';
 import type { UserGroup } from '@portal/core';
 import { loadConfig } from '../src/config';
@@ -17,6 +16,7 @@ import type { Clock } from '../src/clock';
 import { hashPassword } from '../src/security';
 import { findUserByEmail, insertUser, type User } from '../src/modules/auth/auth.repository';
 import { latestOutboxMessages } from '../src/modules/mail/mail.repository';
+import { dropSchema, firstReachablePostgres, postgresCandidates } from './dev-postgres';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -54,41 +54,17 @@ export function wrongTotpCode(secret: string, clock: Clock): string {
 
 // ---------------------------------------------------------------- PostgreSQL
 
-export const PG_CANDIDATES = process.env.TEST_DATABASE_URL
-  ? [process.env.TEST_DATABASE_URL]
-  : ['postgres://root@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'];
+export const PG_CANDIDATES = postgresCandidates(process.env.TEST_DATABASE_URL);
 
 let pgUrl: Promise<string | null> | undefined;
 
 /** A reachable PostgreSQL URL for tests, or null. */
 export function findPostgres(): Promise<string | null> {
-  pgUrl ??= (async () => {
-    for (const url of PG_CANDIDATES) {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-      try {
-        await client.connect();
-        await client.query('SELECT 1');
-        return url;
-      } catch {
-        // try the next candidate
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    }
-    return null;
-  })();
+  pgUrl ??= firstReachablePostgres(PG_CANDIDATES);
   return pgUrl;
 }
 
-export async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
+export { dropSchema };
 
 export const newSchemaName = () => `t_${randomBytes(6).toString('hex')}`;
 

@@ -711,6 +711,15 @@ export function selectHoursReceivedSince(db: Db, since: Date): Promise<DeviceBuc
 
 const bucketArrays = (rows: DeviceBucket[]) => [rows.map((r) => r.device_id), rows.map((r) => r.bucket)];
 
+/** Deletes the rows of the given (device, bucket) pairs from a rollup table. */
+async function deleteBuckets(db: Db, table: 'rollup_hour' | 'rollup_day', pairs: DeviceBucket[]): Promise<void> {
+  await db.query(
+    `DELETE FROM ${table} r USING unnest($1::text[], $2::integer[]) AS p(device_id, bucket)
+      WHERE r.device_id = p.device_id AND r.bucket = p.bucket`,
+    bucketArrays(pairs),
+  );
+}
+
 /**
  * Recomputes the hourly rollups of the given (device, hour) pairs from the records (delete and
  * insert: running it twice gives the same rows). Sums go through numeric and are clamped to
@@ -718,12 +727,7 @@ const bucketArrays = (rows: DeviceBucket[]) => [rows.map((r) => r.device_id), ro
  */
 export async function rebuildRollupHours(db: Db, hours: DeviceBucket[]): Promise<void> {
   if (hours.length === 0) return;
-  const params = bucketArrays(hours);
-  await db.query(
-    `DELETE FROM rollup_hour r USING unnest($1::text[], $2::integer[]) AS h(device_id, bucket)
-      WHERE r.device_id = h.device_id AND r.bucket = h.bucket`,
-    params,
-  );
+  await deleteBuckets(db, 'rollup_hour', hours);
   await db.query(
     `INSERT INTO rollup_hour (device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts)
      SELECT device_id, key, bucket, count(*)::integer, min(v), max(v),
@@ -735,19 +739,14 @@ export async function rebuildRollupHours(db: Db, hours: DeviceBucket[]): Promise
                CROSS JOIN LATERAL jsonb_each(r.data) AS e(key, value)
               WHERE e.key <> 'ts' AND jsonb_typeof(e.value) = 'number') x
       GROUP BY device_id, key, bucket`,
-    params,
+    bucketArrays(hours),
   );
 }
 
 /** Recomputes the daily rollups of the given (device, UTC day) pairs from the hourly ones. */
 export async function rebuildRollupDays(db: Db, days: DeviceBucket[]): Promise<void> {
   if (days.length === 0) return;
-  const params = bucketArrays(days);
-  await db.query(
-    `DELETE FROM rollup_day r USING unnest($1::text[], $2::integer[]) AS d(device_id, bucket)
-      WHERE r.device_id = d.device_id AND r.bucket = d.bucket`,
-    params,
-  );
+  await deleteBuckets(db, 'rollup_day', days);
   await db.query(
     `INSERT INTO rollup_day (device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts)
      SELECT d.device_id, h.key, d.bucket, sum(h.count)::integer, min(h.min), max(h.max),
@@ -757,7 +756,7 @@ export async function rebuildRollupDays(db: Db, days: DeviceBucket[]): Promise<v
        FROM unnest($1::text[], $2::integer[]) AS d(device_id, bucket)
        JOIN rollup_hour h ON h.device_id = d.device_id AND h.bucket >= d.bucket AND h.bucket < d.bucket + 86400
       GROUP BY d.device_id, h.key, d.bucket`,
-    params,
+    bucketArrays(days),
   );
 }
 
