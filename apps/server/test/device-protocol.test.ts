@@ -369,6 +369,14 @@ function describeProtocol(kind: DbKind): void {
               };
               return diag.diagnostics[0]?.data.fw === 'SFW100-2.5.0';
             });
+            // ... and becomes the device's firmware: its record, its config, its server log.
+            await until(async () => (await getConfig(fx)).config.settings.device!.fw === 'SFW100-2.5.0');
+            expect((await tp.portal.app.services.devices.getDevice(id))?.fw).toBe('SFW100-2.5.0');
+            expect(
+              (await serverLog(fx)).some((m) =>
+                /^firmware now SFW100-2\.5\.0 \(was SFW\d{3}-[\d.]+\), as the device reports$/.test(m),
+              ),
+            ).toBe(true);
           }
           expect(sim.stats.errors).toBe(0);
           const log = await serverLog(fx);

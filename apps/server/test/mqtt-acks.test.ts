@@ -50,7 +50,7 @@ describe('acknowledgements to an external broker', () => {
     const acked: string[] = [];
     /** Payloads of the messages handed to the subscriber, by message id. */
     const payloadOf = new Map<number, string>();
-    const persistence = broker.persistence as unknown as {
+    const persistence = (broker as unknown as { persistence: unknown }).persistence as {
       outgoingClearMessageId(client: unknown, packet: { messageId: number }, cb: unknown): unknown;
     };
     const clear = persistence.outgoingClearMessageId.bind(persistence);
@@ -73,7 +73,7 @@ describe('acknowledgements to an external broker', () => {
       (packet) => {
         const d = deferred();
         stores.set(String(packet.payload), d);
-        payloadOf.set((packet as { messageId: number }).messageId, String(packet.payload));
+        payloadOf.set(packet.messageId!, String(packet.payload));
         return d.promise;
       },
       (error) => errors.push(error),

@@ -15,7 +15,7 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { RECORD_LIMITS, type CommandMessage } from '@portal/core';
 import type { CommandSink, TelemetryService } from '../modules/telemetry/telemetry.service';
 
@@ -253,7 +253,7 @@ type SendPacket = (
  */
 export function holdPubacks(
   client: MqttClient,
-  store: (packet: { topic: string; payload: Buffer | string }) => Promise<void>,
+  store: (packet: IPublishPacket) => Promise<void>,
   onStoreError: (error: unknown) => void,
 ): void {
   const internals = client as unknown as { _sendPacket: SendPacket };
@@ -318,7 +318,7 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       connectTimeout: 10_000,
     });
     clients.push(client);
-    const store = (packet: { topic: string; payload: Buffer | string }): Promise<void> => {
+    const store = (packet: IPublishPacket): Promise<void> => {
       const match = OWN_TOPIC.exec(packet.topic);
       if (!match) return Promise.resolve();
       const deviceId = match[1]!;

@@ -87,6 +87,29 @@ export async function markContacts(db: Db, contacts: ReadonlyMap<string, number>
   );
 }
 
+/**
+ * Takes the firmware each device reports running (diagnostics `fw`) into its record and the
+ * device block of its config (and of a pending config); returns the devices whose firmware changed, with the old and new name.
+ */
+export async function reportFirmware(
+  db: Db,
+  reports: ReadonlyMap<string, string>,
+): Promise<{ id: string; previous: string; fw: string }[]> {
+  return db.query<{ id: string; previous: string; fw: string }>(
+    `UPDATE devices d
+        SET fw = r.fw,
+            config = CASE WHEN jsonb_typeof(d.config #> '{settings,device}') = 'object'
+                          THEN jsonb_set(d.config, '{settings,device,fw}', to_jsonb(r.fw)) ELSE d.config END,
+            pending_config = CASE WHEN jsonb_typeof(d.pending_config #> '{settings,device}') = 'object'
+                          THEN jsonb_set(d.pending_config, '{settings,device,fw}', to_jsonb(r.fw)) ELSE d.pending_config END
+       FROM unnest($1::text[], $2::text[]) AS r(id, fw)
+       JOIN devices old ON old.id = r.id
+      WHERE d.id = r.id AND d.fw IS DISTINCT FROM r.fw
+      RETURNING d.id, old.fw AS previous, d.fw`,
+    [[...reports.keys()], [...reports.values()]],
+  );
+}
+
 /** Where a device's pending config stands: its version, what was sent (and when) and the last version applied. */
 export interface ConfigDeliveryRow {
   config: Record<string, unknown>;

@@ -343,6 +343,11 @@ export function createDevicesService(deps: DevicesDeps) {
      * Records the contacts of several devices at once (device id -> epoch seconds), in `tx` when
      * given (the ingest writer's transaction); last_contact only moves forward.
      */
+    /** Firmware the devices report running (diagnostics `fw`); returns those that changed. */
+    reportFirmware(reports: ReadonlyMap<string, string>, tx?: Db) {
+      return reports.size > 0 ? repo.reportFirmware(tx ?? db, reports) : Promise.resolve([]);
+    },
+
     async markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void> {
       if (contacts.size > 0) await repo.markContacts(tx ?? db, contacts);
     },

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   COMMAND_EXPIRY_S,
   CommandAckSchema,
+  FIRMWARE_PATTERN,
   MAX_IMPORT_RECORDS,
   PLANS,
   PREMIUM_TIER_NAME,
@@ -51,6 +52,10 @@ export interface TelemetryDevices {
     config: Record<string, unknown>;
   } | null>;
   markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void>;
+  reportFirmware(
+    reports: ReadonlyMap<string, string>,
+    tx?: Db,
+  ): Promise<{ id: string; previous: string; fw: string }[]>;
   takeConfigToSend(
     id: string,
     resendAfterMs: number,
@@ -298,6 +303,25 @@ export function createTelemetryService(deps: {
     heldMark = null;
   }
 
+  /** The firmware devices report in their diagnostics (`fw`, a firmware name) goes into their records, logged when it changes. */
+  async function reportFirmware(tx: Db, diagnostics: repo.DiagnosticsRow[], now: Date): Promise<void> {
+    const reports = new Map<string, string>();
+    for (const d of diagnostics) {
+      const fw = (d.data as Record<string, unknown>).fw;
+      if (typeof fw === 'string' && FIRMWARE_PATTERN.test(fw)) reports.set(d.device_id, fw);
+    }
+    const changed = await devices.reportFirmware(reports, tx);
+    await repo.insertServerLog(
+      tx,
+      changed.map((c) => ({
+        device_id: c.id,
+        ts: now.toISOString(),
+        kind: 'firmware',
+        message: `firmware now ${c.fw} (was ${c.previous}), as the device reports`,
+      })),
+    );
+  }
+
   function addDerived(rows: DerivedRows, fresh: Candidate[], contacts: Set<string>, nowS: number): void {
     for (const deviceId of contacts) rows.addContact(deviceId, nowS);
     for (const c of fresh) rows.addRecord(c.deviceId, c.record);
@@ -358,6 +382,7 @@ export function createTelemetryService(deps: {
       }
       if (single) return;
       await repo.insertDiagnostics(tx, batch.diagnostics);
+      await reportFirmware(tx, batch.diagnostics, now);
       await repo.insertServerLog(tx, batch.serverLog);
       if (writeHeld) {
         const derived = new DerivedRows();
