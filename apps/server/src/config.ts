@@ -77,9 +77,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: 'MQTT_SHARED_CONNECTIONS',
-    default: '64',
+    default: '128',
     description:
-      'With MQTT_URL: connections in the shared subscription. Each holds one message until it is stored (its PUBACK follows the commit), so more connections put more messages in each group commit.',
+      "With MQTT_URL: connections in the shared subscription. Each takes the broker's in-flight window of messages (Mosquitto: 20) and acknowledges each once it is stored; the broker holds a backlog per connection (Mosquitto's max_queued_messages, 1000 by default), so 128 connections ride out a burst of 128,000 messages.",
   },
   {
     name: 'INGEST_HOLD_MS',
@@ -211,7 +211,7 @@ const EnvSchema = z.object({
       .int('must be a whole number')
       .min(1, 'must be 1-1000')
       .max(1000, 'must be 1-1000')
-      .default(64),
+      .default(128),
   ),
   INGEST_HOLD_MS: z.preprocess(
     blankToUndefined,
