@@ -31,7 +31,7 @@ const WARMUP = 100;
 const RUNS = 3;
 const INTERVAL_S = 60;
 const LIMITS: Record<Store, { records: number; budgetS: number }> = {
-  postgres: { records: 10_000_000, budgetS: Number(process.env.BENCH_PG_LOAD_S ?? 90) },
+  postgres: { records: 10_000_000, budgetS: Number(process.env.BENCH_PG_LOAD_S ?? 240) },
   pglite: { records: 1_000_000, budgetS: Number(process.env.BENCH_PGLITE_LOAD_S ?? 80) },
 };
 

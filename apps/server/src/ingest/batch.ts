@@ -58,9 +58,13 @@ export interface Candidate {
   row: string;
 }
 
-/** An item checked when it arrives (off the writer's path): what its batch will write of it. */
+/**
+ * An item checked when it arrives (off the writer's path): what its batch will write of it. It
+ * keeps no reference to the message's body or text, which would otherwise stay alive (and be
+ * copied by every young-generation collection) until the batch commits.
+ */
 export interface PreparedItem {
-  item: IngestItem;
+  item: Pick<IngestItem, 'deviceId' | 'basic' | 'receivedAt'>;
   /** The outcome so far: refusals and dropped keys (a batch counts stored, duplicates, thinned). */
   outcome: IngestOutcome;
   records: { record: DeviceRecord; row: string }[];
@@ -101,6 +105,13 @@ function storedAsSent(parsed: { record: DeviceRecord; dropped: unknown[] }): boo
   return record.events === undefined && record.can1 === undefined && record.can2 === undefined;
 }
 
+/** Notes why (part of) an item was refused, in its outcome and its device's server log. */
+function refuseItem(prepared: PreparedItem, item: IngestItem, reason: string): PreparedItem {
+  prepared.outcome.refused.push(reason);
+  prepared.serverLog.push(logRow(item.deviceId, item.receivedAt, 'refused', `${item.source} ${item.kind}: ${reason}`));
+  return prepared;
+}
+
 /**
  * Validates one item at its receipt time (records older than 7 days or more than 5 minutes
  * ahead of it are refused) and writes its records' rows as JSON text; not yet thinned nor
@@ -109,18 +120,18 @@ function storedAsSent(parsed: { record: DeviceRecord; dropped: unknown[] }): boo
 export function prepareItem(item: IngestItem): PreparedItem {
   const nowS = item.receivedAt.getTime() / 1000;
   const outcome: IngestOutcome = { stored: 0, duplicates: 0, thinned: 0, refused: [], dropped: [] };
-  const prepared: PreparedItem = { item, outcome, records: [], diagnostics: null, serverLog: [] };
-  const refuse = (reason: string): PreparedItem => {
-    outcome.refused.push(reason);
-    prepared.serverLog.push(
-      logRow(item.deviceId, item.receivedAt, 'refused', `${item.source} ${item.kind}: ${reason}`),
-    );
-    return prepared;
+  const prepared: PreparedItem = {
+    item: { deviceId: item.deviceId, basic: item.basic, receivedAt: item.receivedAt },
+    outcome,
+    records: [],
+    diagnostics: null,
+    serverLog: [],
   };
-  if (item.error !== undefined) return refuse(item.error);
+  if (item.error !== undefined) return refuseItem(prepared, item, item.error);
   if (item.kind === 'diag') {
-    if (!isPlainObject(item.body)) return refuse('Diagnostics must be a JSON object');
-    if (!storableJson(item.body)) return refuse('Diagnostics hold text with U+0000 or an unpaired surrogate');
+    if (!isPlainObject(item.body)) return refuseItem(prepared, item, 'Diagnostics must be a JSON object');
+    if (!storableJson(item.body))
+      return refuseItem(prepared, item, 'Diagnostics hold text with U+0000 or an unpaired surrogate');
     const ts =
       typeof item.body.ts === 'number' &&
       Number.isFinite(item.body.ts) &&
@@ -133,13 +144,17 @@ export function prepareItem(item: IngestItem): PreparedItem {
   }
   const records = Array.isArray(item.body) ? item.body : [item.body];
   if (records.length > RECORD_LIMITS.maxRecordsPerMessage) {
-    return refuse(`A message holds at most ${RECORD_LIMITS.maxRecordsPerMessage} records (${records.length} given)`);
+    return refuseItem(
+      prepared,
+      item,
+      `A message holds at most ${RECORD_LIMITS.maxRecordsPerMessage} records (${records.length} given)`,
+    );
   }
   const rowHead = `{"device_id":${JSON.stringify(item.deviceId)},"received_at":"${item.receivedAt.toISOString()}","ts":`;
   for (const raw of records) {
     const parsed = parseDeviceRecord(raw, nowS);
     if (!parsed.ok) {
-      refuse(parsed.reason);
+      refuseItem(prepared, item, parsed.reason);
       continue;
     }
     if (parsed.dropped.length > 0) {

@@ -49,17 +49,30 @@ export class IngestQueue<T, R, P = T> {
   }
 
   /** Enqueues `item` (waiting for space when full); resolves after its batch committed. */
-  async push(item: T): Promise<R> {
+  push(item: T): Promise<R> {
+    // With space (the usual case) the item's own promise is returned as is: no async wrapper.
+    if (this.entries.length < this.options.capacity || this.closed) return this.enqueue(item);
+    return this.pushWhenSpace(item);
+  }
+
+  private async pushWhenSpace(item: T): Promise<R> {
     while (this.entries.length >= this.options.capacity) {
       if (this.closed) throw new Error('The ingest queue is closed');
       await new Promise<void>((resolve) => this.spaceWaiters.push(resolve));
     }
-    if (this.closed) throw new Error('The ingest queue is closed');
-    const prepared = this.options.prepare(item);
+    return this.enqueue(item);
+  }
+
+  private enqueue(item: T): Promise<R> {
+    if (this.closed) return Promise.reject(new Error('The ingest queue is closed'));
+    let prepared: P;
+    try {
+      prepared = this.options.prepare(item);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const result = new Promise<R>((resolve, reject) => this.entries.push({ item: prepared, resolve, reject }));
-    this.running ??= this.drain().finally(() => {
-      this.running = null;
-    });
+    this.running ??= this.drain();
     return result;
   }
 
@@ -77,29 +90,38 @@ export class IngestQueue<T, R, P = T> {
     for (const wake of this.spaceWaiters.splice(0, free)) wake();
   }
 
+  /**
+   * Writes batches until the queue is empty. `running` is cleared in the same step as the last
+   * emptiness check, before anyone whose item was just settled can push again: a push never
+   * finds a drain that has already stopped looking.
+   */
   private async drain(): Promise<void> {
-    // Let the producers of this tick enqueue before the first batch is cut.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.entries.length > 0) {
-      const batch = this.entries.splice(0, this.options.batchSize);
-      this.writing = batch.length;
-      this.wakeProducers();
-      try {
-        const results = await this.options.process(batch.map((e) => e.item));
-        batch.forEach((entry, i) => entry.resolve(results[i]!));
-      } catch (error) {
-        this.options.onBatchError?.(error, batch.length);
-        for (const entry of batch) {
-          try {
-            const [result] = await this.options.process([entry.item]);
-            entry.resolve(result!);
-          } catch (itemError) {
-            entry.reject(itemError);
+    try {
+      // Let the producers of this tick enqueue before the first batch is cut.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (this.entries.length > 0) {
+        const batch = this.entries.splice(0, this.options.batchSize);
+        this.writing = batch.length;
+        this.wakeProducers();
+        try {
+          const results = await this.options.process(batch.map((e) => e.item));
+          batch.forEach((entry, i) => entry.resolve(results[i]!));
+        } catch (error) {
+          this.options.onBatchError?.(error, batch.length);
+          for (const entry of batch) {
+            try {
+              const [result] = await this.options.process([entry.item]);
+              entry.resolve(result!);
+            } catch (itemError) {
+              entry.reject(itemError);
+            }
           }
+        } finally {
+          this.writing = 0;
         }
-      } finally {
-        this.writing = 0;
       }
+    } finally {
+      this.running = null;
     }
   }
 }

@@ -906,7 +906,7 @@ export function createTelemetryService(deps: {
     },
 
     /** Queues a message for the writer; resolves once it is stored (or refused and logged). */
-    async ingest(item: IngestItem): Promise<IngestOutcome> {
+    ingest(item: IngestItem): Promise<IngestOutcome> {
       return queue.push(item);
     },
 
