@@ -106,6 +106,18 @@ describe('acknowledgements to an external broker', () => {
     expect(t.acked).toEqual(['m1', 'm2', 'm3']);
   });
 
+  it('keeps acknowledging round after round as stores finish one by one', async () => {
+    const t = await setup();
+    const payloads = Array.from({ length: 8 }, (_, i) => `r${i}`);
+    await t.publish(payloads);
+    await until(() => t.stores.size === 8);
+    for (const [i, p] of payloads.entries()) {
+      t.stores.get(p)!.resolve();
+      await until(() => t.acked.length === i + 1);
+    }
+    expect(t.acked).toEqual(payloads);
+  });
+
   it('never acknowledges a message that could not be stored; the connection comes back', async () => {
     const t = await setup();
     await t.publish(['a1', 'a2']);

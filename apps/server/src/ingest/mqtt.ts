@@ -241,6 +241,12 @@ type SendPacket = (
   ...rest: unknown[]
 ) => void;
 
+/** A message waiting for its store and for mqtt.js to hand over its PUBACK. */
+interface Held {
+  state: 'storing' | 'stored';
+  puback: { cmd: string; messageId?: number } | null;
+}
+
 /**
  * Each QoS 1 message of an external broker is acknowledged only once it is stored, without
  * making the connection wait. mqtt.js writes a PUBACK when `handleMessage` calls back and reads
@@ -258,40 +264,59 @@ export function holdPubacks(
 ): void {
   const internals = client as unknown as { _sendPacket: SendPacket };
   const send = internals._sendPacket.bind(client);
-  /** Messages handed over and not yet acknowledged, by message id (this connection only). */
-  const stored = new Map<number, Promise<void>>();
-  /** The previous PUBACK of this connection: the next one leaves after it. */
-  let previous: Promise<unknown> = Promise.resolve();
+  /** Messages handed over and not yet acknowledged, in arrival order (this connection only). */
+  let waiting: Held[] = [];
+  /** The same, by message id, until mqtt.js asks to send its PUBACK. */
+  const byId = new Map<number, Held>();
+  const release = () => {
+    let n = 0;
+    while (n < waiting.length && waiting[n]!.state === 'stored') {
+      const held = waiting[n]!;
+      if (held.puback) send(held.puback);
+      else break; // stored before mqtt.js asked for its PUBACK: sent when it does
+      n += 1;
+    }
+    if (n > 0) waiting.splice(0, n);
+  };
+  /** Counts connections: what was handed over on an earlier one is never acknowledged on a later one. */
   let connection = 0;
-  client.on('close', () => {
+  const reset = () => {
     connection += 1;
-    stored.clear();
-    previous = Promise.resolve();
-  });
+    waiting = [];
+    byId.clear();
+  };
+  client.on('close', reset);
   client.handleMessage = (packet, callback) => {
-    if (packet.qos === 1 && packet.messageId !== undefined) stored.set(packet.messageId, store(packet));
-    else store(packet).catch(onStoreError);
+    if (packet.qos !== 1 || packet.messageId === undefined) {
+      store(packet).catch(onStoreError);
+      return callback();
+    }
+    const held: Held = { state: 'storing', puback: null };
+    const mine = connection;
+    waiting.push(held);
+    byId.set(packet.messageId, held);
+    store(packet).then(
+      () => {
+        held.state = 'stored';
+        if (mine === connection) release();
+      },
+      (error: unknown) => {
+        if (mine !== connection) return;
+        // No PUBACK for it nor for those after it on this connection: drop it, the broker resends.
+        reset();
+        onStoreError(error);
+        client.stream.destroy();
+      },
+    );
     callback();
   };
   internals._sendPacket = (packet, cb, ...rest) => {
-    const done = packet.cmd === 'puback' && packet.messageId !== undefined ? stored.get(packet.messageId) : undefined;
-    if (!done) return send(packet, cb, ...rest);
-    stored.delete(packet.messageId!);
-    const mine = connection;
-    previous = previous.then(() =>
-      done.then(
-        () => {
-          if (mine === connection) send(packet);
-        },
-        (error: unknown) => {
-          if (mine !== connection) return;
-          connection += 1;
-          onStoreError(error);
-          client.stream.destroy();
-        },
-      ),
-    );
+    const held = packet.cmd === 'puback' && packet.messageId !== undefined ? byId.get(packet.messageId) : undefined;
+    if (!held) return send(packet, cb, ...rest);
+    byId.delete(packet.messageId!);
+    held.puback = packet;
     cb?.();
+    if (held === waiting[0] && held.state === 'stored') release();
   };
 }
 
@@ -299,19 +324,38 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
   const { telemetry, log } = options;
   const plans = new Map<string, { basic: boolean | null; until: number }>();
 
-  async function planOf(deviceId: string): Promise<{ basic: boolean } | null> {
+  /** The cached plan of a device (null: unknown device), or undefined when it must be read. */
+  function cachedPlan(deviceId: string, now: number): { basic: boolean } | null | undefined {
     const cached = plans.get(deviceId);
-    if (cached && cached.until > Date.now()) return cached.basic === null ? null : { basic: cached.basic };
-    const plan = await telemetry.ingestPlan(deviceId);
-    plans.set(deviceId, { basic: plan ? plan.basic : null, until: Date.now() + 10_000 });
-    if (plans.size > 100_000) plans.clear();
-    return plan;
+    if (!cached || cached.until <= now) return undefined;
+    return cached.basic === null ? null : { basic: cached.basic };
+  }
+
+  /** Plan reads under way: the messages a device sends meanwhile wait for the same read. */
+  const reading = new Map<string, Promise<{ basic: boolean } | null>>();
+
+  function planOf(deviceId: string): Promise<{ basic: boolean } | null> {
+    let read = reading.get(deviceId);
+    if (!read) {
+      read = telemetry
+        .ingestPlan(deviceId)
+        .then((plan) => {
+          if (plans.size >= 100_000) plans.clear();
+          plans.set(deviceId, { basic: plan ? plan.basic : null, until: Date.now() + 10_000 });
+          return plan;
+        })
+        .finally(() => reading.delete(deviceId));
+      reading.set(deviceId, read);
+    }
+    return read;
   }
 
   const tag = randomBytes(4).toString('hex');
   const clients: MqttClient[] = [];
   const subscribe = async (i: number) => {
     const client = mqtt.connect(options.url, {
+      // mqtt.js would format a debug line for every packet; the portal logs what matters itself.
+      log: () => undefined,
       clientId: `portal-${tag}-${i}`,
       clean: true,
       reconnectPeriod: 1000,
@@ -322,14 +366,15 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       const match = OWN_TOPIC.exec(packet.topic);
       if (!match) return Promise.resolve();
       const deviceId = match[1]!;
+      const kind = match[2]!;
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-      return planOf(deviceId).then(async (plan) => {
-        if (!plan) {
-          log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
-          return;
-        }
-        await handleDeviceMessage(telemetry, deviceId, match[2]!, payload, plan.basic);
-      });
+      const handle = (plan: { basic: boolean } | null): Promise<void> => {
+        if (plan) return handleDeviceMessage(telemetry, deviceId, kind, payload, plan.basic);
+        log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
+        return Promise.resolve();
+      };
+      const cached = cachedPlan(deviceId, Date.now());
+      return cached === undefined ? planOf(deviceId).then(handle) : handle(cached);
     };
     holdPubacks(client, store, (error) => {
       log.error({ err: error }, 'MQTT message could not be stored; reconnecting to the broker');
