@@ -16,10 +16,16 @@ if (!existsSync(webDist) || process.env.REBUILD === '1') {
   }
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, WEB_DIST: process.env.WEB_DIST ?? join(root, 'apps/web/dist') },
-});
+// A 32 MB young generation: messages waiting for their group commit die young instead of being
+// promoted (docs/decisions.md, 'Server heap').
+const server = spawn(
+  process.execPath,
+  ['--max-semi-space-size=32', '--import', 'tsx', join(root, 'apps/server/src/main.ts')],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, WEB_DIST: process.env.WEB_DIST ?? join(root, 'apps/web/dist') },
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
