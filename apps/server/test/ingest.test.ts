@@ -463,6 +463,16 @@ function describeIngestSuite(kind: DbKind) {
       const limited = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataPoints=1`))
         .body as DataBody;
       expect(limited.data.t).toEqual([{ v: 100, ts: base + 3600 }]);
+      // Named keys are read in one pass over the records: the same buckets; a string key, an
+      // absent key, ts and a repeated name add nothing.
+      const named = (
+        await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataKeys=t,label,missing,ts,t`)
+      ).body as DataBody;
+      expect(named.data).toEqual(tenMin.data);
+      const namedLimited = (
+        await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataPoints=2&dataKeys=t`)
+      ).body as DataBody;
+      expect(namedLimited.data.t).toEqual(tenMin.data.t!.slice(0, 2));
       const auto = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=true&dataPoints=2`))
         .body as DataBody;
       expect(auto.bucketSeconds).toBe(3600);
