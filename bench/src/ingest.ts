@@ -6,7 +6,7 @@
  * committed), in records/s.
  *
  * Next to it, in the same run and with the same records and publishers, the CEILING: a bare
- * pipeline (an Aedes broker whose authorizePublish batches up to 500 records into one INSERT
+ * pipeline (an Aedes broker whose authorizePublish batches up to BATCH records into one INSERT
  * into a plain table `bare_records(device_id, ts, data jsonb, primary key (device_id, ts))`
  * through the same database handle, and releases the PUBACKs after the commit; nothing else).
  *
@@ -14,7 +14,7 @@
  * both sides are measured from the first publish to the moment the last record is committed
  * (the portal's writer reports committed records; the count is checked in the database after).
  * The ceiling there is as many mqtt.js connections on one shared subscription as the portal's
- * default (MQTT_SHARED_CONNECTIONS) batching 500 records per INSERT (their PUBACK to the broker
+ * default (MQTT_SHARED_CONNECTIONS) batching BATCH records per INSERT (their PUBACK to the broker
  * goes on receipt). Records
  * the broker dropped (Mosquitto's default max_queued_messages is 1000 per subscriber) are
  * counted: `...-lost-records`, target 0. Mosquitto on this machine allows anonymous clients, so the devices
@@ -27,6 +27,7 @@ import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import type { Db } from '../../apps/server/src/db/db';
 import { loadConfig } from '../../apps/server/src/config';
+import { DEFAULT_TELEMETRY_OPTIONS } from '../../apps/server/src/modules/telemetry/telemetry.service';
 import type { BenchResult } from './run';
 import { median } from './stats';
 import {
@@ -45,7 +46,8 @@ const DEVICES = 200;
 const RECORDS_PER_DEVICE = Number(process.env.BENCH_INGEST_RECORDS ?? 500);
 const WINDOW = 10;
 const RUNS = 3;
-const BATCH = 500;
+/** The bare pipeline's batches are as large as the portal's. */
+const BATCH = DEFAULT_TELEMETRY_OPTIONS.batchSize;
 const MOSQUITTO_URL = process.env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 /** Through Mosquitto: give up when nothing was stored for this long (messages the broker dropped). */
 const STALL_MS = 5000;

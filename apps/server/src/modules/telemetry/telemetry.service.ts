@@ -116,7 +116,7 @@ export interface TelemetryOptions {
 
 export const DEFAULT_TELEMETRY_OPTIONS: TelemetryOptions = {
   queueCapacity: 5000,
-  batchSize: 500,
+  batchSize: 2000,
   resendAfterMs: 30_000,
   commandCheckIntervalMs: 5000,
   retentionIntervalMs: 3_600_000,
