@@ -94,6 +94,15 @@ export async function unlockScript(db: Db, deviceId: string, userId: string | nu
  * The saved script to send now, with its version, marked sent at `now`: when that version was
  * not sent yet, or was sent before `resendBefore` and is still not acknowledged. Null otherwise.
  */
+/** Of the given devices, those with a pending script (it may be due for sending). */
+export async function devicesWithPendingScript(db: Db, ids: string[]): Promise<string[]> {
+  const rows = await db.query<{ device_id: string }>(
+    'SELECT device_id FROM device_scripts WHERE device_id = ANY($1::text[]) AND pending_script IS NOT NULL',
+    [ids],
+  );
+  return rows.map((r) => r.device_id);
+}
+
 export async function takeScriptToSend(
   db: Db,
   deviceId: string,

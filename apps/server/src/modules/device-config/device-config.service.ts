@@ -86,6 +86,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     telemetry.log(deviceId, 'config', `config applied (version ${version})`),
   );
   telemetry.setDeviceConfigHooks({
+    devicesWithPendingScript: (ids) => repo.devicesWithPendingScript(db, ids),
     acknowledgeScript: async (deviceId, version, checkOnly) => {
       const result = await repo.acknowledgeScript(db, deviceId, version, checkOnly);
       if (result === 'applied' && !checkOnly)

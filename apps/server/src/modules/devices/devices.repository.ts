@@ -77,6 +77,15 @@ export async function updateProvisioning(
   ]);
 }
 
+/** Of the given devices, those with a pending config (it may be due for sending). */
+export async function devicesWithPendingConfig(db: Db, ids: string[]): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM devices WHERE id = ANY($1::text[]) AND pending_config IS NOT NULL',
+    [ids],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Moves each device's last contact forward to its given time (epoch seconds); never back. */
 export async function markContacts(db: Db, contacts: ReadonlyMap<string, number>): Promise<void> {
   await db.query(

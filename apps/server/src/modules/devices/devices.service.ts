@@ -348,6 +348,11 @@ export function createDevicesService(deps: DevicesDeps) {
       return reports.size > 0 ? repo.reportFirmware(tx ?? db, reports) : Promise.resolve([]);
     },
 
+    /** Of the given devices, those with a pending config. */
+    devicesWithPendingConfig(ids: string[]): Promise<string[]> {
+      return ids.length > 0 ? repo.devicesWithPendingConfig(db, ids) : Promise.resolve([]);
+    },
+
     async markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void> {
       if (contacts.size > 0) await repo.markContacts(tx ?? db, contacts);
     },

@@ -480,6 +480,15 @@ export interface DeliveryCommandRow {
  * device's unacknowledged commands queued before `expireBefore` become expired (and are
  * returned as such, never to be delivered).
  */
+/** Of the given devices, those with unacknowledged commands (some may be due for sending or expiry). */
+export async function devicesWithOpenCommands(db: Db, ids: string[]): Promise<string[]> {
+  const rows = await db.query<{ device_id: string }>(
+    `SELECT DISTINCT device_id FROM commands WHERE device_id = ANY($1::text[]) AND state IN ('queued', 'sent')`,
+    [ids],
+  );
+  return rows.map((r) => r.device_id);
+}
+
 export async function takeCommandsToSend(
   db: Db,
   deviceId: string,

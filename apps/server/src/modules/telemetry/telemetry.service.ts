@@ -52,6 +52,7 @@ export interface TelemetryDevices {
     config: Record<string, unknown>;
   } | null>;
   markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void>;
+  devicesWithPendingConfig(ids: string[]): Promise<string[]>;
   reportFirmware(
     reports: ReadonlyMap<string, string>,
     tx?: Db,
@@ -73,6 +74,8 @@ export type AckOutcome = 'applied' | 'already' | 'superseded' | 'unknown';
 
 /** The device-config module's part of the protocol: script acknowledgements and files for devices. */
 export interface DeviceConfigHooks {
+  /** Of the given devices, those with a pending script. */
+  devicesWithPendingScript(ids: string[]): Promise<string[]>;
   acknowledgeScript(deviceId: string, version: number, checkOnly: boolean): Promise<AckOutcome>;
   deviceFile(
     deviceId: string,
@@ -130,6 +133,8 @@ export const DEFAULT_TELEMETRY_OPTIONS: TelemetryOptions = {
 const UNFLUSHED_MARGIN_MS = 60_000;
 /** Deliveries of commands and config at contact running at once (see contactDelivery). */
 const DELIVERY_CONCURRENCY = 4;
+/** Contacts of this long are checked for deliveries together. */
+const CONTACT_CHECK_DELAY_MS = 20;
 /** At most this many held rollup and latest rows (memory bound): more are written at once. */
 const MAX_HELD_ROWS = 100_000;
 
@@ -651,6 +656,26 @@ export function createTelemetryService(deps: {
     };
   }
 
+  /** Devices that made contact and are to be checked for something to deliver. */
+  const toCheck = new Set<string>();
+  let checkTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * Which of the devices in `toCheck` may have something to deliver (unacknowledged commands, a
+   * pending config or script: a superset of what takeDelivery sends); those get a delivery.
+   */
+  async function checkContacts(): Promise<void> {
+    const ids = [...toCheck];
+    toCheck.clear();
+    if (ids.length === 0) return;
+    const found = await Promise.all([
+      repo.devicesWithOpenCommands(db, ids),
+      devices.devicesWithPendingConfig(ids),
+      deviceConfigHooks ? deviceConfigHooks.devicesWithPendingScript(ids) : Promise.resolve([]),
+    ]);
+    for (const deviceId of new Set(found.flat())) contactDelivery(deviceId, () => pushToDevice(deviceId));
+  }
+
   async function pushToDevice(deviceId: string): Promise<void> {
     const target = sink;
     if (!target) return;
@@ -910,13 +935,26 @@ export function createTelemetryService(deps: {
       return queue.push(item);
     },
 
-    /** After an MQTT data publish: delivers commands and pending config when there may be some. */
+    /**
+     * After an MQTT data publish: delivers commands and pending config when there may be some.
+     * A command queued here goes at once; otherwise each device is checked at most every
+     * commandCheckIntervalMs, the devices of a moment together in three reads (checkContacts).
+     */
     afterContact(deviceId: string): void {
       if (!sink) return;
-      const checked = lastCheck.get(deviceId);
-      if (!dirty.has(deviceId) && checked !== undefined && Date.now() - checked < options.commandCheckIntervalMs)
+      if (dirty.has(deviceId)) {
+        contactDelivery(deviceId, () => pushToDevice(deviceId));
         return;
-      contactDelivery(deviceId, () => pushToDevice(deviceId));
+      }
+      const checked = lastCheck.get(deviceId);
+      const now = Date.now();
+      if (checked !== undefined && now - checked < options.commandCheckIntervalMs) return;
+      lastCheck.set(deviceId, now);
+      toCheck.add(deviceId);
+      checkTimer ??= setTimeout(() => {
+        checkTimer = null;
+        checkContacts().catch((error: unknown) => log.warn({ err: error }, 'Delivery check failed'));
+      }, CONTACT_CHECK_DELAY_MS);
     },
 
     /**
@@ -971,6 +1009,9 @@ export function createTelemetryService(deps: {
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = null;
       // Deliveries not started are dropped (the next contact does them); running ones finish.
+      if (checkTimer) clearTimeout(checkTimer);
+      checkTimer = null;
+      toCheck.clear();
       deliveries.waiting.length = 0;
       if (deliveries.running > 0) await new Promise<void>((resolve) => (deliveries.idle = resolve));
       await exclusive(flushHeld);
