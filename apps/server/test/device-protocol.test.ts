@@ -231,6 +231,41 @@ function describeProtocol(kind: DbKind): void {
       }
     });
 
+    it('MQTT: work another portal instance queued (a command, a config) reaches the device at its next publish; a device with nothing open gets nothing', async () => {
+      const fx = await deviceWithRoles(tp);
+      const quiet = await deviceWithRoles(tp);
+      const id = fx.device.deviceid;
+      const client = await connectDevice(brokerUrl, id, fx.device.deviceKey);
+      const other = await connectDevice(brokerUrl, quiet.device.deviceid, quiet.device.deviceKey);
+      try {
+        const box = inbox(client);
+        const quietBox = inbox(other);
+        await client.subscribeAsync(`dev/${id}/cmd`, { qos: 1 });
+        await other.subscribeAsync(`dev/${quiet.device.deviceid}/cmd`, { qos: 1 });
+        // Written straight into the database, as another instance would: this process was not told.
+        const [row] = await tp.portal.db.query<{ id: number }>(
+          `INSERT INTO commands (device_id, method, args, state, created_at) VALUES ($1, 'Admin.Trigger', '{"index":1}', 'queued', $2) RETURNING id`,
+          [id, tp.clock.now()],
+        );
+        await tp.portal.db.query(
+          `UPDATE devices SET pending_config = config, config_version = config_version + 1 WHERE id = $1`,
+          [id],
+        );
+        const ts = nowS();
+        await client.publishAsync(`dev/${id}/data`, JSON.stringify({ ts, v: 1 }), { qos: 1 });
+        await other.publishAsync(`dev/${quiet.device.deviceid}/data`, JSON.stringify({ ts, v: 1 }), { qos: 1 });
+        const message = (await box.next(`dev/${id}/cmd`)) as CommandMessage;
+        expect(message.commands.map((c) => c.id)).toEqual([row!.id]);
+        expect(message.configVersion).toEqual(expect.any(Number));
+        expect(await stateOf(fx, row!.id)).toBe('sent');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(quietBox.messages).toEqual([]);
+      } finally {
+        await client.endAsync();
+        await other.endAsync();
+      }
+    });
+
     it('HTTP: a change merged while a version is in flight stays pending after that version is acknowledged, and goes out next', async () => {
       const fx = await deviceWithRoles(tp);
       await putConfig(fx, { device: { base_interval: 300 } });
