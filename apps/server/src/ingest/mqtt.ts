@@ -18,6 +18,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { RECORD_LIMITS, type CommandMessage } from '@portal/core';
 import type { CommandSink, TelemetryService } from '../modules/telemetry/telemetry.service';
+import type { IngestItem } from './batch';
 
 const OWN_TOPIC = /^dev\/([^/]+)\/(data|diag|ack)$/;
 
@@ -28,46 +29,49 @@ export interface MqttIngest {
 }
 
 /** Reads one device message and hands it to the writer; resolves once it is stored or logged. */
-async function handleDeviceMessage(
+function handleDeviceMessage(
   telemetry: TelemetryService,
   deviceId: string,
   kind: string,
   payload: Buffer,
   basic: boolean,
 ): Promise<void> {
-  if (kind === 'ack') {
-    let body: unknown;
-    try {
-      body = JSON.parse(payload.toString('utf8'));
-    } catch {
-      await telemetry.log(deviceId, 'refused', 'mqtt ack: not valid JSON');
-      return;
-    }
-    await telemetry.acknowledge(deviceId, body);
+  if (kind === 'ack') return handleAck(telemetry, deviceId, payload);
+  // No async frame here: one would keep the payload, its text and its parsed body alive until
+  // the batch commits; the writer keeps only what it stores.
+  const stored = telemetry.ingest(readMessage(deviceId, kind, payload, basic, telemetry.now()));
+  if (kind !== 'data') return stored.then(() => undefined);
+  return stored.then((outcome) => {
+    if (outcome.stored + outcome.duplicates > 0) telemetry.afterContact(deviceId);
+  });
+}
+
+/** A device's data or diagnostics message as the writer takes it (or why it cannot be read). */
+function readMessage(deviceId: string, kind: string, payload: Buffer, basic: boolean, receivedAt: Date): IngestItem {
+  const item: IngestItem = { deviceId, kind: kind === 'diag' ? 'diag' : 'data', basic, receivedAt, source: 'mqtt' };
+  if (payload.length > RECORD_LIMITS.maxPayloadBytes) {
+    item.error = `Payload of ${payload.length} bytes is over the limit of ${RECORD_LIMITS.maxPayloadBytes}`;
+    return item;
+  }
+  try {
+    item.text = payload.toString('utf8');
+    item.body = JSON.parse(item.text);
+  } catch {
+    delete item.text;
+    item.error = 'The payload is not valid JSON';
+  }
+  return item;
+}
+
+async function handleAck(telemetry: TelemetryService, deviceId: string, payload: Buffer): Promise<void> {
+  let body: unknown;
+  try {
+    body = JSON.parse(payload.toString('utf8'));
+  } catch {
+    await telemetry.log(deviceId, 'refused', 'mqtt ack: not valid JSON');
     return;
   }
-  let body: unknown;
-  let text: string | undefined;
-  let error: string | undefined;
-  if (payload.length > RECORD_LIMITS.maxPayloadBytes) {
-    error = `Payload of ${payload.length} bytes is over the limit of ${RECORD_LIMITS.maxPayloadBytes}`;
-  } else {
-    try {
-      text = payload.toString('utf8');
-      body = JSON.parse(text);
-    } catch {
-      error = 'The payload is not valid JSON';
-    }
-  }
-  const outcome = await telemetry.ingest({
-    deviceId,
-    kind: kind === 'diag' ? 'diag' : 'data',
-    ...(error === undefined ? { body, text } : { error }),
-    basic,
-    receivedAt: telemetry.now(),
-    source: 'mqtt',
-  });
-  if (kind === 'data' && outcome.stored + outcome.duplicates > 0) telemetry.afterContact(deviceId);
+  await telemetry.acknowledge(deviceId, body);
 }
 
 function commandPayload(message: CommandMessage): Buffer {
