@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { loadConfig } from '../src/config';
 import { startPortal } from '../src/portal';
-import { type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
+import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
 import {
   type Provisioned,
   type RoleFixture,
@@ -36,6 +36,12 @@ type LogBody = { entries: { kind: string; message: string }[] };
 type RpcBody = { commands: { commandID: number; method: string; state: string }[] };
 
 const nowS = (tp: TestPortal) => tp.clock.now().getTime() / 1000;
+
+/** A device's server log messages as one text. */
+async function serverLogText(client: ApiClient, deviceId: string): Promise<string> {
+  const log = (await client.get(`/api/device/${deviceId}/serverlog`)).body as LogBody;
+  return log.entries.map((e) => e.message).join('\n');
+}
 
 function ingestHttp(tp: TestPortal, id: string, key: string, body: unknown, raw?: string) {
   return tp.client().request('POST', `/api/ingest/${id}`, {
@@ -243,9 +249,7 @@ function describeIngestSuite(kind: DbKind) {
         expect(data.data.constructor).toEqual([{ v: 5, ts: now }]);
         expect(Object.keys(data.data).sort()).toEqual(['constructor', 'good', 'ok1']);
         expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
-        const log = ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries
-          .map((e) => e.message)
-          .join('\n');
+        const log = await serverLogText(admin.client, device.deviceid);
         expect(log).toContain('not valid JSON');
         expect(log).toContain('over the limit of 65536');
         expect(log).toContain('Invalid key name "__proto__"');
@@ -290,9 +294,7 @@ function describeIngestSuite(kind: DbKind) {
       expect(mixed.status).toBe(200);
       const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
       expect(data.data.a).toEqual([{ v: 2, ts }]);
-      const log = ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries
-        .map((e) => e.message)
-        .join('\n');
+      const log = await serverLogText(admin.client, device.deviceid);
       expect(log).toContain('http data: The body is not valid JSON');
       expect(log).toContain('more than 5 minutes in the future');
     });
@@ -319,9 +321,7 @@ function describeIngestSuite(kind: DbKind) {
       ]);
       expect(data.data.nul).toBeUndefined();
       expect(data.events).toEqual([]);
-      const log = ((await admin.client.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries
-        .map((e) => e.message)
-        .join('\n');
+      const log = await serverLogText(admin.client, device.deviceid);
       expect(log).toContain('Key "nul" has a value of the wrong type');
       expect(log).toContain('Malformed events');
       expect(log).toContain('Diagnostics hold text with U+0000 or an unpaired surrogate');
