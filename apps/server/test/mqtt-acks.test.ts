@@ -1,9 +1,10 @@
 /**
  * The external-broker subscriber's acknowledgements (holdPubacks): a real MQTT broker (Aedes on
  * an ephemeral port) sends QoS 1 messages to a real mqtt.js subscriber and reports each PUBACK it
- * receives. The subscriber takes the broker's whole in-flight window at once, acknowledges a
- * message only once it is stored and in the order the messages came, and a message that cannot
- * be stored is never acknowledged: the connection is dropped and comes back.
+ * receives. The subscriber takes the broker's whole in-flight window at once (up to its own limit
+ * of messages waiting), acknowledges a message only once it is stored and in the order the
+ * messages came, and a message that cannot be stored is never acknowledged: the connection is
+ * dropped and comes back.
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,7 +44,7 @@ describe('acknowledgements to an external broker', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function setup() {
+  async function setup(maxUnacknowledged?: number) {
     const broker = new Aedes();
     await broker.listen();
     /** Payloads of the messages the subscriber acknowledged, in the order the PUBACKs came. */
@@ -77,6 +78,7 @@ describe('acknowledgements to an external broker', () => {
         return d.promise;
       },
       (error) => errors.push(error),
+      maxUnacknowledged,
     );
     await new Promise((resolve) => subscriber.once('connect', resolve));
     await subscriber.subscribeAsync('dev/+/data', { qos: 1 });
@@ -115,6 +117,30 @@ describe('acknowledgements to an external broker', () => {
       t.stores.get(p)!.resolve();
       await until(() => t.acked.length === i + 1);
     }
+    expect(t.acked).toEqual(payloads);
+  });
+
+  it('reads no further while its limit of messages waits for their store, then goes on', async () => {
+    const t = await setup(3);
+    const payloads = Array.from({ length: 7 }, (_, i) => `w${i}`);
+    await t.publish(payloads.slice(0, 1));
+    await until(() => t.stores.size === 1);
+    void t.publish(payloads.slice(1));
+    await until(() => t.stores.size === 3);
+    await settle();
+    expect([...t.stores.keys()]).toEqual(['w0', 'w1', 'w2']);
+    t.stores.get('w1')!.resolve();
+    await settle();
+    // w0 still waits, so nothing is acknowledged and nothing more is read.
+    expect(t.stores.size).toBe(3);
+    t.stores.get('w0')!.resolve();
+    await until(() => t.stores.size === 5);
+    expect(t.acked).toEqual(['w0', 'w1']);
+    for (const p of payloads.slice(2)) {
+      await until(() => t.stores.has(p));
+      t.stores.get(p)!.resolve();
+    }
+    await until(() => t.acked.length === 7);
     expect(t.acked).toEqual(payloads);
   });
 

@@ -76,6 +76,19 @@ describe('parseDeviceRecord', () => {
     expect(ok.ok && ok.record.events).toEqual([{ msg: '\ud83d\ude00' }]);
   });
 
+  it('takes a record of valid measurements as it is, and copies one it must change', () => {
+    const clean = { ts: NOW, v: 12.5, s: 'text', b: true };
+    const kept = parseDeviceRecord(clean, NOW);
+    expect(kept.ok && kept.record).toBe(clean);
+    const dirty = { ts: NOW, v: 12.5, _bad: 1, w: null };
+    const cleaned = parseDeviceRecord(dirty, NOW);
+    expect(cleaned.ok && cleaned.record).toEqual({ ts: NOW, v: 12.5 });
+    expect(dirty).toEqual({ ts: NOW, v: 12.5, _bad: 1, w: null });
+    const proto = parseDeviceRecord(JSON.parse(`{"ts":${NOW},"__proto__":{"x":1},"v":1}`), NOW);
+    expect(proto.ok && Object.getPrototypeOf(proto.record)).toBe(Object.prototype);
+    expect(proto.ok && Object.keys(proto.record)).toEqual(['ts', 'v']);
+  });
+
   it('returns a copy of an array value, not the array given', () => {
     const input = [1, 2, 3];
     const parsed = parseDeviceRecord({ ts: NOW, a: input }, NOW);

@@ -229,6 +229,13 @@ export async function startEmbeddedBroker(options: {
 
 // ---------------------------------------------------------------- external broker
 
+/** What ingest needs of a device's plan. */
+interface IngestPlan {
+  basic: boolean;
+}
+const BASIC_PLAN: IngestPlan = { basic: true };
+const HOSTED_PLAN: IngestPlan = { basic: false };
+
 export interface ExternalBrokerOptions {
   url: string;
   /** Shared-subscription group: every portal instance in the group gets a share of the devices' messages. */
@@ -252,19 +259,28 @@ interface Held {
 }
 
 /**
+ * Messages one connection to an external broker holds unacknowledged at most. A broker may send
+ * more than its in-flight setting says (Mosquitto 2.0 did: hundreds per connection), and each
+ * waiting message is memory the garbage collector copies until its batch commits; past this
+ * many the connection is not read until a PUBACK goes (TCP backpressure; the broker queues).
+ */
+export const MAX_UNACKNOWLEDGED_PER_CONNECTION = 32;
+
+/**
  * Each QoS 1 message of an external broker is acknowledged only once it is stored, without
  * making the connection wait. mqtt.js writes a PUBACK when `handleMessage` calls back and reads
  * the connection's next message only after that, which would leave one message per connection
  * in the group commit; here `handleMessage` calls back at once and the PUBACK it triggers is
  * held until the message's `store` resolves. PUBACKs leave in the order their messages came
- * (MQTT 3.1.1 section 4.6), so the broker keeps its whole in-flight window (Mosquitto: 20 per
- * connection) going. A message that cannot be stored gets no PUBACK: the connection is dropped
+ * (MQTT 3.1.1 section 4.6), so the broker keeps its in-flight window going, up to
+ * `maxUnacknowledged` messages per connection. A message that cannot be stored gets no PUBACK: the connection is dropped
  * (`onStoreError`) and reconnects, and PUBACKs held for the old connection are never sent.
  */
 export function holdPubacks(
   client: MqttClient,
   store: (packet: IPublishPacket) => Promise<void>,
   onStoreError: (error: unknown) => void,
+  maxUnacknowledged = MAX_UNACKNOWLEDGED_PER_CONNECTION,
 ): void {
   const internals = client as unknown as { _sendPacket: SendPacket };
   const send = internals._sendPacket.bind(client);
@@ -281,25 +297,31 @@ export function holdPubacks(
       n += 1;
     }
     if (n > 0) waiting.splice(0, n);
+    if (paused && waiting.length < maxUnacknowledged) {
+      const resume = paused;
+      paused = null;
+      resume();
+    }
   };
   /** Counts connections: what was handed over on an earlier one is never acknowledged on a later one. */
   let connection = 0;
+  /** The connection's next read, held back while `maxUnacknowledged` messages wait for their store. */
+  let paused: (() => void) | null = null;
   const reset = () => {
     connection += 1;
     waiting = [];
     byId.clear();
+    paused = null;
   };
   client.on('close', reset);
-  client.handleMessage = (packet, callback) => {
-    if (packet.qos !== 1 || packet.messageId === undefined) {
-      store(packet).catch(onStoreError);
-      return callback();
-    }
-    const held: Held = { state: 'storing', puback: null };
+  /**
+   * Marks `held` stored once `stored` resolves. A function of its own: closures made inside
+   * `handleMessage` would keep mqtt.js's callback, and with it the packet and its payload,
+   * alive until the batch commits.
+   */
+  const settle = (held: Held, stored: Promise<void>) => {
     const mine = connection;
-    waiting.push(held);
-    byId.set(packet.messageId, held);
-    store(packet).then(
+    stored.then(
       () => {
         held.state = 'stored';
         if (mine === connection) release();
@@ -312,7 +334,18 @@ export function holdPubacks(
         client.stream.destroy();
       },
     );
-    callback();
+  };
+  client.handleMessage = (packet, callback) => {
+    if (packet.qos !== 1 || packet.messageId === undefined) {
+      store(packet).catch(onStoreError);
+      return callback();
+    }
+    const held: Held = { state: 'storing', puback: null };
+    waiting.push(held);
+    byId.set(packet.messageId, held);
+    settle(held, store(packet));
+    if (waiting.length < maxUnacknowledged) callback();
+    else paused = callback;
   };
   internals._sendPacket = (packet, cb, ...rest) => {
     const held = packet.cmd === 'puback' && packet.messageId !== undefined ? byId.get(packet.messageId) : undefined;
@@ -326,26 +359,27 @@ export function holdPubacks(
 
 export async function connectExternalBroker(options: ExternalBrokerOptions): Promise<MqttIngest> {
   const { telemetry, log } = options;
-  const plans = new Map<string, { basic: boolean | null; until: number }>();
+  /** The plans read lately (null: unknown device), one shared object per kind of plan. */
+  const plans = new Map<string, { plan: IngestPlan | null; until: number }>();
 
   /** The cached plan of a device (null: unknown device), or undefined when it must be read. */
-  function cachedPlan(deviceId: string, now: number): { basic: boolean } | null | undefined {
+  function cachedPlan(deviceId: string, now: number): IngestPlan | null | undefined {
     const cached = plans.get(deviceId);
     if (!cached || cached.until <= now) return undefined;
-    return cached.basic === null ? null : { basic: cached.basic };
+    return cached.plan;
   }
 
   /** Plan reads under way: the messages a device sends meanwhile wait for the same read. */
-  const reading = new Map<string, Promise<{ basic: boolean } | null>>();
+  const reading = new Map<string, Promise<IngestPlan | null>>();
 
-  function planOf(deviceId: string): Promise<{ basic: boolean } | null> {
+  function planOf(deviceId: string): Promise<IngestPlan | null> {
     let read = reading.get(deviceId);
     if (!read) {
       read = telemetry
         .ingestPlan(deviceId)
         .then((plan) => {
           if (plans.size >= 100_000) plans.clear();
-          plans.set(deviceId, { basic: plan ? plan.basic : null, until: Date.now() + 10_000 });
+          plans.set(deviceId, { plan: plan && (plan.basic ? BASIC_PLAN : HOSTED_PLAN), until: Date.now() + 10_000 });
           return plan;
         })
         .finally(() => reading.delete(deviceId));
@@ -372,12 +406,13 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       const deviceId = match[1]!;
       const kind = match[2]!;
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-      const handle = (plan: { basic: boolean } | null): Promise<void> => {
+      const cached = cachedPlan(deviceId, Date.now());
+      if (cached) return handleDeviceMessage(telemetry, deviceId, kind, payload, cached.basic);
+      const handle = (plan: IngestPlan | null): Promise<void> => {
         if (plan) return handleDeviceMessage(telemetry, deviceId, kind, payload, plan.basic);
         log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
         return Promise.resolve();
       };
-      const cached = cachedPlan(deviceId, Date.now());
       return cached === undefined ? planOf(deviceId).then(handle) : handle(cached);
     };
     holdPubacks(client, store, (error) => {
