@@ -6,7 +6,14 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { BRANDS, type BrandConfig, type BrandId } from '@portal/core';
+import {
+  BRANDS,
+  DEFAULT_MAP_TILES,
+  tileImageSource,
+  type BrandConfig,
+  type BrandId,
+  type MapTiles,
+} from '@portal/core';
 import type { Db } from './db/db';
 import { systemClock, type Clock } from './clock';
 import { createBackgroundTasks } from './background';
@@ -39,6 +46,7 @@ import { createClientErrorsService } from './modules/client-errors/client-errors
 import { registerClientErrorsRoutes } from './modules/client-errors/client-errors.routes';
 import { createHealthService } from './modules/health/health.service';
 import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerSiteRoutes } from './modules/site/site.routes';
 import { createDevicesService, type DevicesService } from './modules/devices/devices.service';
 import { registerDevicesRoutes } from './modules/devices/devices.routes';
 import {
@@ -74,6 +82,8 @@ export interface AppOptions {
   /** Ingest queue and command delivery settings (tests). */
   telemetry?: Partial<TelemetryOptions>;
   logLevel?: string;
+  /** Where map tiles come from (MAP_TILE_URL); OpenStreetMap's by default. */
+  mapTiles?: MapTiles;
   /** Where logs go (default stdout). */
   logStream?: DestinationStream;
 }
@@ -143,12 +153,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Errors raised by the router before any route (malformed URL, over-long parameter).
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;
-      void (reply as FastifyReply)
-        .code(status)
-        .send({
-          message: status === 414 ? 'The address is too long.' : 'The address is malformed.',
-          code: 'BAD_REQUEST',
-        });
+      void (reply as FastifyReply).code(status).send({
+        message: status === 414 ? 'The address is too long.' : 'The address is malformed.',
+        code: 'BAD_REQUEST',
+      });
     },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -218,7 +226,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimit = perMinute(options.rateLimitPerMinute ?? 20);
 
   registerDatabase(app, db);
-  registerSecurityHeaders(app);
+  const mapTiles = options.mapTiles ?? DEFAULT_MAP_TILES;
+  const tileSource = tileImageSource(mapTiles.url);
+  registerSecurityHeaders(app, tileSource ? [tileSource] : []);
   registerRequestContext(app, { brands, publicUrl });
   registerCsrf(app);
   await registerAuth(app, auth);
@@ -228,6 +238,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app, { fallback });
 
   registerHealthRoutes(app, health);
+  registerSiteRoutes(app, { mapTiles });
   registerAuthRoutes(app, auth, rateLimit);
   registerAccountRoutes(app, account, rateLimit);
   registerGroupsRoutes(app, groups);

@@ -5,7 +5,14 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { BRAND_IDS, type BrandConfig, type BrandId } from '@portal/core';
+import {
+  BRAND_IDS,
+  DEFAULT_MAP_TILES,
+  isTileUrlTemplate,
+  type BrandConfig,
+  type BrandId,
+  type MapTiles,
+} from '@portal/core';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -87,6 +94,17 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description:
       'Under load, the rollups, latest values and contact times of stored records are written together, at most this many ms later (records themselves are stored before their acknowledgement). 0 writes them with every batch: set 0 when several portal instances share one database.',
   },
+  {
+    name: 'MAP_TILE_URL',
+    default: DEFAULT_MAP_TILES.url,
+    description:
+      "The map tiles (a Leaflet URL template with {z}, {x}, {y} and optionally {s}): a self-hosted tile server for offline installations. The pages' content security policy allows images from its origin.",
+  },
+  {
+    name: 'MAP_TILE_ATTRIBUTION',
+    default: 'OpenStreetMap contributors',
+    description: "The attribution shown on maps (HTML); with MAP_TILE_URL unset, OpenStreetMap's.",
+  },
 ];
 
 export type TrustProxy = boolean | number | string[];
@@ -110,6 +128,7 @@ export interface Config {
   mqttUrl: string | undefined;
   mqttSharedConnections: number;
   ingestHoldMs: number;
+  mapTiles: MapTiles;
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -188,6 +207,17 @@ const EnvSchema = z.object({
   WEB_DIST: optionalText,
   TRUST_PROXY: z.preprocess(blankToUndefined, TrustProxySchema.default(false)),
   BRAND_OVERRIDES: z.preprocess(blankToUndefined, BrandOverridesSchema.default({})),
+  MAP_TILE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine(isTileUrlTemplate, 'must be an http(s) tile URL template with {z}, {x} and {y}')
+      .default(DEFAULT_MAP_TILES.url),
+  ),
+  MAP_TILE_ATTRIBUTION: z.preprocess(
+    blankToUndefined,
+    z.string().max(500, 'must be at most 500 characters').optional(),
+  ),
   MQTT_PORT: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -263,6 +293,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttUrl: e.MQTT_URL,
     mqttSharedConnections: e.MQTT_SHARED_CONNECTIONS,
     ingestHoldMs: e.INGEST_HOLD_MS,
+    mapTiles: {
+      url: e.MAP_TILE_URL,
+      attribution:
+        e.MAP_TILE_ATTRIBUTION ?? (e.MAP_TILE_URL === DEFAULT_MAP_TILES.url ? DEFAULT_MAP_TILES.attribution : ''),
+    },
   };
 }
 

@@ -42,8 +42,61 @@ async function ensureDemoDevices(portal: Portal, file: string | null): Promise<F
     await devices.claim(owner, spec.id, { setupPassword: created.setupPassword });
     fleet.push({ id: spec.id, key: created.deviceKey, model: spec.model, seed: spec.id });
   }
+  await presentDemoDevices(portal, fleet);
   if (file) writeFileSync(file, JSON.stringify({ devices: fleet } satisfies StoredFleet, null, 2), { mode: 0o600 });
   return fleet;
+}
+
+/** Trigger buttons of the demo devices' scripts (config.settings.script.triggers). */
+const DEMO_TRIGGERS = [
+  { index: 1, name: 'Sound Horn', colour: '#0284c7' },
+  { index: 2, name: 'Beacon On', colour: '#16a34a' },
+  { index: 3, name: 'Stop Engine', colour: '#d32f2f' },
+];
+
+/** Display settings that show the Data page's kinds of card on the demo devices. */
+const DEMO_DISPLAY_SETTINGS = {
+  vsys: {
+    displayType: 'gauge',
+    sort: 1,
+    gaugeSettings: { min: 0, max: 32, warnLow: 10, warnHigh: 15, alarmLow: 9, alarmHigh: 16 },
+  },
+  ambient_temp: { displayType: 'trendline', sort: 2 },
+  ambient_hum: { sort: 3 },
+  digital1: {
+    displayType: 'digital',
+    sort: 4,
+    digitalSettings: { lowThreshold: 0.5, lowString: 'Stopped', highString: 'Running' },
+  },
+  hourmeter_hrs: { displayType: 'hours', sort: 5 },
+  cp1: { name: 'Engine Speed', units: 'rpm', dp: 0, sort: 6 },
+  cp2: { name: 'Hydraulic Oil', units: '°C', dp: 1, sort: 7 },
+};
+
+/**
+ * Gives the new demo devices trigger parameters and display settings, as their owner would:
+ * through the portal's own API (PUT config and settings), signed in as the demo user.
+ */
+async function presentDemoDevices(portal: Portal, fleet: readonly FleetDevice[]): Promise<void> {
+  const login = await portal.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { 'x-requested-with': 'portal' },
+    payload: { email: DEMO_USER.email, password: DEMO_USER.password },
+  });
+  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const headers = { cookie, 'x-requested-with': 'portal' };
+  for (const device of fleet) {
+    for (const [url, payload] of [
+      [`/api/device/${device.id}/config`, { config: { settings: { script: { triggers: DEMO_TRIGGERS } } } }],
+      [`/api/device/${device.id}/settings`, { PORTAL_displaySettings: DEMO_DISPLAY_SETTINGS }],
+    ] as const) {
+      const answer = await portal.app.inject({ method: 'PUT', url, headers, payload });
+      if (answer.statusCode !== 200)
+        portal.app.log.warn({ url, status: answer.statusCode, body: answer.body }, 'Demo device set-up call failed');
+    }
+  }
+  await portal.app.inject({ method: 'POST', url: '/api/auth/logout', headers });
 }
 
 /** Starts the demo fleet against the portal's MQTT broker (or MQTT_URL); null when there is nothing to run. */

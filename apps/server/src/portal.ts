@@ -66,6 +66,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       brands: withBrandOverrides(config.brandOverrides),
       rateLimitPerMinute: config.rateLimitPerMinute,
       logLevel: config.logLevel,
+      mapTiles: config.mapTiles,
     });
     // Derived rows a stopped process held back are rebuilt before any ingest starts.
     await app.services.telemetry.recoverDerived();

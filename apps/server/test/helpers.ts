@@ -93,6 +93,8 @@ export function captureLogs(): LogCapture {
 // ---------------------------------------------------------------- portal
 
 export interface TestPortalOptions {
+  /** MAP_TILE_URL. */
+  mapTileUrl?: string;
   db: DbKind;
   smtpUrl?: string;
   rateLimitPerMinute?: number;
@@ -140,6 +142,7 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     LOG_LEVEL: 'info',
     WEB_DIST: options.webDist ?? '/nonexistent-web-dist',
     RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 10_000),
+    MAP_TILE_URL: options.mapTileUrl,
   });
   const clock = new TestClock();
   const logs = captureLogs();

@@ -19,21 +19,19 @@ const VerifyRoute = lazy(() => import('./routes/verify-route').then((m) => ({ de
 const FccRoute = lazy(() => import('./routes/fcc-route').then((m) => ({ default: m.FccRoute })));
 const HomeRoute = lazy(() => import('./routes/home-route').then((m) => ({ default: m.HomeRoute })));
 const AccountRoute = lazy(() => import('./routes/account-route').then((m) => ({ default: m.AccountRoute })));
+const AddDeviceRoute = lazy(() => import('./routes/add-device-route').then((m) => ({ default: m.AddDeviceRoute })));
+const DataRoute = lazy(() => import('./routes/data-route').then((m) => ({ default: m.DataRoute })));
 
 /**
  * Signed-in routes of spec 1 section 2 that later issues build. They are declared now so a
  * signed-out visitor is sent to sign in (and comes back), and show the not-found screen until built.
  */
 const LATER_ROUTES: readonly string[] = [
-  '/add',
-  '/:groupid/add',
   '/widget/:deviceid/:widgetid',
   '/chart/:deviceid/:chartid',
   ...(brand.hidePlans ? [] : ['/plans', '/subscriptions', '/subscriptions/:groupid']),
   '/support',
   '/support/:deviceid',
-  '/data/:deviceid',
-  '/:groupid/data/:deviceid',
   '/raw/:deviceid',
   '/config/:deviceid',
   '/users/:deviceid',
@@ -94,6 +92,10 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route path="/account" element={<AccountRoute />} />
           <Route path="/account/:tab" element={<AccountRoute />} />
+          <Route path="/add" element={<AddDeviceRoute />} />
+          <Route path="/:groupid/add" element={<AddDeviceRoute />} />
+          <Route path="/data/:deviceid" element={<DataRoute />} />
+          <Route path="/:groupid/data/:deviceid" element={<DataRoute />} />
           {LATER_ROUTES.map((path) => (
             <Route key={path} path={path} element={<NotFound />} />
           ))}

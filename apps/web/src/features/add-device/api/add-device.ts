@@ -1,0 +1,52 @@
+import { useMutation } from '@tanstack/react-query';
+import type { DeviceSettingsResponse, DeviceUserPostBody, DeviceUserResult } from '@portal/core';
+import { api } from '@/lib/api';
+
+export interface AddDeviceInput {
+  deviceid: string;
+  /** Omitted when the device allows adding without a password. */
+  setupPassword?: string;
+  /** The group the device is added into, when one is chosen. */
+  groupid?: string;
+}
+
+export interface AddedDevice extends DeviceUserResult {
+  /** The device's display name (its id when the name could not be read). */
+  name: string;
+  groupid?: string;
+}
+
+/**
+ * POST /api/device/{id}/user with {setupPassword, groupid}: adds the device to the signed-in
+ * user ({} without the password works once while add-without-password is active).
+ */
+export function addDevice({ deviceid, setupPassword, groupid }: AddDeviceInput): Promise<DeviceUserResult> {
+  const body: DeviceUserPostBody = {
+    ...(setupPassword !== undefined ? { setupPassword } : {}),
+    ...(groupid ? { groupid } : {}),
+  };
+  return api.post<DeviceUserResult>(`/device/${encodeURIComponent(deviceid)}/user`, body, { area: 'device' });
+}
+
+/** The device's display name for the recent list; its id when the settings cannot be read. */
+async function deviceName(deviceid: string): Promise<string> {
+  try {
+    const answer = await api.get<DeviceSettingsResponse>(`/device/${encodeURIComponent(deviceid)}/settings`, {
+      area: 'device',
+    });
+    return answer.deviceSettings.PORTAL_deviceName || deviceid;
+  } catch {
+    return deviceid;
+  }
+}
+
+/** Adds the device, then reads its name (for the recent list). */
+export function useAddDevice() {
+  return useMutation({
+    mutationFn: async (input: AddDeviceInput): Promise<AddedDevice> => {
+      const result = await addDevice(input);
+      const name = await deviceName(result.deviceid);
+      return { ...result, name, ...(input.groupid ? { groupid: input.groupid } : {}) };
+    },
+  });
+}

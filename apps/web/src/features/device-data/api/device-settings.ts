@@ -1,0 +1,38 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { STALE_TIMES_MS, type DeviceSettingsPutBody, type DeviceSettingsResponse } from '@portal/core';
+import { api } from '@/lib/api';
+
+export type { DeviceSettingsResponse };
+
+export const deviceSettingsKey = (deviceid: string) => ['device', deviceid, 'settings'] as const;
+
+/** GET /api/device/{id}/settings: the settings record, the caller's permission and the plan tier. */
+export function getDeviceSettings(deviceid: string, signal?: AbortSignal): Promise<DeviceSettingsResponse> {
+  return api.get<DeviceSettingsResponse>(`/device/${encodeURIComponent(deviceid)}/settings`, {
+    area: 'device',
+    signal,
+  });
+}
+
+export function deviceSettingsQueryOptions(deviceid: string) {
+  return queryOptions({
+    queryKey: deviceSettingsKey(deviceid),
+    queryFn: ({ signal }) => getDeviceSettings(deviceid, signal),
+    staleTime: STALE_TIMES_MS.settings,
+    retry: 1,
+  });
+}
+
+export function useDeviceSettings(deviceid: string) {
+  return useQuery(deviceSettingsQueryOptions(deviceid));
+}
+
+/** PUT /api/device/{id}/settings (display settings, notes or name); refreshes the settings after. */
+export function useUpdateDeviceSettings(deviceid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DeviceSettingsPutBody) =>
+      api.put<unknown>(`/device/${encodeURIComponent(deviceid)}/settings`, body, { area: 'device' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceSettingsKey(deviceid) }),
+  });
+}

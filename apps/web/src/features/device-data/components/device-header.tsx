@@ -1,0 +1,222 @@
+/**
+ * The header of every device page (spec 2 section 2): breadcrumb, device name, status, plan
+ * badge and the page buttons with their visibility rules, then the plan banners.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import {
+  BASIC_BANNER_TEXT,
+  isDeviceNameEditable,
+  planState,
+  sanitise,
+  trialBannerText,
+  type DeviceAccess,
+  type DeviceSettingsResponse,
+} from '@portal/core';
+import { useMessageDialog } from '@/lib/message-dialog';
+import { useUpdateDeviceSettings } from '../api/device-settings';
+import './device-page.css';
+
+export type DevicePageName = 'Data' | 'Scripting' | 'Diagnostics' | 'Server Log' | 'Settings' | 'Raw Data' | 'Users';
+
+export interface DeviceHeaderProps {
+  deviceid: string;
+  page: DevicePageName;
+  /** The device name (PORTAL_deviceName, else the id). */
+  name: string;
+  settings: DeviceSettingsResponse | undefined;
+  access: DeviceAccess;
+  /** Base document title ('Portal' or 'Dev Portal'). */
+  baseTitle: string;
+  /** The config disables endpoint.data_to_portal. */
+  dataToPortalDisabled: boolean;
+  /** Status line under the name: last contact, No Recent Contact. */
+  status?: ReactNode;
+  /** Extra buttons of the page (Asset Notes, Regulatory Information...). */
+  actions?: ReactNode;
+  onDistributorTools?: () => void;
+  nowMs: number;
+}
+
+const devicePath = (page: string, deviceid: string) => `/${page}/${encodeURIComponent(deviceid)}`;
+
+export function DeviceHeader(props: DeviceHeaderProps) {
+  const { deviceid, page, name, settings, access } = props;
+  useEffect(() => {
+    document.title = `${props.baseTitle} - ${name}: ${page}`;
+  }, [props.baseTitle, name, page]);
+
+  const plan = planState({ tier: settings?.deviceSettings.tier ?? null }, props.nowMs);
+  const onData = page === 'Data';
+
+  return (
+    <header className="dp-header">
+      <nav aria-label="Breadcrumb" className="dp-crumbs">
+        <ol>
+          <li>
+            <Link to="/" aria-label="Home" className="dp-crumb-home">
+              <i className="pi pi-home" aria-hidden="true" />
+            </Link>
+          </li>
+          <li>{onData ? <span>{name}</span> : <Link to={devicePath('data', deviceid)}>{name}</Link>}</li>
+          <li aria-current="page">{page}</li>
+        </ol>
+      </nav>
+      <div className="dp-header-main">
+        <div className="dp-title-block">
+          <div className="dp-title-row">
+            <DeviceName deviceid={deviceid} name={name} editable={access.editDeviceSettings} />
+            <Link
+              to="/plans"
+              className={`dp-tier dp-tier--${plan.colour}`}
+              title={plan.tooltip}
+              aria-label={`Plan: ${plan.label}. ${plan.tooltip}`}
+            >
+              {plan.label}
+            </Link>
+          </div>
+          <div className="dp-status">
+            <span className="dp-id">{deviceid}</span>
+            {props.status}
+          </div>
+        </div>
+        <div className="dp-actions" role="toolbar" aria-label="Device pages">
+          {props.actions}
+          {onData && access.distributorTools && (
+            <button type="button" className="p-button p-button-sm p-button-outlined" onClick={props.onDistributorTools}>
+              <i className="pi pi-briefcase" aria-hidden="true" /> Distributor Tools
+            </button>
+          )}
+          <Link className="p-button p-button-sm p-button-text" to={devicePath('script', deviceid)}>
+            Scripting
+          </Link>
+          <Link className="p-button p-button-sm p-button-text" to={devicePath('diag', deviceid)}>
+            Diagnostics
+          </Link>
+          <Link className="p-button p-button-sm p-button-text" to={devicePath('serverlog', deviceid)}>
+            Server Log
+          </Link>
+          {!page.startsWith('Settings') && (
+            <Link className="p-button p-button-sm p-button-text" to={devicePath('config', deviceid)}>
+              Settings
+            </Link>
+          )}
+          {page !== 'Raw Data' && (
+            <Link className="p-button p-button-sm p-button-text" to={devicePath('raw', deviceid)}>
+              Raw Data
+            </Link>
+          )}
+          {page !== 'Users' &&
+            (access.viewUsers ? (
+              <Link
+                className="p-button p-button-sm dp-permission"
+                to={devicePath('users', deviceid)}
+                title="Users and permissions"
+              >
+                <i className="pi pi-user" aria-hidden="true" /> {access.role}
+              </Link>
+            ) : (
+              <span
+                className="p-button p-button-sm dp-permission dp-permission--inert"
+                role="link"
+                aria-disabled="true"
+                title="Your permission on this device"
+              >
+                <i className="pi pi-user" aria-hidden="true" /> {access.role}
+              </span>
+            ))}
+        </div>
+      </div>
+      <div className="dp-banners">
+        {plan.showBasicBanner && (
+          <p className="dp-banner dp-banner--info" role="status">
+            <i className="pi pi-info-circle" aria-hidden="true" /> Basic plan: {BASIC_BANNER_TEXT}.{' '}
+            <Link to="/plans">See plans</Link>
+          </p>
+        )}
+        {plan.showTrialBanner && plan.trialDaysRemaining !== null && (
+          <p className={`dp-banner dp-banner--${plan.colour === 'danger' ? 'danger' : 'warning'}`} role="status">
+            <i className="pi pi-clock" aria-hidden="true" /> {trialBannerText(plan.trialDaysRemaining)}{' '}
+            <Link to="/plans">See plans</Link>
+          </p>
+        )}
+        {props.dataToPortalDisabled && (
+          <p className="dp-banner dp-banner--warning" role="status">
+            <i className="pi pi-exclamation-triangle" aria-hidden="true" /> This device is set not to send data to the
+            portal (endpoint.data_to_portal is off in its settings).
+          </p>
+        )}
+        {access.error && (
+          <p className="dp-banner dp-banner--danger" role="alert">
+            <i className="pi pi-exclamation-circle" aria-hidden="true" /> Failed to load Portal settings for this
+            device. Showing what a viewer may see.
+          </p>
+        )}
+      </div>
+    </header>
+  );
+}
+
+/** The device name; editable (pencil) only for ids starting '0-' and users who may edit settings. */
+function DeviceName({ deviceid, name, editable }: { deviceid: string; name: string; editable: boolean }) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(name);
+  const update = useUpdateDeviceSettings(deviceid);
+  const messages = useMessageDialog();
+  const canEdit = editable && isDeviceNameEditable(deviceid);
+  if (!editing) {
+    return (
+      <h1 className="dp-name">
+        {name}
+        {canEdit && (
+          <button
+            type="button"
+            className="p-button p-button-text p-button-sm p-button-icon-only dp-name-edit"
+            aria-label="Edit device name"
+            onClick={() => {
+              setDraft(name);
+              setEditing(true);
+            }}
+          >
+            <i className="pi pi-pencil" aria-hidden="true" />
+          </button>
+        )}
+      </h1>
+    );
+  }
+  const save = () => {
+    const clean = sanitise(draft);
+    update.mutate(
+      { PORTAL_deviceName: clean },
+      { onSuccess: () => setEditing(false), onError: (error) => messages.showError(error) },
+    );
+  };
+  return (
+    <form
+      className="dp-name-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <label className="visually-hidden" htmlFor="device-name">
+        Device name
+      </label>
+      <input
+        id="device-name"
+        className="p-inputtext p-component"
+        value={draft}
+        maxLength={40}
+        autoFocus
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}
+      />
+      <button type="submit" className="p-button p-button-sm" disabled={update.isPending}>
+        Save
+      </button>
+      <button type="button" className="p-button p-button-sm p-button-text" onClick={() => setEditing(false)}>
+        Cancel
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import { formatDistanceStrict, type FormatDistanceToken, type Locale } from 'date-fns';
+import { enUS } from 'date-fns/locale';
+import { CARD_MESSAGES, eventColourClass, eventLabel } from '@portal/core';
+import './cards.css';
+
+/** One event of the device's latest record (spec 2 section 3); `ts` is in epoch seconds. */
+export interface DeviceEvent {
+  ts: number;
+  msg: string;
+  lv: number | null;
+  topic: string | null;
+  severity: string | null;
+}
+
+/** How often the relative ages are refreshed. */
+const AGE_REFRESH_MS = 30_000;
+const SKELETON_ROWS = [0, 1, 2, 3];
+
+const SHORT_UNITS: Partial<Record<FormatDistanceToken, string>> = {
+  xSeconds: 's',
+  xMinutes: 'min',
+  xHours: 'h',
+  xDays: 'd',
+  xMonths: 'mo',
+  xYears: 'y',
+};
+
+/** English with short units, so ages read '3 min ago' and '2 h ago'. */
+const SHORT_EN: Locale = {
+  ...enUS,
+  formatDistance: (token, count, options) => {
+    const text = `${count} ${SHORT_UNITS[token] ?? ''}`.trim();
+    if (!options?.addSuffix) return text;
+    return options.comparison !== undefined && options.comparison > 0 ? `in ${text}` : `${text} ago`;
+  },
+};
+
+const ABSOLUTE = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** Re-renders every `intervalMs`, so relative times stay true while the page is open. */
+function useTick(intervalMs: number): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const id = window.setInterval(() => setTick((n) => n + 1), intervalMs);
+    return () => window.clearInterval(id);
+  }, [intervalMs]);
+}
+
+/** An age such as '3 min ago' that keeps itself current, with the absolute time (and zone) on hover. */
+export function RelativeTime({ ts, className }: { ts: number; className?: string }) {
+  useTick(AGE_REFRESH_MS);
+  if (!Number.isFinite(ts)) return null;
+  const date = new Date(ts * 1000);
+  return (
+    <time className={className} dateTime={date.toISOString()} title={ABSOLUTE.format(date)}>
+      {formatDistanceStrict(date, Date.now(), { addSuffix: true, roundingMethod: 'floor', locale: SHORT_EN })}
+    </time>
+  );
+}
+
+function EventRows({ events }: { events: readonly DeviceEvent[] }) {
+  return (
+    // The list scrolls inside the card, so it takes focus to be scrolled from the keyboard.
+    <div className="dd-events" role="region" aria-label="Events, newest first" tabIndex={0}>
+      <ul className="dd-events__list">
+        {events.map((event, index) => (
+          <li key={`${event.ts}-${index}`} className="dd-events__row">
+            <span className={`dd-level dd-level--${eventColourClass(event)}`}>{eventLabel(event)}</span>
+            <span className="dd-events__text">
+              <span className="dd-events__msg">{event.msg}</span>
+              {event.topic ? <span className="dd-events__topic">{event.topic}</span> : null}
+            </span>
+            <RelativeTime ts={event.ts} className="dd-events__time" />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function EventSkeleton() {
+  return (
+    <ul className="dd-events__list" aria-hidden="true">
+      {SKELETON_ROWS.map((row) => (
+        <li key={row} className="dd-events__row">
+          <span className="skeleton dd-events__skeleton-badge" />
+          <span className="skeleton dd-events__skeleton-text" />
+          <span className="skeleton dd-events__skeleton-time" />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The Events card: the device's events newest first, each with its level badge, message, topic and age. */
+export function EventsCard({ events, loading = false }: { events: readonly DeviceEvent[]; loading?: boolean }) {
+  const titleId = useId();
+  const newestFirst = useMemo(() => [...events].sort((a, b) => b.ts - a.ts), [events]);
+  const showCount = !loading && newestFirst.length > 0;
+
+  return (
+    <section className="card dd-card" aria-labelledby={titleId} aria-busy={loading || undefined}>
+      <header className="dd-card__head">
+        <h2 id={titleId} className="dd-card__title">
+          Events
+        </h2>
+        {showCount ? <span className="dd-card__count">{newestFirst.length}</span> : null}
+      </header>
+      {loading ? (
+        <EventSkeleton />
+      ) : newestFirst.length === 0 ? (
+        <p className="dd-card-message">{CARD_MESSAGES.noEvents}</p>
+      ) : (
+        <EventRows events={newestFirst} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,202 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import {
+  CARD_MESSAGES,
+  MAP_DEFAULTS,
+  MAP_LOAD_ERROR,
+  SEVERITY_COLOURS,
+  gpsAccuracyRadiusMetres,
+  type MapSeverity,
+} from '@portal/core';
+import { useMapTiles } from '@/lib/map-tiles';
+import { RelativeTime } from './events-card';
+import './cards.css';
+
+export interface MapCardProps {
+  lat: number | null;
+  lon: number | null;
+  hdop: number | null;
+  severity: MapSeverity;
+  label: string;
+  ts: number | null;
+}
+
+interface MapParts {
+  map: L.Map;
+  marker: L.CircleMarker;
+  accuracy: L.Circle;
+  /** Whether the map has been centred on a fix yet. */
+  placed: boolean;
+}
+
+const MARKER_RADIUS_PX = 9;
+const RING = '#ffffff';
+const COORD_DP = 4;
+/** On the first fix the accuracy circle's diameter takes about this share of the map's height... */
+const ACCURACY_SHARE = 0.4;
+/** ...but the map never zooms in closer than this. */
+const MAX_FIRST_ZOOM = 17;
+
+/** The zoom for the first fix: close enough that the accuracy circle shows around the marker. */
+function firstZoom(map: L.Map, at: L.LatLng, radiusM: number): number {
+  if (radiusM <= 0 || map.getSize().y === 0) return MAP_DEFAULTS.singleMarkerZoom;
+  const zoom = map.getBoundsZoom(at.toBounds((2 * radiusM) / ACCURACY_SHARE), false);
+  return Math.max(0, Math.min(MAX_FIRST_ZOOM, zoom));
+}
+
+/** What a screen reader hears for the map: the position and, when known, its accuracy. */
+function positionText(lat: number, lon: number, radiusM: number): string {
+  const where = `Position ${lat.toFixed(COORD_DP)}, ${lon.toFixed(COORD_DP)}`;
+  return radiusM > 0 ? `${where}, accuracy ${Math.round(radiusM)} m` : where;
+}
+
+const FIX_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The marker's tooltip: the label and the time of the fix, built as nodes so the label is never read as HTML. */
+function tooltipContent(label: string, ts: number | null): HTMLElement {
+  const box = document.createElement('div');
+  const name = box.appendChild(document.createElement('strong'));
+  name.textContent = label;
+  if (ts !== null && Number.isFinite(ts)) {
+    const time = box.appendChild(document.createElement('div'));
+    time.className = 'dd-map__tooltip-time';
+    time.textContent = FIX_TIME.format(new Date(ts * 1000));
+  }
+  return box;
+}
+
+/**
+ * The Leaflet map: created once, then moved and restyled as the props change. Everything is drawn as
+ * vectors (no marker images), so the marker and its accuracy circle show even when no tile loads.
+ */
+function LeafletMap({ lat, lon, hdop, severity, label, ts }: MapCardProps & { lat: number; lon: number }) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const partsRef = useRef<MapParts | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [ready, setReady] = useState(false);
+  const tiles = useMapTiles();
+  const radiusM = gpsAccuracyRadiusMetres(hdop ?? Number.NaN);
+  const colour = SEVERITY_COLOURS[severity];
+  const description = positionText(lat, lon, radiusM);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    let map: L.Map | null = null;
+    let parts: MapParts;
+    try {
+      const centre = L.latLng(MAP_DEFAULTS.centre.lat, MAP_DEFAULTS.centre.lng);
+      // Wheel zoom only once the map has focus, so the wheel scrolls the page past it.
+      map = L.map(container, { center: centre, zoom: MAP_DEFAULTS.singleMarkerZoom, scrollWheelZoom: false });
+      const accuracy = L.circle(centre, { radius: 0, weight: 1, opacity: 0.6, fillOpacity: 0.15, interactive: false });
+      const marker = L.circleMarker(centre, {
+        radius: MARKER_RADIUS_PX,
+        color: RING,
+        weight: 3,
+        opacity: 1,
+        fillOpacity: 1,
+        className: 'dd-map__marker',
+      });
+      accuracy.addTo(map);
+      marker.bindTooltip('', { direction: 'top', offset: [0, -MARKER_RADIUS_PX] }).addTo(map);
+      const wheel = map.scrollWheelZoom;
+      map.on('focus click', () => wheel.enable());
+      map.on('blur', () => wheel.disable());
+      parts = { map, marker, accuracy, placed: false };
+    } catch {
+      try {
+        map?.remove();
+      } catch {
+        // A map that failed half-way may not come apart cleanly either; the error text replaces it.
+      }
+      setFailed(true);
+      return;
+    }
+    partsRef.current = parts;
+    setReady(true);
+    // The card may be laid out (or resized) after the map measured it.
+    const resize = new ResizeObserver(() => parts.map.invalidateSize());
+    resize.observe(container);
+    return () => {
+      resize.disconnect();
+      parts.map.remove();
+      partsRef.current = null;
+    };
+  }, []);
+
+  // The tiles go under the markers once the map exists and the server has said where they come from.
+  useEffect(() => {
+    const map = partsRef.current?.map;
+    if (!ready || !map || !tiles) return;
+    const layer = L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(map);
+    return () => {
+      layer.remove();
+    };
+  }, [ready, tiles]);
+
+  useEffect(() => {
+    const parts = partsRef.current;
+    if (!parts) return;
+    const at = L.latLng(lat, lon);
+    parts.marker.setLatLng(at);
+    parts.accuracy.setLatLng(at).setRadius(radiusM);
+    // The first fix sets the zoom; later fixes only recentre, keeping the zoom the user chose.
+    const zoom = parts.placed ? parts.map.getZoom() : firstZoom(parts.map, at, radiusM);
+    parts.placed = true;
+    parts.map.setView(at, zoom, { animate: false });
+  }, [lat, lon, radiusM]);
+
+  useEffect(() => {
+    const parts = partsRef.current;
+    if (!parts) return;
+    parts.marker.setStyle({ fillColor: colour });
+    parts.accuracy.setStyle({ color: colour, fillColor: colour });
+    parts.marker.setTooltipContent(tooltipContent(label, ts));
+  }, [colour, label, ts]);
+
+  if (failed) {
+    return (
+      <div className="dd-card-message">
+        <p className="dd-map__error">{MAP_LOAD_ERROR}</p>
+        <p className="dd-map__fallback">{description}</p>
+      </div>
+    );
+  }
+  return (
+    <div
+      ref={containerRef}
+      className="dd-map__canvas"
+      role="region"
+      aria-roledescription="map"
+      aria-label={description}
+    />
+  );
+}
+
+/** The Map card: the device's last GPS fix, a dot in its severity colour with a white ring and the accuracy circle. */
+export function MapCard({ lat, lon, hdop, severity, label, ts }: MapCardProps) {
+  const titleId = useId();
+  const hasPosition = lat !== null && lon !== null && Number.isFinite(lat) && Number.isFinite(lon);
+  return (
+    <section className="card dd-card" aria-labelledby={titleId}>
+      <header className="dd-card__head">
+        <h2 id={titleId} className="dd-card__title">
+          Map
+        </h2>
+      </header>
+      <div className={hasPosition ? 'dd-map' : 'dd-map dd-map--empty'}>
+        {hasPosition ? (
+          <LeafletMap lat={lat} lon={lon} hdop={hdop} severity={severity} label={label} ts={ts} />
+        ) : (
+          <p className="dd-card-message">{CARD_MESSAGES.noData}</p>
+        )}
+      </div>
+      {hasPosition && ts !== null ? (
+        <footer className="dd-card__foot">
+          <RelativeTime ts={ts} />
+        </footer>
+      ) : null}
+    </section>
+  );
+}

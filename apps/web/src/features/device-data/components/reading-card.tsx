@@ -1,0 +1,137 @@
+/**
+ * One data key's card on the Data page (spec 2 sections 2-5): its name, the reading in the way
+ * its display settings say (value with units and a trend arrow, trendline, gauge, digital,
+ * hours & minutes, raw, escaped, hex, base64), the reading time, the stale rule, and the eye
+ * button to its display settings for users who may edit them.
+ */
+import { Link } from 'react-router';
+import { format, formatDistanceStrict } from 'date-fns';
+import {
+  MISSING_VALUE,
+  formatReading,
+  gaugeError,
+  gaugeState,
+  isTrendlineDisplay,
+  lastKnownValueTooltip,
+  sparklinePoints,
+  trendOf,
+  type KeyReading,
+  type ResolvedDisplay,
+} from '@portal/core';
+import { Gauge } from './gauge';
+import { Sparkline } from './sparkline';
+
+export interface ReadingCardProps {
+  deviceid: string;
+  reading: KeyReading | null;
+  display: ResolvedDisplay;
+  /** The user may edit display settings: shows the eye button. */
+  canEdit: boolean;
+  onEdit: (key: string) => void;
+  nowMs: number;
+}
+
+/** Keys starting 'widget' or 'chart' have pages of their own; their eye button goes there. */
+function ownPage(deviceid: string, key: string): string | null {
+  if (key.startsWith('widget')) return `/widget/${encodeURIComponent(deviceid)}/${encodeURIComponent(key)}`;
+  if (key.startsWith('chart')) return `/chart/${encodeURIComponent(deviceid)}/${encodeURIComponent(key)}`;
+  return null;
+}
+
+export function ReadingCard({ deviceid, reading, display, canEdit, onEdit, nowMs }: ReadingCardProps) {
+  const shown = reading && (!reading.stale || display.showLastReading) ? reading : null;
+  const stale = shown?.stale ?? false;
+  const when = shown ? new Date(shown.ts * 1000) : null;
+  const absolute = when ? format(when, 'd MMM yyyy, HH:mm:ss') : '';
+  const page = ownPage(deviceid, display.key);
+  const titleId = `dp-card-${display.key}`;
+
+  return (
+    <section className={`card dp-card dp-reading${stale ? ' dp-reading--stale' : ''}`} aria-labelledby={titleId}>
+      <header className="dp-card-head">
+        <h2 id={titleId} className="dp-card-title" title={display.key}>
+          {display.name}
+        </h2>
+        {canEdit &&
+          (page ? (
+            <Link
+              to={page}
+              className="p-button p-button-text p-button-sm p-button-icon-only dp-eye"
+              aria-label={`Open ${display.name}`}
+            >
+              <i className="pi pi-eye" aria-hidden="true" />
+            </Link>
+          ) : (
+            <button
+              type="button"
+              className="p-button p-button-text p-button-sm p-button-icon-only dp-eye"
+              aria-label={`Display settings of ${display.name}`}
+              onClick={() => onEdit(display.key)}
+            >
+              <i className="pi pi-eye" aria-hidden="true" />
+            </button>
+          ))}
+      </header>
+      <div className="dp-reading-body" title={stale && when ? lastKnownValueTooltip(absolute) : undefined}>
+        {shown ? (
+          <ReadingValue reading={shown} display={display} />
+        ) : (
+          <p className="dp-value dp-value--missing">{MISSING_VALUE.text}</p>
+        )}
+      </div>
+      <footer className="dp-card-foot">
+        {when ? (
+          <time dateTime={when.toISOString()} title={absolute}>
+            {stale ? 'Last known ' : ''}
+            {formatDistanceStrict(when, nowMs, { addSuffix: true })}
+          </time>
+        ) : (
+          <span>No reading</span>
+        )}
+      </footer>
+    </section>
+  );
+}
+
+function ReadingValue({ reading, display }: { reading: KeyReading; display: ResolvedDisplay }) {
+  const formatted = formatReading(reading.value, display);
+  if (display.displayType === 'gauge' && display.gauge) {
+    const value = typeof reading.value === 'number' ? reading.value : null;
+    return (
+      <Gauge
+        value={value}
+        {...display.gauge}
+        state={value === null ? 'normal' : gaugeState(value, display.gauge)}
+        text={formatted.text}
+        units={formatted.units}
+        error={gaugeError(display.gauge)}
+      />
+    );
+  }
+  const trendline = isTrendlineDisplay(display.displayType);
+  const trend = trendline ? trendOf(reading.value, reading.previous, display.dp) : null;
+  return (
+    <>
+      <p
+        className={`dp-value${formatted.error ? ' dp-value--error' : ''}${formatted.text.length > 9 ? ' dp-value--long' : ''}`}
+      >
+        <span className="dp-value-text">{formatted.text}</span>
+        {formatted.units && <span className="dp-value-units">{formatted.units}</span>}
+        {trend && (
+          <i
+            className={`pi ${trend.direction === 'up' ? 'pi-arrow-up' : 'pi-arrow-down'} dp-trend`}
+            title={trend.tooltip}
+            aria-label={trend.tooltip}
+            role="img"
+          />
+        )}
+      </p>
+      {trendline && typeof reading.value === 'number' && (
+        <Sparkline
+          points={sparklinePoints(reading.recent)}
+          label={`${display.name}, last ${reading.recent.length} readings`}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+/** The preset asset types of the device notes field asset_type (spec 2 section 3: about 53 values). */
+
+/** Asset types offered in the Asset Notes dialog, alphabetical, 'Other' last. */
+export const ASSET_TYPES = [
+  'Agricultural Sprayer',
+  'Air Compressor',
+  'Air Quality Monitor',
+  'Asphalt Paver',
+  'Backhoe Loader',
+  'Baler',
+  'Blast Hole Drill',
+  'Boat',
+  'Boom Lift',
+  'Bulldozer',
+  'Bus',
+  'Car',
+  'Chiller',
+  'Cold Room',
+  'Combine Harvester',
+  'Concrete Mixer',
+  'Conveyor',
+  'Crane',
+  'Crusher',
+  'Dewatering Pump',
+  'Dump Truck',
+  'Electric Motor',
+  'Excavator',
+  'Fan',
+  'Flow Meter',
+  'Forklift',
+  'Fuel Tank',
+  'Gas Detector',
+  'Generator',
+  'Grader',
+  'Hydraulic Power Unit',
+  'Irrigation Pivot',
+  'Light Tower',
+  'Loader',
+  'Pipeline',
+  'Pressure Vessel',
+  'Pump',
+  'Refrigerated Container',
+  'Roller',
+  'Scissor Lift',
+  'Screen',
+  'Skid Steer',
+  'Solar Array',
+  'Telehandler',
+  'Tractor',
+  'Trailer',
+  'Truck',
+  'Utility Vehicle',
+  'Vibration Monitor',
+  'Water Tank',
+  'Weather Station',
+  'Welder',
+  'Other',
+] as const;
+
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+/** True when the text is one of the preset asset types. */
+export function isAssetType(value: unknown): value is AssetType {
+  return typeof value === 'string' && (ASSET_TYPES as readonly string[]).includes(value);
+}
