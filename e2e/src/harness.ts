@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import type { UserGroup } from '@portal/core';
+import { randomBytes } from 'node:crypto';
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { DeviceModel, UserGroup } from '@portal/core';
 import { startPortal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
 import { launchBrowser } from './browser';
@@ -75,13 +76,51 @@ export async function startStack() {
     await portal.app.services.auth.ensureUser({ email, password, userGroups });
   }
 
+  /**
+   * A new device made by the provisioning service, as the demo fleet makes its devices: its
+   * setup password (to add it) and its key (to publish as it). Throws when the id is taken.
+   */
+  async function provisionDevice(
+    id: string,
+    model: DeviceModel,
+    name?: string,
+  ): Promise<{ id: string; setupPassword: string; deviceKey: string }> {
+    const created = await portal.app.services.devices.createDevice(id, { model, ...(name ? { name } : {}) }, 'e2e');
+    if (!created) throw new Error(`device ${id} exists already`);
+    return { id, setupPassword: created.setupPassword, deviceKey: created.deviceKey };
+  }
+
+  /** Signs a browser context in through the API: every page of the context then has the session cookie. */
+  async function signInContext(context: BrowserContext, email: string, password: string): Promise<void> {
+    const answer = await context.request.post(url('/api/auth/login'), {
+      headers: { 'x-requested-with': 'portal' },
+      data: { email, password },
+    });
+    if (answer.status() !== 200) throw new Error(`sign-in failed: ${answer.status()} ${await answer.text()}`);
+  }
+
   async function close() {
     await browser.close();
     await portal.close();
     await mailbox.close();
   }
 
-  return { port, url, mailbox, browser, apiClient, createVerifiedUser, createStaffUser, close };
+  /** The embedded MQTT broker, where devices publish (username = device id, password = device key). */
+  const mqttUrl = `mqtt://127.0.0.1:${portal.mqttPort ?? 0}`;
+
+  return {
+    port,
+    url,
+    mqttUrl,
+    mailbox,
+    browser,
+    apiClient,
+    createVerifiedUser,
+    createStaffUser,
+    provisionDevice,
+    signInContext,
+    close,
+  };
 }
 
 let counter = 0;
@@ -89,4 +128,11 @@ let counter = 0;
 export function uniqueEmail(tag: string): string {
   counter += 1;
   return `${tag}-${process.pid}-${counter}@example.com`;
+}
+
+const DEVICE_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** A fresh device id: the tag (upper case letters or digits) and random letters or digits, 9 in all. */
+export function freshDeviceId(tag = 'E2E'): string {
+  const rest = Array.from(randomBytes(9 - tag.length), (b) => DEVICE_ID_ALPHABET[b % DEVICE_ID_ALPHABET.length]);
+  return tag + rest.join('');
 }

@@ -86,7 +86,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: 'MQTT_SHARED_CONNECTIONS',
     default: '128',
     description:
-      "With MQTT_URL: connections in the shared subscription. Each takes the broker's in-flight window of messages (Mosquitto: 20) and acknowledges each once it is stored; the broker holds a backlog per connection (Mosquitto's max_queued_messages, 1000 by default), so 128 connections ride out a burst of 128,000 messages.",
+      "With MQTT_URL: connections in the shared subscription. Each takes the broker's in-flight window of messages (at most 32 waiting for their store) and acknowledges each once it is stored; the broker holds a backlog per connection (Mosquitto's max_queued_messages, 1000 by default), so 128 connections ride out a burst of 128,000 messages.",
   },
   {
     name: 'INGEST_HOLD_MS',
