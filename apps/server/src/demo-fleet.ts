@@ -54,6 +54,9 @@ const DEMO_TRIGGERS = [
   { index: 3, name: 'Stop Engine', colour: '#d32f2f' },
 ];
 
+/** Custom settings of the demo devices' scripts (num* numbers, str* text). */
+const DEMO_CUSTOM_SETTINGS = { numSpeedLimit: 80, numIdleMinutes: 10, strSiteName: 'North Yard' };
+
 /** Display settings that show the Data page's kinds of card on the demo devices. */
 const DEMO_DISPLAY_SETTINGS = {
   vsys: {
@@ -88,7 +91,7 @@ async function presentDemoDevices(portal: Portal, fleet: readonly FleetDevice[])
   const headers = { cookie, 'x-requested-with': 'portal' };
   for (const device of fleet) {
     for (const [url, payload] of [
-      [`/api/device/${device.id}/config`, { config: { settings: { script: { triggers: DEMO_TRIGGERS } } } }],
+      [`/api/device/${device.id}/config`, { config: { settings: { script: { triggers: DEMO_TRIGGERS, ...DEMO_CUSTOM_SETTINGS } } } }],
       [`/api/device/${device.id}/settings`, { PORTAL_displaySettings: DEMO_DISPLAY_SETTINGS }],
     ] as const) {
       const answer = await portal.app.inject({ method: 'PUT', url, headers, payload });

@@ -261,6 +261,24 @@ function describeDeviceConfig(kind: DbKind): void {
       beforeAll(async () => {
         fx = await deviceWithRoles(tp);
         id = fx.device.deviceid;
+        // The settings an OPERATOR may change are marked operatorEditable in their display settings.
+        const marked = Object.fromEntries(
+          ['numSet2', 'strName', 'numLimit', 'strOk'].map((key) => [key, { operatorEditable: true }]),
+        );
+        expect((await as('ADMIN').put(`/api/device/${id}/settings`, { PORTAL_displaySettings: marked })).status).toBe(
+          200,
+        );
+      });
+
+      it('an OPERATOR changes only the settings marked operatorEditable; ADMIN and USER change any (CARD-35)', async () => {
+        const before = (await getConfig()).pending;
+        expectError(
+          await as('OPERATOR').put(`/api/device/${id}/custom-settings`, { values: { numSet2: 1, numOther: 2 } }),
+          403,
+          'FORBIDDEN',
+          /not numOther/,
+        );
+        expect((await getConfig()).pending).toEqual(before);
       });
 
       it('OPERATOR and above queue num*/str* values; VIEW gets 403 and a stranger 404', async () => {

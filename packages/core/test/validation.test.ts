@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DeviceNotesSchema,
+  imageDataUrlError,
   COUNTRY_CALLING_CODES,
   DEFAULT_SORT_ORDER,
   GROUP_NAME_REQUIRED,
@@ -330,4 +332,38 @@ describe('view range', () => {
     [new Date('nope'), new Date('2026-01-02'), INVALID_DATE_RANGE],
   ])('dateRangeError(%s, %s) -> %s', (from, to, out) => expect(dateRangeError(from, to)).toBe(out));
   it('message is verbatim', () => expect(INVALID_DATE_RANGE).toBe('Invalid date range'));
+});
+
+describe('imageDataUrlError (device notes images)', () => {
+  const png = (bytes: number) => {
+    const raw = new Uint8Array(bytes);
+    raw.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    let binary = '';
+    for (const b of raw) binary += String.fromCharCode(b);
+    return `data:image/png;base64,${btoa(binary)}`;
+  };
+
+  it('accepts a png or jpeg of at most 300 kB', () => {
+    expect(imageDataUrlError(png(1000))).toBeNull();
+    expect(imageDataUrlError(png(IMAGE_MAX_BYTES))).toBeNull();
+    expect(imageDataUrlError(`data:image/jpeg;base64,/9j/4AAQSkZJRg==`)).toBeNull();
+  });
+
+  it("refuses one over 300 kB with 'Image too large. (300 kB limit)'", () => {
+    expect(imageDataUrlError(png(IMAGE_MAX_BYTES + 1))).toBe(IMAGE_TOO_LARGE_MESSAGE);
+    expect(
+      DeviceNotesSchema.safeParse({ images: { asset_image: png(IMAGE_MAX_BYTES + 3) } }).error?.issues[0]?.message,
+    ).toContain(IMAGE_TOO_LARGE_MESSAGE);
+  });
+
+  it.each([
+    'data:image/gif;base64,R0lGODlh',
+    'data:image/png;base64,/9j/4AAQ',
+    'data:image/svg+xml;base64,PHN2Zz4=',
+    'javascript:alert(1)',
+    'https://example.com/a.png',
+    'data:image/png;base64,iVBORw0KGgo"onerror=x',
+  ])('refuses %j as not a png or jpeg', (url) => {
+    expect(imageDataUrlError(url)).toBe(IMAGE_TYPE_MESSAGE);
+  });
 });

@@ -22,6 +22,8 @@ export const DEVICE_CONFIG_MESSAGES = {
   scriptTooLarge: `The script is larger than ${SCRIPT_MAX_BYTES} bytes.`,
   fileTooLarge: `The file is larger than 8 MB (${DEVICE_FILE_MAX_BYTES} bytes).`,
   notLockHolder: 'Only the holder of the script lock can release it.',
+  notOperatorEditable: (names: readonly string[]) =>
+    `An operator may change only settings marked editable by operators (not ${names.join(', ')}).`,
 } as const;
 
 /** 'The script is locked by {email} since {time}.' */

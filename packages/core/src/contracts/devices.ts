@@ -6,6 +6,9 @@ import { z } from 'zod';
 import { DEVICE_ID_PATTERN } from '../domain/ids';
 import { DeviceRoleSchema } from '../domain/roles';
 import {
+  IMAGE_DATA_URL_MAX_LENGTH,
+  IMAGE_TOO_LARGE_MESSAGE,
+  imageDataUrlError,
   DECIMAL_PLACES_MAX,
   DISPLAY_TEXT_MAX_LENGTH,
   SORT_ORDER_MAX,
@@ -294,6 +297,16 @@ export const DisplaySettingsPatchSchema = z
     }
   });
 
+/** An asset or brand image: a data: URL of a png or jpeg of at most 300 kB. */
+const notesImage = (field: string) =>
+  z
+    .string()
+    .max(IMAGE_DATA_URL_MAX_LENGTH + 1, `${field}: ${IMAGE_TOO_LARGE_MESSAGE}`)
+    .superRefine((url, ctx) => {
+      const error = imageDataUrlError(url);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    });
+
 export const DeviceNotesSchema = z.strictObject({
   status: text(40, 'status').optional(),
   home_page: z.string().max(40, 'home_page: at most 40 characters').transform(customPageName).optional(),
@@ -305,8 +318,8 @@ export const DeviceNotesSchema = z.strictObject({
   description: text(1000, 'description').optional(),
   images: z
     .strictObject({
-      asset_image: z.string().max(200).nullable().optional(),
-      brand_image: z.string().max(200).nullable().optional(),
+      asset_image: notesImage('asset_image').nullable().optional(),
+      brand_image: notesImage('brand_image').nullable().optional(),
     })
     .optional(),
 });

@@ -174,6 +174,30 @@ export function imageError(file: { size: number; type: string }): string | null 
   return null;
 }
 
+/** Base64 length of an image of IMAGE_MAX_BYTES. */
+const IMAGE_MAX_BASE64 = 4 * Math.ceil(IMAGE_MAX_BYTES / 3);
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
+/** The first bytes of each type, as base64: PNG's signature, JPEG's start-of-image marker. */
+const IMAGE_MAGIC_BASE64 = { png: 'iVBORw0KGgo', jpeg: '/9j/' } as const;
+
+/**
+ * Checks an image as stored in device notes: a data: URL of a png or jpeg (its bytes must be
+ * one) of at most 300 kB; returns the error or null.
+ */
+export function imageDataUrlError(url: string): string | null {
+  const match = IMAGE_DATA_URL.exec(url);
+  if (!match) return IMAGE_TYPE_MESSAGE;
+  const [, type, data] = match as unknown as [string, 'png' | 'jpeg', string];
+  if (!data.startsWith(IMAGE_MAGIC_BASE64[type])) return IMAGE_TYPE_MESSAGE;
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  if (data.length > IMAGE_MAX_BASE64 || (data.length / 4) * 3 - padding > IMAGE_MAX_BYTES)
+    return IMAGE_TOO_LARGE_MESSAGE;
+  return null;
+}
+
+/** Longest data: URL of an allowed image. */
+export const IMAGE_DATA_URL_MAX_LENGTH = 'data:image/jpeg;base64,'.length + IMAGE_MAX_BASE64;
+
 export const INVALID_DATE_RANGE = 'Invalid date range';
 
 /** A view range: From must be before To, else 'Invalid date range' (Apply disabled). */

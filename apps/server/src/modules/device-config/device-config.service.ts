@@ -36,7 +36,7 @@ import {
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
-import { AppError, conflict } from '../../errors';
+import { AppError, conflict, forbidden } from '../../errors';
 import type { User } from '../auth/auth.service';
 import { deviceNotFound, type DevicesService } from '../devices/devices.service';
 import type { CommandView, TelemetryService } from '../telemetry/telemetry.service';
@@ -184,7 +184,13 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     },
 
     async putCustomSettings(user: User, deviceId: string, body: CustomSettingsBody): Promise<{ message: string }> {
-      await devices.authorize(user.id, deviceId, 'customSettings');
+      const role = await devices.authorize(user.id, deviceId, 'customSettings');
+      if (role === 'OPERATOR') {
+        // An OPERATOR changes only the settings whose display settings say operatorEditable.
+        const editable = await devices.operatorEditableKeys(deviceId);
+        const refused = Object.keys(body.values).filter((name) => !editable.has(name));
+        if (refused.length > 0) throw forbidden(DEVICE_CONFIG_MESSAGES.notOperatorEditable(refused));
+      }
       for (const [name, value] of Object.entries(body.values)) {
         const error = customSettingError(name, value);
         if (error) throw badRequest(error);

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   DISTRIBUTOR_GROUP,
+  IMAGE_DATA_URL_MAX_LENGTH,
   DeviceIdParamsSchema,
   DevicePasswordsBodySchema,
   DevicePasswordsResponseSchema,
@@ -33,6 +34,8 @@ import type { DevicesService } from './devices.service';
 /** Device calls take any id: a malformed one is answered like an unknown device (404). */
 const AnyDeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 
+/** PUT settings: two notes images (IMAGE_DATA_URL_MAX_LENGTH each) and the rest of a settings change. */
+const SETTINGS_BODY_LIMIT = 2 * IMAGE_DATA_URL_MAX_LENGTH + 128 * 1024;
 export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -240,6 +243,8 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
     '/api/device/:id/settings',
     {
       preHandler: requireUser,
+      // Room for the two images of the device notes (300 kB each, as base64 data: URLs).
+      bodyLimit: SETTINGS_BODY_LIMIT,
       schema: {
         tags: ['device'],
         summary: 'Change PORTAL_deviceName, PORTAL_deviceNotes or PORTAL_displaySettings (per key; null removes a key)',

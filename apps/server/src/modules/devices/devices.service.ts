@@ -655,6 +655,21 @@ export function createDevicesService(deps: DevicesDeps) {
 
     // ---- settings -----------------------------------------------------------------------
 
+    /** The keys whose display settings mark them operatorEditable (custom settings an OPERATOR may change). */
+    async operatorEditableKeys(deviceId: string): Promise<Set<string>> {
+      const row = await loadDevice(deviceId);
+      const keys = new Set<string>();
+      for (const [key, setting] of Object.entries(row.display_settings ?? {})) {
+        if (
+          typeof setting === 'object' &&
+          setting !== null &&
+          (setting as { operatorEditable?: unknown }).operatorEditable === true
+        )
+          keys.add(key);
+      }
+      return keys;
+    },
+
     async getSettings(user: User, deviceId: string): Promise<DeviceSettingsResponse> {
       const role = await authorize(user.id, deviceId, null);
       return settingsRecord(await loadDevice(deviceId), role, user);

@@ -1,21 +1,30 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { isDevicePathId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
+import { baseTitle, brand } from '@/lib/brand';
 import { DataPage } from '@/features/device-data/components/data-page';
+import { AssetNotesDialog } from '@/features/device-notes/components/asset-notes-dialog';
+import { RegulatoryDialog } from '@/features/device-notes/components/regulatory-dialog';
+import { FccStatement } from '@/features/fcc/components/fcc-statement';
 import { FavouriteDeviceButton } from '@/features/recent-devices/components/favourite-device-button';
 import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
 import { NotFound } from '../not-found';
 
-/** /data/{deviceid} and /{groupid}/data/{deviceid}: the device's Data page; opening it records it as recent. */
+/**
+ * /data/{deviceid} and /{groupid}/data/{deviceid}: the device's Data page with its favourite
+ * star, Asset Notes and (default brand only) Regulatory Information; opening it records the
+ * device as recent.
+ */
 export function DataRoute() {
   const { deviceid = '' } = useParams();
   const { session } = useAuth();
+  const [dialog, setDialog] = useState<'notes' | 'regulatory' | null>(null);
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
   if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/data/${upper}`} />;
   if (!isDevicePathId(deviceid)) return <NotFound />;
+  const hide = () => setDialog(null);
   return (
     <DataPage
       key={deviceid}
@@ -23,7 +32,35 @@ export function DataRoute() {
       userGroups={session.userGroups}
       baseTitle={baseTitle}
       onOpened={onOpened}
-      headerActions={({ name }) => <FavouriteDeviceButton deviceid={deviceid} name={name} />}
+      headerActions={({ name, notes, canEditNotes, model }) => (
+        <>
+          <FavouriteDeviceButton deviceid={deviceid} name={name} />
+          <button type="button" className="p-button p-button-sm p-button-text" onClick={() => setDialog('notes')}>
+            <i className="pi pi-file-edit" aria-hidden="true" /> Asset Notes
+          </button>
+          {brand.showRegulatoryInfo && (
+            <button
+              type="button"
+              className="p-button p-button-sm p-button-text"
+              onClick={() => setDialog('regulatory')}
+            >
+              <i className="pi pi-verified" aria-hidden="true" /> Regulatory
+            </button>
+          )}
+          <AssetNotesDialog
+            deviceid={deviceid}
+            notes={notes}
+            canEdit={canEditNotes}
+            visible={dialog === 'notes'}
+            onHide={hide}
+          />
+          {brand.showRegulatoryInfo && (
+            <RegulatoryDialog visible={dialog === 'regulatory'} onHide={hide} model={model ?? undefined}>
+              <FccStatement />
+            </RegulatoryDialog>
+          )}
+        </>
+      )}
     />
   );
 }

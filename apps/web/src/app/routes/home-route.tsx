@@ -4,6 +4,7 @@ import { useAuth } from '@/lib/auth/auth-context';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { GroupList, GroupListSkeleton } from '@/features/groups/components/group-list';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
+import { DeviceListsButton } from '@/features/recent-devices/components/device-lists-button';
 
 /** Home: provisioning accounts go to /sqprov; no groups shows the welcome panel; else the groups. */
 export function HomeRoute() {
@@ -32,5 +33,12 @@ export function HomeRoute() {
     );
   }
   const list = groups.data;
-  return <div className="page">{list.length === 0 ? <WelcomePanel /> : <GroupList groups={list} />}</div>;
+  return (
+    <div className="page">
+      <div className="home-toolbar">
+        <DeviceListsButton />
+      </div>
+      {list.length === 0 ? <WelcomePanel /> : <GroupList groups={list} />}
+    </div>
+  );
 }

@@ -1,6 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TRIGGER_COMMAND, type DistributorActionBody } from '@portal/core';
 import { api } from '@/lib/api';
+import { deviceConfigKey } from './device-config';
 
 /** POST /api/device/{id}/rpc {method: 'Admin.Trigger', args: {index}}: queues a trigger. */
 export function useQueueTrigger(deviceid: string) {
@@ -21,5 +22,19 @@ export function useDistributorAction(deviceid: string) {
       api.post<{ message: string }>(`/billing-distributor-action/${encodeURIComponent(deviceid)}`, body, {
         area: 'billing',
       }),
+  });
+}
+
+/** PUT /api/device/{id}/custom-settings {values}: queues script custom settings; refreshes the config after. */
+export function useQueueCustomSettings(deviceid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (values: Record<string, string | number>) =>
+      api.put<{ message: string }>(
+        `/device/${encodeURIComponent(deviceid)}/custom-settings`,
+        { values },
+        { area: 'device' },
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceConfigKey(deviceid) }),
   });
 }

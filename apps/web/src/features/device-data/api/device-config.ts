@@ -58,3 +58,22 @@ export function deviceIntervals(config: DeviceConfigResponse | undefined): {
     ? { baseInterval: read(device.base_interval), transmitInterval: read(device.transmit_interval) }
     : { baseInterval: null, transmitInterval: null };
 }
+
+/** The script's custom settings (num* and str* of config.settings.script), applied and pending. */
+export function customSettings(config: DeviceConfigResponse | undefined): {
+  key: string;
+  value: unknown;
+  pending: unknown;
+}[] {
+  const applied = configSettings(config).script;
+  const pendingSettings = isRecord(config?.pending) && isRecord(config.pending.settings) ? config.pending.settings : {};
+  const pending = isRecord(pendingSettings.script) ? pendingSettings.script : {};
+  const keys = new Set<string>();
+  for (const source of [isRecord(applied) ? applied : {}, pending])
+    for (const key of Object.keys(source)) if (/^(num|str)/.test(key)) keys.add(key);
+  return [...keys].sort().map((key) => ({
+    key,
+    value: isRecord(applied) ? applied[key] : undefined,
+    pending: pending[key],
+  }));
+}

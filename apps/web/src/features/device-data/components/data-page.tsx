@@ -20,11 +20,18 @@ import {
   resolveDisplay,
 } from '@portal/core';
 import { formatDistanceStrict } from 'date-fns';
-import { useDeviceConfig, configSettings, deviceIntervals, triggerParameters } from '../api/device-config';
+import {
+  configSettings,
+  customSettings,
+  deviceIntervals,
+  triggerParameters,
+  useDeviceConfig,
+} from '../api/device-config';
 import { useDeviceData } from '../api/device-data';
 import { useDeviceSettings } from '../api/device-settings';
 import { usePollingSchedule } from '../hooks/use-polling-schedule';
 import { useNow } from '../hooks/use-now';
+import { CustomSettingsCard } from './custom-settings-card';
 import { DeviceHeader } from './device-header';
 import { DisplaySettingsDialog } from './display-settings-dialog';
 import { DistributorToolsDialog } from './distributor-tools-dialog';
@@ -94,6 +101,16 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
   const endpoint = config.endpoint as { data_to_portal?: unknown } | undefined;
   const dataToPortal = settings?.deviceSettings.tier.dataToPortal !== false;
   const triggers = triggerParameters(configQuery.data);
+  const custom = customSettings(configQuery.data).map(({ key, value, pending }) => {
+    const setting = displaySettings[key] as { name?: unknown; operatorEditable?: unknown } | undefined;
+    return {
+      key,
+      value,
+      pending,
+      label: typeof setting?.name === 'string' && setting.name ? setting.name : key,
+      editable: access.accessCustomSettings && (access.role !== 'OPERATOR' || setting?.operatorEditable === true),
+    };
+  });
   const lastTs = times[0] ?? null;
   const noRecent = intervalS !== null && lastTs !== null && isNoRecentContact(lastTs, intervalS, nowMs);
   const offline = intervalS !== null && isOffline(lastTs, intervalS, nowMs);
@@ -171,6 +188,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
           {dataToPortal && access.accessTriggers && triggers.length > 0 && (
             <TriggerCard deviceid={deviceid} triggers={triggers} />
           )}
+          {dataToPortal && custom.length > 0 && <CustomSettingsCard deviceid={deviceid} settings={custom} />}
           <div className="dp-card dp-card--wide dp-card--events">
             <EventsCard events={events} loading={dataQuery.isPending} />
           </div>
