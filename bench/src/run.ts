@@ -6,6 +6,7 @@ import { ingest } from './ingest';
 import { dataQuery } from './data-query';
 import { downsample } from './downsample';
 import { storage } from './storage';
+import { devicePage } from './device-page';
 
 export interface BenchResult {
   name: string;
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'data-query': dataQuery,
   downsample,
   storage,
+  'device-page': devicePage,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== '--');

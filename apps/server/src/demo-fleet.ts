@@ -74,6 +74,7 @@ const DEMO_DISPLAY_SETTINGS = {
   hourmeter_hrs: { displayType: 'hours', sort: 5 },
   cp1: { name: 'Engine Speed', units: 'rpm', dp: 0, sort: 6 },
   cp2: { name: 'Hydraulic Oil', units: '°C', dp: 1, sort: 7 },
+  trigger3: { confirmEnabled: true, confirmText: 'Stop the engine now?' },
 };
 
 /**
@@ -91,7 +92,10 @@ async function presentDemoDevices(portal: Portal, fleet: readonly FleetDevice[])
   const headers = { cookie, 'x-requested-with': 'portal' };
   for (const device of fleet) {
     for (const [url, payload] of [
-      [`/api/device/${device.id}/config`, { config: { settings: { script: { triggers: DEMO_TRIGGERS, ...DEMO_CUSTOM_SETTINGS } } } }],
+      [
+        `/api/device/${device.id}/config`,
+        { config: { settings: { script: { triggers: DEMO_TRIGGERS, ...DEMO_CUSTOM_SETTINGS } } } },
+      ],
       [`/api/device/${device.id}/settings`, { PORTAL_displaySettings: DEMO_DISPLAY_SETTINGS }],
     ] as const) {
       const answer = await portal.app.inject({ method: 'PUT', url, headers, payload });

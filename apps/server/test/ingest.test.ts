@@ -193,6 +193,24 @@ function describeIngestSuite(kind: DbKind) {
       }
     });
 
+    it('MQTT: a message holding one record in an array is stored as that record, like an object', async () => {
+      const { device, admin } = await claimed(tp);
+      const client = await connectDevice(brokerUrl, device.deviceid, device.deviceKey);
+      try {
+        const ts = nowS(tp) - 2;
+        await client.publishAsync(`dev/${device.deviceid}/data`, JSON.stringify([{ ts, vsys: 12 }]), { qos: 1 });
+        await client.publishAsync(`dev/${device.deviceid}/data`, JSON.stringify({ ts: ts + 1, vsys: 13 }), { qos: 1 });
+        const res = await admin.client.get(`/api/device/${device.deviceid}/data`);
+        expect(res.status, res.text).toBe(200);
+        expect((res.body as DataBody).data.vsys).toEqual([
+          { v: 13, ts: ts + 1 },
+          { v: 12, ts },
+        ]);
+      } finally {
+        await client.endAsync();
+      }
+    });
+
     it('MQTT: a wrong key is refused at connect', async () => {
       const device = await provision(tp);
       await expect(connectDevice(brokerUrl, device.deviceid, 'not-the-key')).rejects.toThrow(

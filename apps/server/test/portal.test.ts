@@ -52,6 +52,8 @@ describe('configuration', () => {
       MQTT_URL: 'mqtt://broker:1883',
       MQTT_SHARED_CONNECTIONS: '32',
       INGEST_HOLD_MS: '0',
+      MAP_TILE_URL: 'https://tiles.example.com/{z}/{x}/{y}.png',
+      MAP_TILE_ATTRIBUTION: 'Example Tiles',
     });
     expect(config).toEqual({
       port: 0,
@@ -71,7 +73,9 @@ describe('configuration', () => {
       mqttUrl: 'mqtt://broker:1883',
       mqttSharedConnections: 32,
       ingestHoldMs: 0,
+      mapTiles: { url: 'https://tiles.example.com/{z}/{x}/{y}.png', attribution: 'Example Tiles' },
     });
+    expect(() => loadConfig({ MAP_TILE_URL: 'javascript:alert(1)' })).toThrow(/MAP_TILE_URL/);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
   });
@@ -113,6 +117,8 @@ describe('configuration', () => {
         'MQTT_URL',
         'MQTT_SHARED_CONNECTIONS',
         'INGEST_HOLD_MS',
+        'MAP_TILE_URL',
+        'MAP_TILE_ATTRIBUTION',
       ].sort(),
     );
   });

@@ -81,6 +81,7 @@ const ROUTES: [string, string][] = [
   ['post', '/api/client-errors'],
   ['get', '/api/outbox'],
   ['get', '/api/health'],
+  ['get', '/api/map-tiles'],
   // issue 3, telemetry and ingest
   ['get', '/api/device/{id}/data'],
   ['get', '/api/device/{id}/diagnostics'],
@@ -1158,13 +1159,11 @@ export function describeServerSuite(dbKind: DbKind): void {
       });
 
       it('POST /api/client-errors logs the crash at error level and answers 204', async () => {
-        const res = await tp
-          .client()
-          .post('/api/client-errors', {
-            message: 'Cannot read properties of undefined',
-            stack: 'at Widget',
-            url: '/group/x',
-          });
+        const res = await tp.client().post('/api/client-errors', {
+          message: 'Cannot read properties of undefined',
+          stack: 'at Widget',
+          url: '/group/x',
+        });
         expect(res.status).toBe(204);
         expect(res.text).toBe('');
         const line = tp.logs.lines.find((l) => l.msg === 'Client error: Cannot read properties of undefined');

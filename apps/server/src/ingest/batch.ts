@@ -165,8 +165,9 @@ export function prepareItem(item: IngestItem): PreparedItem {
       );
     }
     const record = parsed.record;
+    // The text is the record's own only when the body is the record (not an array holding it).
     const data =
-      item.text !== undefined && records.length === 1 && storedAsSent(parsed) ? item.text : JSON.stringify(record);
+      item.text !== undefined && records[0] === item.body && storedAsSent(parsed) ? item.text : JSON.stringify(record);
     prepared.records.push({ record, row: `${rowHead}${record.ts},"data":${data}}` });
   }
   return prepared;

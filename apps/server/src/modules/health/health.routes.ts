@@ -4,17 +4,15 @@ import { HealthResponseSchema } from '@portal/core';
 import type { HealthService } from './health.service';
 
 export function registerHealthRoutes(app: FastifyInstance, health: HealthService): void {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/api/health',
-      {
-        schema: {
-          tags: ['system'],
-          summary: 'Liveness: the server and its database answer',
-          response: { 200: HealthResponseSchema },
-        },
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness: the server and its database answer',
+        response: { 200: HealthResponseSchema },
       },
-      () => health.check(),
-    );
+    },
+    () => health.check(),
+  );
 }

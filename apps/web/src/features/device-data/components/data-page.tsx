@@ -186,7 +186,11 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
             </section>
           )}
           {dataToPortal && access.accessTriggers && triggers.length > 0 && (
-            <TriggerCard deviceid={deviceid} triggers={triggers} />
+            <TriggerCard
+              deviceid={deviceid}
+              triggers={triggers}
+              confirmations={triggerConfirmations(triggers, displaySettings)}
+            />
           )}
           {dataToPortal && custom.length > 0 && <CustomSettingsCard deviceid={deviceid} settings={custom} />}
           <div className="dp-card dp-card--wide dp-card--events">
@@ -235,6 +239,23 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
       )}
     </div>
   );
+}
+
+/**
+ * Triggers that ask before queueing: the display settings of key trigger{index} with
+ * confirmEnabled, showing confirmText (or a question naming the trigger).
+ */
+function triggerConfirmations(
+  triggers: readonly { index: number; name: string }[],
+  displaySettings: Record<string, unknown>,
+): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const t of triggers) {
+    const s = displaySettings[`trigger${t.index}`] as { confirmEnabled?: unknown; confirmText?: unknown } | undefined;
+    if (s?.confirmEnabled !== true) continue;
+    out.set(t.index, typeof s.confirmText === 'string' && s.confirmText ? s.confirmText : `Queue '${t.name}'?`);
+  }
+  return out;
 }
 
 function CardSkeletons() {

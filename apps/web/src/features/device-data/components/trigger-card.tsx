@@ -4,6 +4,7 @@
  * next-contact explanation, failure the server's message.
  */
 import { useEffect, useRef, useState } from 'react';
+import { Dialog } from 'primereact/dialog';
 import { TRIGGER_BUSY_MS, TRIGGER_SUCCESS_TEXT, TRIGGER_SUCCESS_TITLE } from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useQueueTrigger } from '../api/device-actions';
@@ -23,9 +24,15 @@ export function TriggerCard({ deviceid, triggers, confirmations }: TriggerCardPr
   const timers = useRef<number[]>([]);
   useEffect(() => () => timers.current.forEach((t) => window.clearTimeout(t)), []);
 
+  const [confirming, setConfirming] = useState<{ index: number; text: string } | null>(null);
+
+  const press = (index: number) => {
+    const text = confirmations?.get(index);
+    if (text) setConfirming({ index, text });
+    else fire(index);
+  };
+
   const fire = (index: number) => {
-    const confirmText = confirmations?.get(index);
-    if (confirmText && !window.confirm(confirmText)) return;
     setBusy((b) => new Set(b).add(index));
     queue.mutate(index, {
       onSuccess: () => {
@@ -69,7 +76,7 @@ export function TriggerCard({ deviceid, triggers, confirmations }: TriggerCardPr
               style={{ '--trigger-colour': t.colour } as React.CSSProperties}
               disabled={isBusy}
               aria-busy={isBusy}
-              onClick={() => fire(t.index)}
+              onClick={() => press(t.index)}
             >
               {isBusy ? (
                 <i className="pi pi-spin pi-spinner" aria-hidden="true" />
@@ -82,6 +89,33 @@ export function TriggerCard({ deviceid, triggers, confirmations }: TriggerCardPr
         })}
       </div>
       <p className="dp-card-note">Runs at once when the device is online, otherwise at its next contact.</p>
+      <Dialog
+        header="Confirm"
+        visible={confirming !== null}
+        onHide={() => setConfirming(null)}
+        className="dp-dialog"
+        breakpoints={{ '640px': '100vw' }}
+        footer={
+          <div className="dp-dialog-footer">
+            <button type="button" className="p-button p-button-text" onClick={() => setConfirming(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="p-button"
+              autoFocus
+              onClick={() => {
+                if (confirming) fire(confirming.index);
+                setConfirming(null);
+              }}
+            >
+              Queue
+            </button>
+          </div>
+        }
+      >
+        <p>{confirming?.text}</p>
+      </Dialog>
     </section>
   );
 }
