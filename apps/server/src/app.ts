@@ -195,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     queueCommand: (deviceId, method, args, createdBy) => telemetry.queueStaffCommand(deviceId, method, args, createdBy),
     latest: (id) => telemetry.latest(id),
+    clockDifference: (id) => telemetry.clockDifference(id),
   });
   const auth = createAuthService({
     db,

@@ -357,6 +357,8 @@ export const DeviceSettingsResponseSchema = z.object({
     trialResetActive: z.boolean(),
     trialResetAvailable: z.boolean(),
     dataStorageDays: z.number(),
+    /** Staff admins only, when at least 5 s: server time minus device time at the newest record, seconds. */
+    timeDifferenceS: z.number().optional(),
   }),
   myPermission: DeviceRoleSchema,
   requesterUserId: z.string(),

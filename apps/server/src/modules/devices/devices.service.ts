@@ -26,6 +26,7 @@ import {
   isDeviceNameEditable,
   isProvisioning,
   isStaffAdmin,
+  STAFF_TIME_DIFFERENCE_MIN_S,
   mergeDeviceConfig,
   planState,
   provTestLogMessage,
@@ -80,6 +81,8 @@ export interface DevicesDeps {
   queueCommand?: (deviceId: string, method: string, args: unknown, createdBy: string) => Promise<CommandView>;
   /** The newest value of every key of a device (telemetry), for DATA_latest in the settings record. */
   latest?: (deviceId: string) => Promise<Record<string, { v: unknown; ts: number }>>;
+  /** Server time minus device time at the device's newest record, seconds (telemetry). */
+  clockDifference?: (deviceId: string) => Promise<number | null>;
 }
 
 /** Checks of the caller's second factor, from the auth service. */
@@ -238,6 +241,15 @@ export function createDevicesService(deps: DevicesDeps) {
     });
   }
 
+  /** Staff admins see the device-versus-server time difference when it is at least 5 s (spec 2 section 6). */
+  async function staffTimeDifference(deviceId: string, user: User): Promise<{ timeDifferenceS?: number }> {
+    if (!isStaffAdmin(user.userGroups) || !deps.clockDifference) return {};
+    const difference = await deps.clockDifference(deviceId);
+    return difference !== null && Math.abs(difference) >= STAFF_TIME_DIFFERENCE_MIN_S
+      ? { timeDifferenceS: difference }
+      : {};
+  }
+
   async function settingsRecord(row: DeviceRow, role: DeviceRole, user: User): Promise<DeviceSettingsResponse> {
     const nowMs = clock.now().getTime();
     const state = planState(
@@ -257,6 +269,7 @@ export function createDevicesService(deps: DevicesDeps) {
         trialResetActive: row.trial_reset_state === 'active',
         trialResetAvailable: row.trial_reset_state === 'available',
         dataStorageDays: effectiveDataStorageDays(PLANS[plan].dataStorageDays, user.userGroups),
+        ...(await staffTimeDifference(row.id, user)),
       },
       myPermission: role,
       requesterUserId: user.id,

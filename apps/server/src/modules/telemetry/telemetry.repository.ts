@@ -162,6 +162,16 @@ export async function insertServerLog(db: Db, rows: ServerLogRow[]): Promise<voi
 }
 
 /** The newest stored record time of each device (Basic thinning). */
+/** The newest record of a device: its own time (ts, epoch s) and when the server received it (epoch s). */
+export async function newestRecordReceipt(db: Db, deviceId: string): Promise<{ ts: number; received: number } | null> {
+  const [row] = await db.query<{ ts: number; received: number }>(
+    `SELECT ts, extract(epoch FROM received_at)::double precision AS received
+       FROM records WHERE device_id = $1 ORDER BY ts DESC LIMIT 1`,
+    [deviceId],
+  );
+  return row ?? null;
+}
+
 export async function newestRecordTimes(db: Db, deviceIds: string[]): Promise<Map<string, number>> {
   if (deviceIds.length === 0) return new Map();
   const rows = await db.query<{ device_id: string; ts: number }>(

@@ -1043,6 +1043,15 @@ export function createTelemetryService(deps: {
 
     // ------------------------------------------------------------ delete, transfer, export, import
 
+    /**
+     * Seconds between the server's clock and the device's at its newest record: when the server
+     * received it minus the time the device gave it (null without records).
+     */
+    async clockDifference(deviceId: string): Promise<number | null> {
+      const newest = await repo.newestRecordReceipt(db, deviceId);
+      return newest ? Math.round(newest.received - newest.ts) : null;
+    },
+
     /** The newest value of every key of a device, with its time. */
     async latest(deviceId: string): Promise<Record<string, DataPoint>> {
       // Values the writer holds back are newer than or as new as the stored ones (read them first).

@@ -133,6 +133,12 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
           {formatDistanceStrict(new Date(lastTs * 1000), nowMs, { addSuffix: true })}
         </span>
       )}
+      {settings?.deviceSettings.timeDifferenceS !== undefined && (
+        <span className="dp-clock" title="Server time minus the device's time at its newest record (staff only)">
+          <i className="pi pi-clock" aria-hidden="true" /> Device clock{' '}
+          {clockText(settings.deviceSettings.timeDifferenceS)}
+        </span>
+      )}
       {noRecent && (
         <span className="dp-no-recent" role="status">
           <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {NO_RECENT_CONTACT}
@@ -239,6 +245,13 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
       )}
     </div>
   );
+}
+
+/** 'behind by 30 s' / 'ahead by 2 min 5 s': server time minus device time, in words. */
+function clockText(differenceS: number): string {
+  const abs = Math.abs(Math.round(differenceS));
+  const amount = abs >= 60 ? `${Math.floor(abs / 60)} min ${abs % 60} s` : `${abs} s`;
+  return `${differenceS > 0 ? 'behind' : 'ahead'} by ${amount}`;
 }
 
 /**
