@@ -4,7 +4,6 @@
  * server's message then a reload of the device; 'Error' with the server's message.
  */
 import { Dialog } from 'primereact/dialog';
-import { useQueryClient } from '@tanstack/react-query';
 import { DEVICE_SETTINGS_LOAD_ERROR, NETWORK_ERROR, type DistributorActionBody } from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useDistributorAction } from '../api/device-actions';
@@ -22,15 +21,11 @@ export function DistributorToolsDialog({
   const settings = useDeviceSettings(deviceid);
   const action = useDistributorAction(deviceid);
   const messages = useMessageDialog();
-  const queryClient = useQueryClient();
 
   const run = (body: DistributorActionBody) =>
     action.mutate(body, {
-      onSuccess: (answer) =>
-        messages.showSuccess(answer, () => {
-          onHide();
-          void queryClient.invalidateQueries({ queryKey: ['device', deviceid] });
-        }),
+      // 'Success' with the server's message, then the page reloads (spec 2 section 8).
+      onSuccess: (answer) => messages.showSuccess(answer, () => window.location.reload()),
       onError: (error) => messages.showError(error),
     });
 
