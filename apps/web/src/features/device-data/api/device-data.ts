@@ -36,7 +36,6 @@ export function useDeviceData(
   deviceid: string,
   dataPoints: number,
   options: {
-    enabled: boolean;
     refetchInterval: (data: DeviceDataResponse | undefined, answeredAt: number) => number | false;
   },
 ) {
@@ -44,7 +43,6 @@ export function useDeviceData(
     queryKey: deviceDataKey(deviceid, dataPoints),
     queryFn: ({ signal }) => getDeviceData(deviceid, dataPoints, signal),
     staleTime: STALE_TIMES_MS.data,
-    enabled: options.enabled,
     placeholderData: keepPreviousData,
     refetchInterval: (query) => options.refetchInterval(query.state.data, query.state.dataUpdatedAt),
     refetchIntervalInBackground: false,

@@ -62,13 +62,16 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpened }: DataPageProps) {
   const settingsQuery = useDeviceSettings(deviceid);
   const settings = settingsQuery.data;
-  const access = deviceAccess({ settings: settingsQuery.isError ? null : (settings ?? null), userGroups });
+  // While the settings load: a viewer without an error (no banner); the data is asked for at the same time.
+  const access = deviceAccess({
+    settings: settingsQuery.isError ? null : (settings ?? { myPermission: 'VIEW' }),
+    userGroups,
+  });
   const configQuery = useDeviceConfig(deviceid);
   const { baseInterval, transmitInterval } = deviceIntervals(configQuery.data);
   const intervalS = configQuery.data ? expectedIntervalSeconds(baseInterval, transmitInterval) : null;
   const schedule = usePollingSchedule(intervalS);
   const dataQuery = useDeviceData(deviceid, dataPointsFor(access), {
-    enabled: !settingsQuery.isPending,
     refetchInterval: schedule,
   });
   const nowMs = useNow(15_000);
