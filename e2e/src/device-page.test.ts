@@ -380,33 +380,103 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     await context.close();
   });
 
-  it("asset notes: an image over 300 kB is refused with the spec's message, a small one is saved", async () => {
+  it('asset notes: over 300 kB or a gif is refused in the browser; a png is uploaded on Save, served by GET and shown after a reload', async () => {
     const { context, page } = await signedInPage();
-    await openData(page, live);
-    await page.getByRole('button', { name: 'Asset Notes' }).click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Asset Notes' });
-    await dialog.waitFor();
-    const png = (bytes: number) => {
-      const buffer = Buffer.alloc(bytes);
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buffer);
-      return { name: 'asset.png', mimeType: 'image/png', buffer };
-    };
-    const input = dialog.locator('input[type="file"]').first();
-    await input.setInputFiles(png(300 * 1024 + 1));
-    await dialog.getByText('Image too large. (300 kB limit)').waitFor();
-    await input.setInputFiles(png(2000));
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    const stored = await demo<DeviceSettingsResponse>('GET', `/api/device/${live.id}/settings`);
-    const images = (stored.body.deviceSettings.PORTAL_deviceNotes as { images?: Record<string, string> }).images ?? {};
-    expect(Object.values(images).some((url) => url.startsWith('data:image/png;base64,iVBORw0KGgo'))).toBe(true);
-    // The server checks too: an image over the limit changes nothing.
-    const tooBig = `data:image/png;base64,${png(300 * 1024 + 3).buffer.toString('base64')}`;
-    const refused = await demo('PUT', `/api/device/${live.id}/settings`, {
-      PORTAL_deviceNotes: { images: { asset_image: tooBig } },
+    const imageCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/notes-image/')) imageCalls.push(`${r.method()} ${new URL(r.url()).pathname}`);
     });
-    expect(refused.status).toBe(400);
-    expect(JSON.stringify(refused.body)).toContain('Image too large. (300 kB limit)');
+    await openData(page, live);
+    const openNotes = async () => {
+      await page.getByRole('button', { name: 'Asset Notes' }).click();
+      const dialog = page.getByRole('dialog').filter({ hasText: 'Asset Notes' });
+      await dialog.waitFor();
+      return dialog;
+    };
+    const file = (name: string, mimeType: string, buffer: Buffer) => ({ name, mimeType, buffer });
+    const padded = (head: Buffer, bytes: number) => Buffer.concat([head, Buffer.alloc(bytes - head.length)]);
+    /** A real 1 x 1 png. */
+    const tinyPng = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const assetPath = `/api/device/${live.id}/notes-image/asset_image`;
+
+    let dialog = await openNotes();
+    const input = dialog.locator('input[type="file"]').first();
+    await input.setInputFiles(file('big.png', 'image/png', padded(tinyPng, 300 * 1024 + 1)));
+    await dialog.getByText('Image too large. (300 kB limit)').waitFor();
+    await input.setInputFiles(file('anim.gif', 'image/gif', padded(Buffer.from('GIF89a'), 100)));
+    await dialog.getByText('Only png or jpeg images can be uploaded.').waitFor();
+    expect(imageCalls).toEqual([]);
+
+    // A chosen png is only previewed; Save sends the notes, then uploads it.
+    const png = padded(tinyPng, 2000);
+    await input.setInputFiles(file('asset.png', 'image/png', png));
+    await dialog.getByText('asset.png: uploaded when you save').waitFor();
+    expect(await dialog.getByRole('img', { name: 'Asset image' }).getAttribute('src')).toMatch(/^blob:/);
+    expect(imageCalls).toEqual([]);
+    await dialog.getByLabel('Make').fill('Acme');
+    const settingsPut = page.waitForRequest(
+      (r) => r.method() === 'PUT' && r.url().endsWith(`/api/device/${live.id}/settings`),
+    );
+    const uploadPut = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(assetPath));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const notesBody = (await settingsPut).postDataJSON() as { PORTAL_deviceNotes: Record<string, unknown> };
+    expect(notesBody.PORTAL_deviceNotes).toMatchObject({ make: 'Acme' });
+    expect(notesBody.PORTAL_deviceNotes).not.toHaveProperty('images');
+    expect((await uploadPut).postDataJSON()).toEqual({ contentType: 'image/png', dataBase64: png.toString('base64') });
+    await dialog.waitFor({ state: 'hidden' });
+
+    const stored = await demo<DeviceSettingsResponse>('GET', `/api/device/${live.id}/settings`);
+    const notes = stored.body.deviceSettings.PORTAL_deviceNotes as { make?: string; images?: Record<string, string> };
+    expect(notes.make).toBe('Acme');
+    const address = notes.images?.asset_image ?? '';
+    expect(address).toMatch(new RegExp(`^${assetPath}\\?v=\\d+$`));
+    const served = await context.request.get(stack.url(address));
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-type']).toBe('image/png');
+    expect(served.headers()['cache-control']).toBe('private, max-age=86400');
+    expect((await served.body()).equals(png)).toBe(true);
+
+    // After a reload the dialog shows the stored image from its GET address.
+    await page.reload();
+    await page.locator('section.dp-reading').first().waitFor();
+    dialog = await openNotes();
+    const img = dialog.getByRole('img', { name: 'Asset image' });
+    expect(await img.getAttribute('src')).toBe(address);
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(1);
+
+    // The server checks too: png bytes sent as a jpeg are refused, shown in the Error dialog with its message.
+    await dialog
+      .locator('input[type="file"]')
+      .nth(1)
+      .setInputFiles(file('brand.jpg', 'image/jpeg', png));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const error = page.getByRole('dialog').filter({ hasText: 'Error' });
+    await error.getByText('Only png or jpeg images can be uploaded.').waitFor();
+    await error.getByRole('button', { name: 'OK' }).click();
+    expect(
+      (
+        await demo('PUT', assetPath, {
+          contentType: 'image/png',
+          dataBase64: padded(tinyPng, 300 * 1024 + 1).toString('base64'),
+        })
+      ).body,
+    ).toMatchObject({ message: 'Image too large. (300 kB limit)' });
+
+    // Remove deletes the stored image on Save.
+    await dialog.getByRole('button', { name: 'Remove asset image' }).click();
+    await dialog.getByRole('button', { name: 'Remove brand image' }).click();
+    const deleted = page.waitForRequest((r) => r.method() === 'DELETE' && r.url().endsWith(assetPath));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await deleted;
+    await dialog.waitFor({ state: 'hidden' });
+    const after = await demo<DeviceSettingsResponse>('GET', `/api/device/${live.id}/settings`);
+    expect((after.body.deviceSettings.PORTAL_deviceNotes as { images?: unknown }).images).toEqual({
+      asset_image: null,
+    });
+    expect((await context.request.get(stack.url(assetPath))).status()).toBe(404);
     await context.close();
   });
 

@@ -111,6 +111,9 @@ const ROUTES: [string, string][] = [
   ['get', '/api/device/{id}/settings'],
   ['put', '/api/device/{id}/settings'],
   ['post', '/api/device/{id}/passwords'],
+  ['get', '/api/device/{id}/notes-image/{slot}'],
+  ['put', '/api/device/{id}/notes-image/{slot}'],
+  ['delete', '/api/device/{id}/notes-image/{slot}'],
   ['post', '/api/billing-distributor-action/{id}'],
   // issue 3, device config (config, custom settings, script and its lock, firmware, files)
   ['get', '/api/device/{id}/config'],

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   DeviceNotesSchema,
-  imageDataUrlError,
+  NOTES_IMAGES_READ_ONLY_MESSAGE,
+  NOTES_IMAGE_SLOTS,
+  NotesImagePutBodySchema,
+  imageUploadError,
+  notesImagePath,
   COUNTRY_CALLING_CODES,
   DEFAULT_SORT_ORDER,
   GROUP_NAME_REQUIRED,
+  IMAGE_MAX_BASE64,
   IMAGE_MAX_BYTES,
+  IMAGE_NOT_BASE64_MESSAGE,
   IMAGE_TOO_LARGE_MESSAGE,
   IMAGE_TYPE_MESSAGE,
   INVALID_DATE_RANGE,
@@ -334,36 +340,71 @@ describe('view range', () => {
   it('message is verbatim', () => expect(INVALID_DATE_RANGE).toBe('Invalid date range'));
 });
 
-describe('imageDataUrlError (device notes images)', () => {
-  const png = (bytes: number) => {
-    const raw = new Uint8Array(bytes);
-    raw.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+describe('imageUploadError (device notes images)', () => {
+  const base64 = (bytes: Uint8Array) => {
     let binary = '';
-    for (const b of raw) binary += String.fromCharCode(b);
-    return `data:image/png;base64,${btoa(binary)}`;
+    for (const b of bytes) binary += String.fromCharCode(b);
+    return btoa(binary);
   };
+  const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  const png = (size: number) => {
+    const raw = new Uint8Array(size);
+    raw.set(PNG_SIGNATURE.slice(0, size));
+    return base64(raw);
+  };
+  const jpeg = base64(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]));
 
-  it('accepts a png or jpeg of at most 300 kB', () => {
-    expect(imageDataUrlError(png(1000))).toBeNull();
-    expect(imageDataUrlError(png(IMAGE_MAX_BYTES))).toBeNull();
-    expect(imageDataUrlError(`data:image/jpeg;base64,/9j/4AAQSkZJRg==`)).toBeNull();
+  it('accepts a png or jpeg of at most 300 kB whose bytes are that type', () => {
+    expect(imageUploadError('image/png', png(8))).toBeNull();
+    expect(imageUploadError('image/png', png(1000))).toBeNull();
+    expect(imageUploadError('image/png', png(IMAGE_MAX_BYTES))).toBeNull();
+    expect(imageUploadError('image/png', png(IMAGE_MAX_BYTES - 1))).toBeNull();
+    expect(imageUploadError('image/jpeg', jpeg)).toBeNull();
+    expect(png(IMAGE_MAX_BYTES)).toHaveLength(IMAGE_MAX_BASE64);
   });
 
   it("refuses one over 300 kB with 'Image too large. (300 kB limit)'", () => {
-    expect(imageDataUrlError(png(IMAGE_MAX_BYTES + 1))).toBe(IMAGE_TOO_LARGE_MESSAGE);
+    expect(imageUploadError('image/png', png(IMAGE_MAX_BYTES + 1))).toBe(IMAGE_TOO_LARGE_MESSAGE);
     expect(
-      DeviceNotesSchema.safeParse({ images: { asset_image: png(IMAGE_MAX_BYTES + 3) } }).error?.issues[0]?.message,
-    ).toContain(IMAGE_TOO_LARGE_MESSAGE);
+      NotesImagePutBodySchema.safeParse({ contentType: 'image/png', dataBase64: png(IMAGE_MAX_BYTES + 3) }).error
+        ?.issues,
+    ).toEqual([{ code: 'custom', path: [], message: IMAGE_TOO_LARGE_MESSAGE }]);
   });
 
-  it.each([
-    'data:image/gif;base64,R0lGODlh',
-    'data:image/png;base64,/9j/4AAQ',
-    'data:image/svg+xml;base64,PHN2Zz4=',
-    'javascript:alert(1)',
-    'https://example.com/a.png',
-    'data:image/png;base64,iVBORw0KGgo"onerror=x',
-  ])('refuses %j as not a png or jpeg', (url) => {
-    expect(imageDataUrlError(url)).toBe(IMAGE_TYPE_MESSAGE);
+  it.each<[string, string]>([
+    ['image/gif', base64(new TextEncoder().encode('GIF89a'))],
+    ['image/svg+xml', base64(new TextEncoder().encode('<svg/>'))],
+    ['image/png', jpeg],
+    ['image/jpeg', png(100)],
+    ['image/png', png(7)],
+    ['image/png', ''],
+    ['image/jpeg', base64(new Uint8Array([0xff, 0xd8]))],
+    ['', png(100)],
+    ['__proto__', png(100)],
+    ['IMAGE/PNG', png(100)],
+    ['image/png; charset=utf-8', png(100)],
+  ])('refuses %s with %j as not a png or jpeg', (type, data) => {
+    expect(imageUploadError(type, data)).toBe(IMAGE_TYPE_MESSAGE);
+  });
+
+  it.each(['iVBORw0KGgo', 'iVBORw0KGgo"onerror=x', 'iVBORw0K Ggo=', 'iVBORw0KGgo=====', 'iVBORw0KGgo-_=='])(
+    'refuses %j as not base64',
+    (data) => expect(imageUploadError('image/png', data)).toBe(IMAGE_NOT_BASE64_MESSAGE),
+  );
+
+  it('the settings change refuses images: the notes-image calls own them', () => {
+    for (const images of [null, {}, { asset_image: null }, { asset_image: `data:image/png;base64,${png(10)}` }]) {
+      const issues = DeviceNotesSchema.safeParse({ images }).error?.issues;
+      expect(issues?.[0]).toMatchObject({ path: ['images'], message: NOTES_IMAGES_READ_ONLY_MESSAGE });
+    }
+    expect(DeviceNotesSchema.safeParse({ make: 'Acme' }).success).toBe(true);
+  });
+
+  it('notesImagePath is the address the server serves, versioned by the upload time', () => {
+    expect(notesImagePath('AB12CD34E', 'asset_image', 1_700_000_000_123)).toBe(
+      '/api/device/AB12CD34E/notes-image/asset_image?v=1700000000123',
+    );
+    expect(notesImagePath('a/b?c', 'brand_image', 1)).toBe('/api/device/a%2Fb%3Fc/notes-image/brand_image?v=1');
+    expect(NOTES_IMAGE_SLOTS).toEqual(['asset_image', 'brand_image']);
   });
 });

@@ -6,9 +6,8 @@ import { z } from 'zod';
 import { DEVICE_ID_PATTERN } from '../domain/ids';
 import { DeviceRoleSchema } from '../domain/roles';
 import {
-  IMAGE_DATA_URL_MAX_LENGTH,
-  IMAGE_TOO_LARGE_MESSAGE,
-  imageDataUrlError,
+  IMAGE_TYPES,
+  imageUploadError,
   DECIMAL_PLACES_MAX,
   DISPLAY_TEXT_MAX_LENGTH,
   SORT_ORDER_MAX,
@@ -54,6 +53,7 @@ export const DEVICE_MESSAGES = {
   lastAdmin: 'A device must keep at least one ADMIN.',
   userNotFound: 'That user has no access to this device.',
   nameNotEditable: 'The device name can be changed only for virtual devices (ids starting 0-).',
+  notesImageNotFound: 'This device has no image there.',
   mfaRequired: 'Enter the current code of your authenticator app.',
   mfaInvalid: 'Invalid code.',
   alreadyUser: 'You already have access to this device.',
@@ -297,15 +297,41 @@ export const DisplaySettingsPatchSchema = z
     }
   });
 
-/** An asset or brand image: a data: URL of a png or jpeg of at most 300 kB. */
-const notesImage = (field: string) =>
-  z
-    .string()
-    .max(IMAGE_DATA_URL_MAX_LENGTH + 1, `${field}: ${IMAGE_TOO_LARGE_MESSAGE}`)
-    .superRefine((url, ctx) => {
-      const error = imageDataUrlError(url);
-      if (error) ctx.addIssue({ code: 'custom', message: error });
-    });
+// ---- Device notes images -------------------------------------------------------------------
+
+/** The two images of the device notes (PORTAL_deviceNotes.images). */
+export const NOTES_IMAGE_SLOTS = ['asset_image', 'brand_image'] as const;
+export type NotesImageSlot = (typeof NOTES_IMAGE_SLOTS)[number];
+export const NotesImageSlotSchema = z.enum(NOTES_IMAGE_SLOTS, { message: 'must be asset_image or brand_image' });
+
+/** Why PUT settings refuses `images`: the notes-image calls own them. */
+export const NOTES_IMAGES_READ_ONLY_MESSAGE =
+  'not set here: upload with PUT /api/device/{id}/notes-image/{slot}, remove with DELETE on the same address';
+
+/** The body of PUT /api/device/{id}/notes-image/{slot}: a png or jpeg of at most 300 kB, as base64. */
+export const NotesImagePutBodySchema = z
+  .strictObject({
+    contentType: z.string({ message: 'contentType must be text' }).describe(`One of ${IMAGE_TYPES.join(', ')}`),
+    dataBase64: z
+      .string({ message: 'dataBase64 must be text' })
+      .describe('The image file as base64 (at most 300 kB decoded); its first bytes must match contentType'),
+  })
+  .superRefine((body, ctx) => {
+    // No path: the message is shown as is ('Image too large. (300 kB limit)').
+    const error = imageUploadError(body.contentType, body.dataBase64);
+    if (error) ctx.addIssue({ code: 'custom', message: error });
+  });
+export type NotesImagePutBody = z.infer<typeof NotesImagePutBodySchema>;
+
+/**
+ * The address that serves a device notes image, as stored in PORTAL_deviceNotes.images; `version`
+ * (the upload time, epoch ms) changes with each upload, so a cached copy is never shown for a new one.
+ */
+export function notesImagePath(deviceid: string, slot: NotesImageSlot, version: number): string {
+  return `/api/device/${encodeURIComponent(deviceid)}/notes-image/${slot}?v=${version}`;
+}
+
+// ---- Device notes and the settings change ----------------------------------------------------
 
 export const DeviceNotesSchema = z.strictObject({
   status: text(40, 'status').optional(),
@@ -316,12 +342,8 @@ export const DeviceNotesSchema = z.strictObject({
   customer: text(60, 'customer').optional(),
   installer: text(60, 'installer').optional(),
   description: text(1000, 'description').optional(),
-  images: z
-    .strictObject({
-      asset_image: notesImage('asset_image').nullable().optional(),
-      brand_image: notesImage('brand_image').nullable().optional(),
-    })
-    .optional(),
+  /** Set only by the notes-image calls; the settings record answers their addresses (notesImagePath). */
+  images: z.never({ message: NOTES_IMAGES_READ_ONLY_MESSAGE }).optional(),
 });
 export type DeviceNotes = z.infer<typeof DeviceNotesSchema>;
 

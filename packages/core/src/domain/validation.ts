@@ -164,6 +164,7 @@ export function isDeviceNameEditable(deviceid: unknown): boolean {
 export const IMAGE_MAX_BYTES = 300 * 1024;
 export const IMAGE_TOO_LARGE_MESSAGE = 'Image too large. (300 kB limit)';
 export const IMAGE_TYPE_MESSAGE = 'Only png or jpeg images can be uploaded.';
+export const IMAGE_NOT_BASE64_MESSAGE = 'The image data is not valid base64.';
 export const IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
 
@@ -174,29 +175,46 @@ export function imageError(file: { size: number; type: string }): string | null 
   return null;
 }
 
-/** Base64 length of an image of IMAGE_MAX_BYTES. */
-const IMAGE_MAX_BASE64 = 4 * Math.ceil(IMAGE_MAX_BYTES / 3);
-const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
-/** The first bytes of each type, as base64: PNG's signature, JPEG's start-of-image marker. */
-const IMAGE_MAGIC_BASE64 = { png: 'iVBORw0KGgo', jpeg: '/9j/' } as const;
+/** Base64 length of an image of IMAGE_MAX_BYTES (an upload's dataBase64 is at most this long). */
+export const IMAGE_MAX_BASE64 = 4 * Math.ceil(IMAGE_MAX_BYTES / 3);
+const BASE64_TEXT = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** The first bytes of each type: PNG's 8-byte signature, JPEG's start-of-image marker and the next marker's FF. */
+const IMAGE_MAGIC: Record<ImageType, readonly number[]> = {
+  'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  'image/jpeg': [0xff, 0xd8, 0xff],
+};
 
-/**
- * Checks an image as stored in device notes: a data: URL of a png or jpeg (its bytes must be
- * one) of at most 300 kB; returns the error or null.
- */
-export function imageDataUrlError(url: string): string | null {
-  const match = IMAGE_DATA_URL.exec(url);
-  if (!match) return IMAGE_TYPE_MESSAGE;
-  const [, type, data] = match as unknown as [string, 'png' | 'jpeg', string];
-  if (!data.startsWith(IMAGE_MAGIC_BASE64[type])) return IMAGE_TYPE_MESSAGE;
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  if (data.length > IMAGE_MAX_BASE64 || (data.length / 4) * 3 - padding > IMAGE_MAX_BYTES)
-    return IMAGE_TOO_LARGE_MESSAGE;
-  return null;
+/** The first `count` bytes that valid base64 text decodes to (fewer when it is shorter). */
+function base64Head(text: string, count: number): number[] {
+  const bytes: number[] = [];
+  let bits = 0;
+  let buffer = 0;
+  for (const char of text) {
+    const value = BASE64_ALPHABET.indexOf(char);
+    if (value < 0 || bytes.length >= count) break;
+    buffer = ((buffer << 6) | value) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((buffer >> bits) & 0xff);
+    }
+  }
+  return bytes;
 }
 
-/** Longest data: URL of an allowed image. */
-export const IMAGE_DATA_URL_MAX_LENGTH = 'data:image/jpeg;base64,'.length + IMAGE_MAX_BASE64;
+/**
+ * Checks an uploaded asset or brand image: `contentType` png or jpeg, `dataBase64` valid base64
+ * of at most 300 kB whose first bytes really are that type; returns the error or null.
+ */
+export function imageUploadError(contentType: string, dataBase64: string): string | null {
+  if (!(IMAGE_TYPES as readonly string[]).includes(contentType)) return IMAGE_TYPE_MESSAGE;
+  if (dataBase64.length > IMAGE_MAX_BASE64) return IMAGE_TOO_LARGE_MESSAGE;
+  if (dataBase64.length % 4 !== 0 || !BASE64_TEXT.test(dataBase64)) return IMAGE_NOT_BASE64_MESSAGE;
+  const magic = IMAGE_MAGIC[contentType as ImageType];
+  const head = base64Head(dataBase64, magic.length);
+  return magic.every((byte, i) => head[i] === byte) ? null : IMAGE_TYPE_MESSAGE;
+}
 
 export const INVALID_DATE_RANGE = 'Invalid date range';
 

@@ -1,5 +1,8 @@
-/** SQL of devices: the device rows, direct grants, invitations, claim attempts and the provisioning log. */
-import type { DeviceRole } from '@portal/core';
+/**
+ * SQL of devices: the device rows, direct grants, invitations, claim attempts, the provisioning
+ * log and the device notes images.
+ */
+import type { DeviceRole, ImageType, NotesImageSlot } from '@portal/core';
 import type { Db } from '../../db/db';
 
 export type TrialResetState = 'available' | 'active' | 'used';
@@ -236,6 +239,53 @@ export async function startTrial(db: Db, id: string, ts: number, resetUsed: bool
   } else {
     await db.query('UPDATE devices SET added_ts = $2 WHERE id = $1', [id, ts]);
   }
+}
+
+// ---- device notes images ------------------------------------------------------------------
+
+export interface NotesImageRow {
+  content_type: ImageType;
+  bytes: Buffer;
+}
+
+/**
+ * Stores the image of a slot (replacing the one there); answers its time, which is `now` or, when
+ * that is not later than the replaced image's, 1 ms after it (each upload gets a new address).
+ */
+export async function upsertNotesImage(
+  db: Db,
+  deviceId: string,
+  slot: NotesImageSlot,
+  contentType: ImageType,
+  bytes: Buffer,
+  now: Date,
+): Promise<Date> {
+  const rows = await db.query<{ updated_at: Date }>(
+    `INSERT INTO device_images (device_id, slot, content_type, bytes, updated_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (device_id, slot) DO UPDATE SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes,
+       updated_at = GREATEST(EXCLUDED.updated_at, device_images.updated_at + interval '1 millisecond')
+     RETURNING updated_at`,
+    [deviceId, slot, contentType, bytes, now],
+  );
+  return rows[0]!.updated_at;
+}
+
+export async function findNotesImage(db: Db, deviceId: string, slot: NotesImageSlot): Promise<NotesImageRow | null> {
+  const rows = await db.query<{ content_type: ImageType; bytes: Uint8Array }>(
+    'SELECT content_type, bytes FROM device_images WHERE device_id = $1 AND slot = $2',
+    [deviceId, slot],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  // PostgreSQL answers a Buffer, PGlite (through its worker) a Uint8Array: the same bytes either way.
+  const bytes = Buffer.isBuffer(row.bytes)
+    ? row.bytes
+    : Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+  return { content_type: row.content_type, bytes };
+}
+
+export async function deleteNotesImage(db: Db, deviceId: string, slot: NotesImageSlot): Promise<void> {
+  await db.query('DELETE FROM device_images WHERE device_id = $1 AND slot = $2', [deviceId, slot]);
 }
 
 // ---- grants --------------------------------------------------------------------------------

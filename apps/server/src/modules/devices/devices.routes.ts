@@ -4,7 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   DISTRIBUTOR_GROUP,
-  IMAGE_DATA_URL_MAX_LENGTH,
+  IMAGE_MAX_BASE64,
+  IMAGE_MAX_BYTES,
+  IMAGE_TYPES,
   DeviceIdParamsSchema,
   DevicePasswordsBodySchema,
   DevicePasswordsResponseSchema,
@@ -16,6 +18,8 @@ import {
   DeviceUserResultSchema,
   DistributorActionBodySchema,
   MessageResponseSchema,
+  NotesImagePutBodySchema,
+  NotesImageSlotSchema,
   PermissionsQuerySchema,
   PermissionsResponseSchema,
   ProvDeviceSchema,
@@ -34,8 +38,12 @@ import type { DevicesService } from './devices.service';
 /** Device calls take any id: a malformed one is answered like an unknown device (404). */
 const AnyDeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 
-/** PUT settings: two notes images (IMAGE_DATA_URL_MAX_LENGTH each) and the rest of a settings change. */
-const SETTINGS_BODY_LIMIT = 2 * IMAGE_DATA_URL_MAX_LENGTH + 128 * 1024;
+/** A device notes image: the device and the slot (asset_image or brand_image). */
+const NotesImageParamsSchema = AnyDeviceParamsSchema.extend({ slot: NotesImageSlotSchema });
+/** PUT notes-image: the base64 of a 300 kB image and the JSON around it, so 300 kB + 1 gets the size message, not 413. */
+const NOTES_IMAGE_BODY_LIMIT = IMAGE_MAX_BASE64 + 1024;
+const IMAGE_CACHE_CONTROL = 'private, max-age=86400';
+
 export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -243,17 +251,75 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
     '/api/device/:id/settings',
     {
       preHandler: requireUser,
-      // Room for the two images of the device notes (300 kB each, as base64 data: URLs).
-      bodyLimit: SETTINGS_BODY_LIMIT,
       schema: {
         tags: ['device'],
-        summary: 'Change PORTAL_deviceName, PORTAL_deviceNotes or PORTAL_displaySettings (per key; null removes a key)',
+        summary:
+          'Change PORTAL_deviceName, PORTAL_deviceNotes (not its images: see notes-image) or PORTAL_displaySettings (per key; null removes a key)',
         params: AnyDeviceParamsSchema,
         body: DeviceSettingsPutBodySchema,
         response: { 200: DeviceSettingsResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     (request) => devices.putSettings(signedInUser(request), request.params.id, request.body),
+  );
+
+  // ---- device notes images (the file storage of DLG-21) ------------------------------------------
+
+  r.get(
+    '/api/device/:id/notes-image/:slot',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary:
+          'A device notes image (any role on the device): its bytes with their content type, cacheable privately for a day (the address in PORTAL_deviceNotes.images changes with each upload)',
+        params: NotesImageParamsSchema,
+        response: {
+          200: z.string().describe(`The image file (${IMAGE_TYPES.join(' or ')})`),
+          ...errorResponses(400, 401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, slot } = request.params;
+      const image = await devices.getNotesImage(signedInUser(request), id, slot);
+      return reply
+        .type(image.contentType)
+        .header('cache-control', IMAGE_CACHE_CONTROL)
+        .header('x-content-type-options', 'nosniff')
+        .send(image.bytes as unknown as string);
+    },
+  );
+
+  r.put(
+    '/api/device/:id/notes-image/:slot',
+    {
+      preHandler: requireUser,
+      bodyLimit: NOTES_IMAGE_BODY_LIMIT,
+      schema: {
+        tags: ['device'],
+        summary: `Upload a device notes image (editDeviceNotes): ${IMAGE_TYPES.join(' or ')} of at most ${IMAGE_MAX_BYTES / 1024} kB, checked by its first bytes; PORTAL_deviceNotes.images[slot] becomes its address /api/device/{id}/notes-image/{slot}?v={upload time, epoch ms}. Answers the settings record`,
+        params: NotesImageParamsSchema,
+        body: NotesImagePutBodySchema,
+        response: { 200: DeviceSettingsResponseSchema, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    (request) => devices.putNotesImage(signedInUser(request), request.params.id, request.params.slot, request.body),
+  );
+
+  r.delete(
+    '/api/device/:id/notes-image/:slot',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary:
+          'Remove a device notes image (editDeviceNotes; none there is fine): PORTAL_deviceNotes.images[slot] becomes null. Answers the settings record',
+        params: NotesImageParamsSchema,
+        response: { 200: DeviceSettingsResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => devices.deleteNotesImage(signedInUser(request), request.params.id, request.params.slot),
   );
 
   r.post(

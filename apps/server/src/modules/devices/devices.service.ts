@@ -28,6 +28,7 @@ import {
   isStaffAdmin,
   STAFF_TIME_DIFFERENCE_MIN_S,
   mergeDeviceConfig,
+  notesImagePath,
   planState,
   provTestLogMessage,
   type BrandConfig,
@@ -40,6 +41,9 @@ import {
   type DeviceUserPostBody,
   type DeviceUserResult,
   type DistributorActionBody,
+  type ImageType,
+  type NotesImagePutBody,
+  type NotesImageSlot,
   type ProvDevice,
   type ProvEditDeviceBody,
   type ProvLogEntry,
@@ -177,6 +181,15 @@ function toProvDevice(row: DeviceRow): ProvDevice {
     createdAt: row.created_at.toISOString(),
     lastContact: row.last_contact,
   };
+}
+
+/** The notes with images[slot] set to the address of the stored image, or null for none. */
+function withNotesImage(
+  notes: Record<string, unknown>,
+  slot: NotesImageSlot,
+  path: string | null,
+): Record<string, unknown> {
+  return { ...notes, images: { ...asRecord(notes.images), [slot]: path } };
 }
 
 /** The config with settings.device's model, fw (and name when given) replaced. */
@@ -716,6 +729,56 @@ export function createDevicesService(deps: DevicesDeps) {
         });
       });
       return settingsRecord(await loadDevice(deviceId), role, user);
+    },
+
+    // ---- device notes images (file storage of DLG-21) ------------------------------------------
+
+    /**
+     * Stores an asset or brand image (editDeviceNotes; the body is checked by NotesImagePutBodySchema)
+     * and sets notes.images[slot] to its address in the same transaction; answers the settings record.
+     */
+    async putNotesImage(
+      user: User,
+      deviceId: string,
+      slot: NotesImageSlot,
+      body: NotesImagePutBody,
+    ): Promise<DeviceSettingsResponse> {
+      const role = await authorize(user.id, deviceId, 'editDeviceNotes');
+      const bytes = Buffer.from(body.dataBase64, 'base64');
+      await db.transaction(async (tx) => {
+        const row = await repo.findDevice(tx, deviceId, true);
+        if (!row) throw deviceNotFound();
+        // The schema accepted only png or jpeg whose bytes match.
+        const contentType = body.contentType as ImageType;
+        const updatedAt = await repo.upsertNotesImage(tx, deviceId, slot, contentType, bytes, clock.now());
+        const path = notesImagePath(deviceId, slot, updatedAt.getTime());
+        await repo.updateSettings(tx, deviceId, { notes: withNotesImage(row.notes, slot, path) });
+      });
+      return settingsRecord(await loadDevice(deviceId), role, user);
+    },
+
+    /** Removes an asset or brand image (editDeviceNotes; none there is fine) and sets notes.images[slot] to null. */
+    async deleteNotesImage(user: User, deviceId: string, slot: NotesImageSlot): Promise<DeviceSettingsResponse> {
+      const role = await authorize(user.id, deviceId, 'editDeviceNotes');
+      await db.transaction(async (tx) => {
+        const row = await repo.findDevice(tx, deviceId, true);
+        if (!row) throw deviceNotFound();
+        await repo.deleteNotesImage(tx, deviceId, slot);
+        await repo.updateSettings(tx, deviceId, { notes: withNotesImage(row.notes, slot, null) });
+      });
+      return settingsRecord(await loadDevice(deviceId), role, user);
+    },
+
+    /** The stored image of a slot, to any role on the device; 404 when there is none. */
+    async getNotesImage(
+      user: User,
+      deviceId: string,
+      slot: NotesImageSlot,
+    ): Promise<{ contentType: ImageType; bytes: Buffer }> {
+      await authorize(user.id, deviceId, null);
+      const image = await repo.findNotesImage(db, deviceId, slot);
+      if (!image) throw new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.notesImageNotFound);
+      return { contentType: image.content_type, bytes: image.bytes };
     },
 
     /** The setup password, to an ADMIN; a caller with TOTP on must give a current code. */

@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceNotes, DeviceSettingsPutBody, DeviceSettingsResponse } from '@portal/core';
 import { api } from '@/lib/api';
 
@@ -7,19 +6,13 @@ export function deviceSettingsQueryKey(deviceid: string) {
   return ['device', deviceid, 'settings'] as const;
 }
 
-/** PUT /api/device/{id}/settings with {PORTAL_deviceNotes}: the fields sent replace the stored ones. */
+/**
+ * PUT /api/device/{id}/settings with {PORTAL_deviceNotes}: the fields sent replace the stored ones.
+ * The images are not among them: they go through the notes-image calls.
+ */
 export function updateDeviceNotes(deviceid: string, notes: DeviceNotes): Promise<DeviceSettingsResponse> {
   const body: DeviceSettingsPutBody = { PORTAL_deviceNotes: notes };
   return api.put<DeviceSettingsResponse>(`/device/${encodeURIComponent(deviceid)}/settings`, body, {
     area: 'device',
-  });
-}
-
-/** Saves the device notes, then refreshes the device's settings record. */
-export function useUpdateDeviceNotes(deviceid: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (notes: DeviceNotes) => updateDeviceNotes(deviceid, notes),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceSettingsQueryKey(deviceid) }),
   });
 }

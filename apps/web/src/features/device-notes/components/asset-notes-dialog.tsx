@@ -4,10 +4,19 @@ import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
-import { ASSET_TYPES, SUCCESS_TITLE, TOAST_LIFE_MS, customPageName, type DeviceNotes } from '@portal/core';
+import {
+  ASSET_TYPES,
+  NOTES_IMAGE_SLOTS,
+  SUCCESS_TITLE,
+  TOAST_LIFE_MS,
+  customPageName,
+  type DeviceNotes,
+  type NotesImageSlot,
+} from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { showToast } from '@/lib/toast';
-import { useUpdateDeviceNotes } from '../api/update-device-notes';
+import { useSaveAssetNotes, type AssetNotesSave, type NotesImageChanges } from '../hooks/use-save-asset-notes';
+import { notesImageSrc } from '../utils/notes-image-src';
 import { ImageSlot } from './image-slot';
 import './device-notes.css';
 
@@ -33,27 +42,26 @@ type TextField = keyof typeof TEXT_FIELDS;
 
 const HOME_PAGE_MAX_LENGTH = 40;
 const DESCRIPTION_MAX_LENGTH = 1000;
-const IMAGES = { asset_image: 'Asset image', brand_image: 'Brand image' } as const;
-type ImageField = keyof typeof IMAGES;
+const IMAGE_LABELS: Record<NotesImageSlot, string> = { asset_image: 'Asset image', brand_image: 'Brand image' };
 
 interface NotesForm extends Record<TextField, string> {
   home_page: string;
   asset_type: string;
   description: string;
-  images: Record<ImageField, string | null>;
 }
 
 function textOf(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function imageOf(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
+/** The addresses of the stored images (GET notes-image), null where there is none. */
+function imagesOf(notes: Record<string, unknown>): Record<NotesImageSlot, string | null> {
+  const images =
+    typeof notes.images === 'object' && notes.images !== null ? (notes.images as Record<string, unknown>) : {};
+  return { asset_image: notesImageSrc(images.asset_image), brand_image: notesImageSrc(images.brand_image) };
 }
 
 function formOf(notes: Record<string, unknown>): NotesForm {
-  const images =
-    typeof notes.images === 'object' && notes.images !== null ? (notes.images as Record<string, unknown>) : {};
   return {
     status: textOf(notes.status),
     home_page: textOf(notes.home_page),
@@ -63,26 +71,27 @@ function formOf(notes: Record<string, unknown>): NotesForm {
     customer: textOf(notes.customer),
     installer: textOf(notes.installer),
     description: textOf(notes.description),
-    images: { asset_image: imageOf(images.asset_image), brand_image: imageOf(images.brand_image) },
   };
 }
 
-/** The PUT body's notes: every text field (blank clears it), and the images only when they changed. */
-function notesOf(form: NotesForm, imagesChanged: boolean): DeviceNotes {
-  const { images, ...texts } = form;
-  const trimmed = Object.fromEntries(Object.entries(texts).map(([key, value]) => [key, value.trim()]));
-  return { ...trimmed, ...(imagesChanged ? { images } : {}) };
+/** The PUT settings notes: every text field, trimmed (blank clears it). */
+function notesOf(form: NotesForm): DeviceNotes {
+  return Object.fromEntries(Object.entries(form).map(([key, value]) => [key, value.trim()]));
 }
 
 const FORM_ID = 'asset-notes-form';
 
-/** The Asset Notes dialog (DLG-15 to DLG-22): every device-notes field, read-only without editDeviceNotes. */
+/**
+ * The Asset Notes dialog (DLG-15 to DLG-22): every device-notes field, read-only without
+ * editDeviceNotes. Chosen or removed images are uploaded or deleted on Save, with the text fields,
+ * so Cancel leaves everything as stored.
+ */
 export function AssetNotesDialog({ deviceid, notes, canEdit, visible, onHide }: AssetNotesDialogProps) {
-  const notesMutation = useUpdateDeviceNotes(deviceid);
+  const notesMutation = useSaveAssetNotes(deviceid);
   const dialog = useMessageDialog();
 
-  const onSave = (body: DeviceNotes) => {
-    notesMutation.mutate(body, {
+  const onSave = (save: AssetNotesSave) => {
+    notesMutation.mutate(save, {
       onSuccess: () => {
         showToast(
           { severity: 'success', summary: SUCCESS_TITLE, detail: 'Asset notes saved.', life: TOAST_LIFE_MS },
@@ -130,12 +139,13 @@ interface NotesFormViewProps {
   notes: Record<string, unknown>;
   canEdit: boolean;
   busy: boolean;
-  onSave: (body: DeviceNotes) => void;
+  onSave: (save: AssetNotesSave) => void;
 }
 
 function NotesFormView({ notes, canEdit, busy, onSave }: NotesFormViewProps) {
   const [form, setForm] = useState(() => formOf(notes));
-  const [imagesChanged, setImagesChanged] = useState(false);
+  const [stored] = useState(() => imagesOf(notes));
+  const [imageChanges, setImageChanges] = useState<NotesImageChanges>({});
   const readOnly = !canEdit || busy;
   const set = <K extends keyof NotesForm>(key: K, value: NotesForm[K]) =>
     setForm((prev) => ({ ...prev, [key]: value }));
@@ -143,7 +153,7 @@ function NotesFormView({ notes, canEdit, busy, onSave }: NotesFormViewProps) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!canEdit || busy) return;
-    onSave(notesOf(form, imagesChanged));
+    onSave({ notes: notesOf(form), images: imageChanges });
   };
 
   const textInput = (key: TextField) => (
@@ -239,17 +249,23 @@ function NotesFormView({ notes, canEdit, busy, onSave }: NotesFormViewProps) {
       </div>
 
       <div className="notes-form__images">
-        {(Object.keys(IMAGES) as ImageField[]).map((key) => (
+        {NOTES_IMAGE_SLOTS.map((slot) => (
           <ImageSlot
-            key={key}
-            id={`notes-${key}`}
-            label={IMAGES[key]}
-            value={form.images[key]}
+            key={slot}
+            id={`notes-${slot}`}
+            label={IMAGE_LABELS[slot]}
+            src={stored[slot]}
+            file={imageChanges[slot] ?? null}
+            removed={imageChanges[slot] === null}
             editable={canEdit && !busy}
-            onChange={(value) => {
-              setForm((prev) => ({ ...prev, images: { ...prev.images, [key]: value } }));
-              setImagesChanged(true);
-            }}
+            onChoose={(file) => setImageChanges((prev) => ({ ...prev, [slot]: file }))}
+            onRemove={() =>
+              setImageChanges((prev) => {
+                // Removing a file not yet uploaded leaves nothing to delete when none is stored.
+                const { [slot]: _dropped, ...rest } = prev;
+                return stored[slot] ? { ...rest, [slot]: null } : rest;
+              })
+            }
           />
         ))}
       </div>

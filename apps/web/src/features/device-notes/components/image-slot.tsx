@@ -1,50 +1,62 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { Button } from 'primereact/button';
 import { IMAGE_MAX_BYTES, IMAGE_TYPES, imageError } from '@portal/core';
 
 interface ImageSlotProps {
   id: string;
   label: string;
-  /** The image (a data URL or an address), or null for none. */
-  value: string | null;
+  /** The stored image's address (GET notes-image), or null for none. */
+  src: string | null;
+  /** A file chosen to replace it (uploaded on Save), null when none; `removed`: the stored one goes on Save. */
+  file: File | null;
+  removed: boolean;
   editable: boolean;
-  onChange: (value: string | null) => void;
+  onChoose: (file: File) => void;
+  onRemove: () => void;
 }
 
-function readAsDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () =>
-      typeof reader.result === 'string' ? resolve(reader.result) : reject(new Error('unreadable'));
-    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
-    reader.readAsDataURL(file);
-  });
+/** A local address showing a chosen file before it is uploaded, released when the file changes. */
+function useObjectUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file) {
+      setUrl(null);
+      return;
+    }
+    const objectUrl = URL.createObjectURL(file);
+    setUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [file]);
+  return url;
 }
 
-/** One image of the device notes: a preview, and (when editable) choose / remove. png or jpeg, 300 kB at most. */
-export function ImageSlot({ id, label, value, editable, onChange }: ImageSlotProps) {
+/**
+ * One image of the device notes: a preview, and (when editable) choose / remove. png or jpeg, 300 kB
+ * at most, checked here before anything is sent; the change is saved with the dialog's Save.
+ */
+export function ImageSlot({ id, label, src, file, removed, editable, onChoose, onRemove }: ImageSlotProps) {
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const [reading, setReading] = useState(false);
+  const preview = useObjectUrl(file);
+  const shown = file ? preview : removed ? null : src;
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
   const labelId = `${id}-label`;
 
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
     event.target.value = ''; // choosing the same file again fires change again
-    if (!file) return;
-    const problem = imageError(file);
+    if (!chosen) return;
+    const problem = imageError(chosen);
     setError(problem);
-    if (problem) return;
-    setReading(true);
-    try {
-      onChange(await readAsDataUrl(file));
-    } catch {
-      setError('The image could not be read.');
-    } finally {
-      setReading(false);
-    }
+    if (!problem) onChoose(chosen);
   };
+
+  const hint = file
+    ? `${file.name}: uploaded when you save`
+    : removed
+      ? 'Removed when you save'
+      : `png or jpeg, up to ${IMAGE_MAX_BYTES / 1024} kB`;
 
   return (
     <div className="notes-image" role="group" aria-labelledby={labelId}>
@@ -52,8 +64,8 @@ export function ImageSlot({ id, label, value, editable, onChange }: ImageSlotPro
         {label}
       </span>
       <div className="notes-image__preview">
-        {value ? (
-          <img src={value} alt={label} />
+        {shown ? (
+          <img src={shown} alt={label} />
         ) : (
           <span className="notes-image__empty">
             <i className="pi pi-image" aria-hidden="true" />
@@ -71,20 +83,19 @@ export function ImageSlot({ id, label, value, editable, onChange }: ImageSlotPro
             className="visually-hidden"
             tabIndex={-1}
             aria-hidden="true"
-            onChange={(event) => void onFile(event)}
+            onChange={onFile}
           />
           <Button
             type="button"
             size="small"
             outlined
             icon="pi pi-upload"
-            label={value ? 'Replace' : 'Choose image'}
-            aria-label={`${value ? 'Replace' : 'Choose'} ${label.toLowerCase()}`}
-            aria-describedby={error ? errorId : `${id}-hint`}
-            loading={reading}
+            label={shown ? 'Replace' : 'Choose image'}
+            aria-label={`${shown ? 'Replace' : 'Choose'} ${label.toLowerCase()}`}
+            aria-describedby={error ? errorId : hintId}
             onClick={() => input.current?.click()}
           />
-          {value && (
+          {shown && (
             <Button
               type="button"
               size="small"
@@ -95,7 +106,7 @@ export function ImageSlot({ id, label, value, editable, onChange }: ImageSlotPro
               aria-label={`Remove ${label.toLowerCase()}`}
               onClick={() => {
                 setError(null);
-                onChange(null);
+                onRemove();
               }}
             />
           )}
@@ -107,8 +118,8 @@ export function ImageSlot({ id, label, value, editable, onChange }: ImageSlotPro
         </small>
       ) : (
         editable && (
-          <small id={`${id}-hint`} className="form-field__hint">
-            png or jpeg, up to {IMAGE_MAX_BYTES / 1024} kB
+          <small id={hintId} className="form-field__hint">
+            {hint}
           </small>
         )
       )}
