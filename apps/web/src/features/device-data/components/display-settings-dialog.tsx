@@ -4,7 +4,7 @@
  * editable for cp and hrs keys, 15-character limits, decimals 0-8, gauge fields required).
  * Saves PORTAL_displaySettings[key] through PUT /api/device/{id}/settings.
  */
-import { useState } from 'react';
+import { useState, type InputHTMLAttributes } from 'react';
 import { Dialog } from 'primereact/dialog';
 import {
   canApplyDraft,
@@ -60,12 +60,6 @@ export function DisplaySettingsDialog({ deviceid, dataKey, setting, sample, onHi
     );
   };
   const field = (id: string) => `ds-${id}`;
-  const errorOf = (id: string) =>
-    errors[id] ? (
-      <small id={`${field(id)}-error`} className="field-error" role="alert">
-        {errors[id]}
-      </small>
-    ) : null;
 
   return (
     <Dialog
@@ -98,62 +92,48 @@ export function DisplaySettingsDialog({ deviceid, dataKey, setting, sample, onHi
           apply();
         }}
       >
-        <div className="dp-field">
-          <label htmlFor={field('name')}>Name</label>
-          <input
-            id={field('name')}
-            className="p-inputtext p-component"
-            value={draft.name}
-            disabled={!rules.nameEditable}
-            maxLength={15}
-            aria-invalid={Boolean(errors.name)}
-            onChange={(e) => set('name', e.target.value)}
-          />
-          {errorOf('name')}
-        </div>
+        <DraftField
+          id="name"
+          label="Name"
+          value={draft.name}
+          error={errors.name}
+          disabled={!rules.nameEditable}
+          maxLength={15}
+          onValue={(v) => set('name', v)}
+        />
         {!isString && (
-          <div className="dp-field">
-            <label htmlFor={field('units')}>Units</label>
-            <input
-              id={field('units')}
-              className="p-inputtext p-component"
-              value={draft.units}
-              disabled={!rules.unitsEditable}
-              maxLength={15}
-              aria-invalid={Boolean(errors.units)}
-              onChange={(e) => set('units', e.target.value)}
-            />
-            {errorOf('units')}
-          </div>
+          <DraftField
+            id="units"
+            label="Units"
+            value={draft.units}
+            error={errors.units}
+            disabled={!rules.unitsEditable}
+            maxLength={15}
+            onValue={(v) => set('units', v)}
+          />
         )}
         {rules.dpVisible && (
-          <div className="dp-field">
-            <label htmlFor={field('dp')}>Decimal places</label>
-            <input
-              id={field('dp')}
-              className="p-inputtext p-component"
-              type="number"
-              min={0}
-              max={8}
-              value={draft.dp}
-              onChange={(e) => set('dp', e.target.value)}
-            />
-            {errorOf('dp')}
-          </div>
-        )}
-        <div className="dp-field">
-          <label htmlFor={field('sort')}>Display order (1-100)</label>
-          <input
-            id={field('sort')}
-            className="p-inputtext p-component"
+          <DraftField
+            id="dp"
+            label="Decimal places"
+            value={draft.dp}
+            error={errors.dp}
             type="number"
-            min={1}
-            max={100}
-            value={draft.sort}
-            onChange={(e) => set('sort', e.target.value)}
+            min={0}
+            max={8}
+            onValue={(v) => set('dp', v)}
           />
-          {errorOf('sort')}
-        </div>
+        )}
+        <DraftField
+          id="sort"
+          label="Display order (1-100)"
+          value={draft.sort}
+          error={errors.sort}
+          type="number"
+          min={1}
+          max={100}
+          onValue={(v) => set('sort', v)}
+        />
         {rules.typeVisible && (
           <div className="dp-field">
             <label htmlFor={field('type')}>Display type</label>
@@ -184,19 +164,16 @@ export function DisplaySettingsDialog({ deviceid, dataKey, setting, sample, onHi
             <legend>Gauge</legend>
             <div className="dp-field-grid">
               {GAUGE_FIELDS.map(([id, label]) => (
-                <div className="dp-field" key={id}>
-                  <label htmlFor={field(id)}>{label}</label>
-                  <input
-                    id={field(id)}
-                    className="p-inputtext p-component"
-                    inputMode="decimal"
-                    value={draft.gauge[id]}
-                    aria-invalid={Boolean(errors[id])}
-                    required
-                    onChange={(e) => set('gauge', { ...draft.gauge, [id]: e.target.value })}
-                  />
-                  {errorOf(id)}
-                </div>
+                <DraftField
+                  key={id}
+                  id={id}
+                  label={label}
+                  value={draft.gauge[id]}
+                  error={errors[id]}
+                  inputMode="decimal"
+                  required
+                  onValue={(v) => set('gauge', { ...draft.gauge, [id]: v })}
+                />
               ))}
             </div>
           </fieldset>
@@ -212,23 +189,52 @@ export function DisplaySettingsDialog({ deviceid, dataKey, setting, sample, onHi
                   ['highString', 'High text'],
                 ] as const
               ).map(([id, label]) => (
-                <div className="dp-field" key={id}>
-                  <label htmlFor={field(id)}>{label}</label>
-                  <input
-                    id={field(id)}
-                    className="p-inputtext p-component"
-                    value={draft.digital[id]}
-                    maxLength={id === 'lowThreshold' ? undefined : 15}
-                    aria-invalid={Boolean(errors[id])}
-                    onChange={(e) => set('digital', { ...draft.digital, [id]: e.target.value })}
-                  />
-                  {errorOf(id)}
-                </div>
+                <DraftField
+                  key={id}
+                  id={id}
+                  label={label}
+                  value={draft.digital[id]}
+                  error={errors[id]}
+                  maxLength={id === 'lowThreshold' ? undefined : 15}
+                  onValue={(v) => set('digital', { ...draft.digital, [id]: v })}
+                />
               ))}
             </div>
           </fieldset>
         )}
       </form>
     </Dialog>
+  );
+}
+
+type DraftFieldProps = {
+  id: string;
+  label: string;
+  value: string;
+  error: string | undefined;
+  onValue: (value: string) => void;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
+
+/** One labelled field of the dialog, with its error under it. */
+function DraftField({ id, label, value, error, onValue, ...input }: DraftFieldProps) {
+  const inputId = `ds-${id}`;
+  return (
+    <div className="dp-field">
+      <label htmlFor={inputId}>{label}</label>
+      <input
+        id={inputId}
+        className="p-inputtext p-component"
+        value={value}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${inputId}-error` : undefined}
+        {...input}
+        onChange={(e) => onValue(e.target.value)}
+      />
+      {error && (
+        <small id={`${inputId}-error`} className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
   );
 }
