@@ -359,6 +359,28 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
 
     const events = page.locator('section.dd-card').filter({ has: page.getByRole('heading', { name: 'Events' }) });
     await events.getByText('Trigger 1 activated').first().waitFor({ timeout: 25_000 });
+
+    // With confirmEnabled on the trigger's display settings, it asks first; Cancel sends nothing (TRG-06).
+    const put = await demo('PUT', `/api/device/${live.id}/settings`, {
+      PORTAL_displaySettings: { trigger1: { confirmEnabled: true, confirmText: 'Sound the horn now' } },
+    });
+    expect(put.status).toBe(200);
+    await page.reload();
+    let posted = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith(`/api/device/${live.id}/rpc`)) posted += 1;
+    });
+    await page.getByRole('button', { name: 'Sound Horn' }).click();
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Sound the horn now' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await page.waitForTimeout(300);
+    expect(posted).toBe(0);
+    await page.getByRole('button', { name: 'Sound Horn' }).click();
+    await confirm.getByRole('button', { name: 'Queue' }).click();
+    await page.getByRole('dialog').filter({ hasText: 'Successfully Queued' }).waitFor();
+    expect(posted).toBe(1);
     await context.close();
   });
 

@@ -74,7 +74,7 @@ const DEMO_DISPLAY_SETTINGS = {
   hourmeter_hrs: { displayType: 'hours', sort: 5 },
   cp1: { name: 'Engine Speed', units: 'rpm', dp: 0, sort: 6 },
   cp2: { name: 'Hydraulic Oil', units: '°C', dp: 1, sort: 7 },
-  trigger3: { confirmEnabled: true, confirmText: 'Stop the engine now?' },
+  trigger3: { confirmEnabled: true, confirmText: 'Stop the engine now' },
 };
 
 /**
