@@ -1,12 +1,12 @@
 // The device Data page in Chromium against the real server and the built app: the gzip size (kB = 1000 bytes) of
 // the JavaScript and CSS it loads (signed in, cold cache, the lazy map chunk included), and the time from the start
 // of navigation until every card of a 40-key device is rendered (median of 3 runs after a warm-up).
-import { gzipSync } from 'node:zlib';
 import type { BrowserContext } from 'playwright-core';
 import { freshDeviceId, startStack, type Stack } from '../../e2e/src/harness';
 import { newPage } from '../../e2e/src/browser';
 import type { BenchResult } from './run';
 import { median } from './stats';
+import { countLoadedBytes } from './page-bytes';
 
 const DEMO = { email: 'demo@portal.local', password: 'demo-portal-2026' };
 const KEYS = 40;
@@ -65,24 +65,14 @@ export async function devicePage(): Promise<BenchResult[]> {
     for (let i = 0; i < RUNS; i += 1) {
       const context = await signedInContext(stack);
       const page = await context.newPage();
-      const sizes = { js: 0, css: 0 };
-      const pending: Promise<void>[] = [];
-      page.on('response', (response) => {
-        const type = response.request().resourceType();
-        if (type !== 'script' && type !== 'stylesheet') return;
-        pending.push(
-          response.body().then((body) => {
-            sizes[type === 'script' ? 'js' : 'css'] += gzipSync(body, { level: 9 }).length;
-          }),
-        );
-      });
+      const loaded = countLoadedBytes(page);
       await page.goto(stack.url(path), { waitUntil: 'networkidle' });
       await page.locator('.leaflet-container').waitFor();
       await page.waitForFunction((n) => document.querySelectorAll('.dp-reading').length === n, KEYS);
       await page.waitForLoadState('networkidle');
-      await Promise.all(pending);
-      js.push(sizes.js / 1000);
-      css.push(sizes.css / 1000);
+      const sizes = await loaded.total();
+      js.push(sizes.js);
+      css.push(sizes.css);
       await context.close();
     }
 

@@ -1,10 +1,10 @@
 // The gzip size (kB = 1000 bytes) of the JavaScript and CSS that Chromium loads for the sign-in route, read from
 // the real built app served by the real server.
-import { gzipSync } from 'node:zlib';
 import { startStack } from '../../e2e/src/harness';
 import { newPage } from '../../e2e/src/browser';
 import type { BenchResult } from './run';
 import { median } from './stats';
+import { countLoadedBytes } from './page-bytes';
 
 const RUNS = 3;
 
@@ -15,22 +15,12 @@ export async function signinBundle(): Promise<BenchResult[]> {
   try {
     for (let i = 0; i < RUNS; i += 1) {
       const { context, page } = await newPage(stack.browser);
-      const sizes = { js: 0, css: 0 };
-      const pending: Promise<void>[] = [];
-      page.on('response', (response) => {
-        const type = response.request().resourceType();
-        if (type !== 'script' && type !== 'stylesheet') return;
-        pending.push(
-          response.body().then((body) => {
-            sizes[type === 'script' ? 'js' : 'css'] += gzipSync(body, { level: 9 }).length;
-          }),
-        );
-      });
+      const loaded = countLoadedBytes(page);
       await page.goto(stack.url('/login'), { waitUntil: 'networkidle' });
       await page.getByLabel('Password', { exact: true }).waitFor();
-      await Promise.all(pending);
-      js.push(sizes.js / 1000);
-      css.push(sizes.css / 1000);
+      const sizes = await loaded.total();
+      js.push(sizes.js);
+      css.push(sizes.css);
       await context.close();
     }
   } finally {

@@ -3,7 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { NON_READING_KEYS, measurementOf, type DeviceConfigResponse, type DeviceSettingsResponse } from '@portal/core';
+import {
+  RECORD_STRUCTURED_KEYS,
+  measurementOf,
+  type DeviceConfigResponse,
+  type DeviceSettingsResponse,
+} from '@portal/core';
 import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { chromiumAvailable, newPage } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
@@ -154,7 +159,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     // The keys the simulated device has sent, as the data call gives them to its new ADMIN.
     const data = await demo<DataAnswer>('GET', `/api/device/${added.id}/data?dataPoints=5`);
     expect(data.status).toBe(200);
-    const keys = Object.keys(data.body.data).filter((k) => !NON_READING_KEYS.has(k));
+    const keys = Object.keys(data.body.data).filter((k) => !(RECORD_STRUCTURED_KEYS as readonly string[]).includes(k));
     expect(keys.length).toBeGreaterThan(20);
 
     await page.waitForFunction((n) => document.querySelectorAll('section.dp-reading').length >= n, keys.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataPointsFor, deviceAccess } from '../src';
+import { canEditCustomSetting, clockDifferenceText, dataPointsFor, deviceAccess, triggerConfirmation } from '../src';
 
 const settings = (myPermission: unknown, dataToPortal = true, dataStorageDays = 1) => ({
   myPermission,
@@ -52,5 +52,46 @@ describe('deviceAccess', () => {
     expect(deviceAccess({ settings: settings('ADMIN'), userGroups: ['distributors'] }).distributorTools).toBe(true);
     expect(deviceAccess({ settings: settings('USER'), userGroups: ['distributors'] }).distributorTools).toBe(false);
     expect(deviceAccess({ settings: settings('ADMIN'), userGroups: [] }).distributorTools).toBe(false);
+  });
+});
+
+describe('custom settings, trigger confirmations and cards', () => {
+  it('ADMIN and USER change any custom setting, an OPERATOR only operatorEditable ones, VIEW none (CARD-31, CARD-35)', () => {
+    const marked = { operatorEditable: true };
+    expect(['ADMIN', 'USER', 'OPERATOR', 'VIEW', 'FOO'].map((r) => canEditCustomSetting(r, undefined))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(canEditCustomSetting('OPERATOR', marked)).toBe(true);
+    expect(canEditCustomSetting('VIEW', marked)).toBe(false);
+    expect(canEditCustomSetting('OPERATOR', { operatorEditable: 'yes' })).toBe(false);
+  });
+
+  it('a trigger asks first when trigger{index} has confirmEnabled (TRG-06)', () => {
+    const t = { index: 2, name: 'Horn' };
+    expect(triggerConfirmation(t, {})).toBeNull();
+    expect(triggerConfirmation(t, { trigger2: { confirmEnabled: true, confirmText: 'Sure' } })).toBe('Sure');
+    expect(triggerConfirmation(t, { trigger2: { confirmEnabled: true } })).toBe("Queue 'Horn'?");
+    expect(triggerConfirmation(t, { trigger1: { confirmEnabled: true } })).toBeNull();
+  });
+
+  it('trigger and custom-settings cards need a plan that sends data to the portal', () => {
+    expect(deviceAccess({ settings: settings('OPERATOR'), userGroups: [] })).toMatchObject({
+      triggerCard: true,
+      customSettingsCard: true,
+    });
+    expect(deviceAccess({ settings: settings('ADMIN', false), userGroups: [] })).toMatchObject({
+      triggerCard: false,
+      customSettingsCard: false,
+    });
+    expect(deviceAccess({ settings: settings('VIEW'), userGroups: [] }).triggerCard).toBe(false);
+  });
+
+  it('words the clock difference (HDR-21)', () => {
+    expect(clockDifferenceText(30)).toBe('behind by 30 s');
+    expect(clockDifferenceText(-125)).toBe('ahead by 2 min 5 s');
   });
 });

@@ -112,6 +112,7 @@ export const ScriptTriggerSchema = z.strictObject({
     .string({ message: 'colour must be text' })
     .regex(/^(?:#[0-9A-Fa-f]{6}|[a-z]{1,20})$/, 'colour must be #rrggbb or a colour name'),
 });
+export type ScriptTrigger = z.infer<typeof ScriptTriggerSchema>;
 
 /** The script section: triggers and num* / str* custom values (num* numeric and not blank). */
 const ScriptSectionSchema = z

@@ -35,6 +35,12 @@ export interface DeviceAccess extends PermissionFlags {
   /** Staff admins see the device-versus-server time difference. */
   staffAdmin: boolean;
   dataStorageDays: number;
+  /** The plan sends data to the portal; without it the trigger and custom-settings cards are unavailable. */
+  dataToPortal: boolean;
+  /** The remote trigger card is shown: triggers allowed on a plan that sends data to the portal. */
+  triggerCard: boolean;
+  /** The custom-settings card is shown (editable per key: canEditCustomSetting). */
+  customSettingsCard: boolean;
 }
 
 /** The role, flags and restrictions of the signed-in user on a device. */
@@ -44,16 +50,58 @@ export function deviceAccess({ settings, userGroups }: DeviceAccessInput): Devic
   const staffAdmin = isStaffAdmin(userGroups);
   const dataToPortal = settings?.deviceSettings?.tier?.dataToPortal !== false;
   const planDays = settings?.deviceSettings?.dataStorageDays;
+  const flags = permissionFlags(role);
   return {
     role,
-    ...permissionFlags(role),
+    ...flags,
     viewUsers: can(role, 'viewUsers'),
     dataRestricted: !staffAdmin && (error || !dataToPortal),
     error,
     distributorTools: !error && canUseDistributorTools(userGroups, role),
     staffAdmin,
     dataStorageDays: effectiveDataStorageDays(typeof planDays === 'number' ? planDays : 0, userGroups),
+    dataToPortal,
+    triggerCard: dataToPortal && flags.accessTriggers,
+    customSettingsCard: dataToPortal,
   };
+}
+
+/**
+ * Whether a role may change one custom setting (CARD-31, CARD-35): ADMIN and USER any, an
+ * OPERATOR only those whose display settings say operatorEditable, VIEW none. `setting` is the
+ * key's PORTAL_displaySettings entry.
+ */
+export function canEditCustomSetting(role: unknown, setting: unknown): boolean {
+  if (!can(role, 'customSettings')) return false;
+  if (parseRole(role) !== 'OPERATOR') return true;
+  return (
+    typeof setting === 'object' &&
+    setting !== null &&
+    (setting as { operatorEditable?: unknown }).operatorEditable === true
+  );
+}
+
+/**
+ * The question a trigger asks before it is queued (TRG-06), or null: the display settings of key
+ * trigger{index} with confirmEnabled, showing confirmText (else a question naming the trigger).
+ */
+export function triggerConfirmation(
+  trigger: { index: number; name: string },
+  displaySettings: Readonly<Record<string, unknown>>,
+): string | null {
+  const setting = displaySettings[`trigger${trigger.index}`] as
+    { confirmEnabled?: unknown; confirmText?: unknown } | undefined;
+  if (setting?.confirmEnabled !== true) return null;
+  return typeof setting.confirmText === 'string' && setting.confirmText
+    ? setting.confirmText
+    : `Queue '${trigger.name}'?`;
+}
+
+/** HDR-21's difference in words: 'behind by 30 s', 'ahead by 2 min 5 s' (server time minus device time). */
+export function clockDifferenceText(differenceS: number): string {
+  const abs = Math.abs(Math.round(differenceS));
+  const amount = abs >= 60 ? `${Math.floor(abs / 60)} min ${abs % 60} s` : `${abs} s`;
+  return `${differenceS > 0 ? 'behind' : 'ahead'} by ${amount}`;
 }
 
 /** Points a device data request asks for: one when data is restricted. */

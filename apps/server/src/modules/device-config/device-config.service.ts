@@ -16,6 +16,7 @@ import {
   DEVICE_FILE_MAX_BYTES,
   SCRIPT_MAX_BYTES,
   base64DecodedSize,
+  canEditCustomSetting,
   customSettingError,
   normaliseCustomValues,
   scriptLockedMessage,
@@ -186,9 +187,8 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     async putCustomSettings(user: User, deviceId: string, body: CustomSettingsBody): Promise<{ message: string }> {
       const role = await devices.authorize(user.id, deviceId, 'customSettings');
       if (role === 'OPERATOR') {
-        // An OPERATOR changes only the settings whose display settings say operatorEditable.
-        const editable = await devices.operatorEditableKeys(deviceId);
-        const refused = Object.keys(body.values).filter((name) => !editable.has(name));
+        const display = await devices.displaySettings(deviceId);
+        const refused = Object.keys(body.values).filter((name) => !canEditCustomSetting(role, display[name]));
         if (refused.length > 0) throw forbidden(DEVICE_CONFIG_MESSAGES.notOperatorEditable(refused));
       }
       for (const [name, value] of Object.entries(body.values)) {

@@ -681,19 +681,9 @@ export function createDevicesService(deps: DevicesDeps) {
 
     // ---- settings -----------------------------------------------------------------------
 
-    /** The keys whose display settings mark them operatorEditable (custom settings an OPERATOR may change). */
-    async operatorEditableKeys(deviceId: string): Promise<Set<string>> {
-      const row = await loadDevice(deviceId);
-      const keys = new Set<string>();
-      for (const [key, setting] of Object.entries(row.display_settings ?? {})) {
-        if (
-          typeof setting === 'object' &&
-          setting !== null &&
-          (setting as { operatorEditable?: unknown }).operatorEditable === true
-        )
-          keys.add(key);
-      }
-      return keys;
+    /** A device's PORTAL_displaySettings (per key). */
+    async displaySettings(deviceId: string): Promise<Record<string, unknown>> {
+      return (await loadDevice(deviceId)).display_settings ?? {};
     },
 
     async getSettings(user: User, deviceId: string): Promise<DeviceSettingsResponse> {

@@ -1,8 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { STALE_TIMES_MS, type DeviceConfigResponse } from '@portal/core';
+import {
+  CUSTOM_SETTING_NAME_PATTERN,
+  STALE_TIMES_MS,
+  ScriptTriggerSchema,
+  type DeviceConfigResponse,
+  type ScriptTrigger,
+} from '@portal/core';
 import { api } from '@/lib/api';
+import { deviceQueryKeys } from '@/lib/device-query-keys';
 
-export const deviceConfigKey = (deviceid: string) => ['device', deviceid, 'config'] as const;
+export const deviceConfigKey = deviceQueryKeys.config;
 
 /** GET /api/device/{id}/config: the config the device runs, and what is pending. */
 export function getDeviceConfig(deviceid: string, signal?: AbortSignal): Promise<DeviceConfigResponse> {
@@ -21,11 +28,7 @@ export function useDeviceConfig(deviceid: string, enabled = true) {
   );
 }
 
-export interface TriggerParameter {
-  index: number;
-  name: string;
-  colour: string;
-}
+export type TriggerParameter = ScriptTrigger;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -35,15 +38,15 @@ export function configSettings(config: DeviceConfigResponse | undefined): Record
   return isRecord(settings) ? settings : {};
 }
 
-/** The script's trigger parameters (config.settings.script.triggers), in index order. */
+/** The script's trigger parameters (config.settings.script.triggers) that the config contract accepts, in index order. */
 export function triggerParameters(config: DeviceConfigResponse | undefined): TriggerParameter[] {
   const script = configSettings(config).script;
   const triggers = isRecord(script) && Array.isArray(script.triggers) ? script.triggers : [];
   return triggers
-    .filter(
-      (t): t is TriggerParameter =>
-        isRecord(t) && typeof t.index === 'number' && typeof t.name === 'string' && typeof t.colour === 'string',
-    )
+    .flatMap((t) => {
+      const parsed = ScriptTriggerSchema.safeParse(t);
+      return parsed.success ? [parsed.data] : [];
+    })
     .sort((a, b) => a.index - b.index);
 }
 
@@ -70,7 +73,7 @@ export function customSettings(config: DeviceConfigResponse | undefined): {
   const pending = isRecord(pendingSettings.script) ? pendingSettings.script : {};
   const keys = new Set<string>();
   for (const source of [isRecord(applied) ? applied : {}, pending])
-    for (const key of Object.keys(source)) if (/^(num|str)/.test(key)) keys.add(key);
+    for (const key of Object.keys(source)) if (CUSTOM_SETTING_NAME_PATTERN.test(key)) keys.add(key);
   return [...keys].sort().map((key) => ({
     key,
     value: isRecord(applied) ? applied[key] : undefined,

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS } from '@portal/core';
 import { api } from '@/lib/api';
+import { deviceQueryKeys } from '@/lib/device-query-keys';
 
 export interface DeviceDataEvent {
   ts: number;
@@ -17,8 +18,7 @@ export interface DeviceDataResponse {
   events: DeviceDataEvent[];
 }
 
-export const deviceDataKey = (deviceid: string, dataPoints: number) =>
-  ['device', deviceid, 'data', dataPoints] as const;
+export const deviceDataKey = deviceQueryKeys.data;
 
 export function getDeviceData(deviceid: string, dataPoints: number, signal?: AbortSignal): Promise<DeviceDataResponse> {
   const query = new URLSearchParams({ dataPoints: String(dataPoints) });

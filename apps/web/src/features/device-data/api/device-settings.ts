@@ -1,10 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type DeviceSettingsPutBody, type DeviceSettingsResponse } from '@portal/core';
 import { api } from '@/lib/api';
+import { deviceQueryKeys } from '@/lib/device-query-keys';
 
 export type { DeviceSettingsResponse };
 
-export const deviceSettingsKey = (deviceid: string) => ['device', deviceid, 'settings'] as const;
+export const deviceSettingsKey = deviceQueryKeys.settings;
 
 /** GET /api/device/{id}/settings: the settings record, the caller's permission and the plan tier. */
 export function getDeviceSettings(deviceid: string, signal?: AbortSignal): Promise<DeviceSettingsResponse> {

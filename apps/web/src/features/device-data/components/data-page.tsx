@@ -5,6 +5,9 @@
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   CARD_MESSAGES,
+  canEditCustomSetting,
+  clockDifferenceText,
+  triggerConfirmation,
   ERROR_LOADING_DATA,
   NO_RECENT_CONTACT,
   dataPointsFor,
@@ -102,7 +105,6 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
 
   const config = configSettings(configQuery.data);
   const endpoint = config.endpoint as { data_to_portal?: unknown } | undefined;
-  const dataToPortal = settings?.deviceSettings.tier.dataToPortal !== false;
   const triggers = triggerParameters(configQuery.data);
   const custom = customSettings(configQuery.data).map(({ key, value, pending }) => {
     const setting = displaySettings[key] as { name?: unknown; operatorEditable?: unknown } | undefined;
@@ -111,7 +113,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
       value,
       pending,
       label: typeof setting?.name === 'string' && setting.name ? setting.name : key,
-      editable: access.accessCustomSettings && (access.role !== 'OPERATOR' || setting?.operatorEditable === true),
+      editable: canEditCustomSetting(access.role, setting),
     };
   });
   const lastTs = times[0] ?? null;
@@ -139,7 +141,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
       {settings?.deviceSettings.timeDifferenceS !== undefined && (
         <span className="dp-clock" title="Server time minus the device's time at its newest record (staff only)">
           <i className="pi pi-clock" aria-hidden="true" /> Device clock{' '}
-          {clockText(settings.deviceSettings.timeDifferenceS)}
+          {clockDifferenceText(settings.deviceSettings.timeDifferenceS)}
         </span>
       )}
       {noRecent && (
@@ -194,14 +196,16 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
               <p className="dp-card-note">Readings show here once the device reports.</p>
             </section>
           )}
-          {dataToPortal && access.accessTriggers && triggers.length > 0 && (
+          {access.triggerCard && triggers.length > 0 && (
             <TriggerCard
               deviceid={deviceid}
               triggers={triggers}
-              confirmations={triggerConfirmations(triggers, displaySettings)}
+              confirmations={confirmationsOf(triggers, displaySettings)}
             />
           )}
-          {dataToPortal && custom.length > 0 && <CustomSettingsCard deviceid={deviceid} settings={custom} />}
+          {access.customSettingsCard && custom.length > 0 && (
+            <CustomSettingsCard deviceid={deviceid} settings={custom} />
+          )}
           <div className="dp-card dp-card--wide dp-card--events">
             <EventsCard events={events} loading={dataQuery.isPending} />
           </div>
@@ -250,26 +254,15 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
   );
 }
 
-/** 'behind by 30 s' / 'ahead by 2 min 5 s': server time minus device time, in words. */
-function clockText(differenceS: number): string {
-  const abs = Math.abs(Math.round(differenceS));
-  const amount = abs >= 60 ? `${Math.floor(abs / 60)} min ${abs % 60} s` : `${abs} s`;
-  return `${differenceS > 0 ? 'behind' : 'ahead'} by ${amount}`;
-}
-
-/**
- * Triggers that ask before queueing: the display settings of key trigger{index} with
- * confirmEnabled, showing confirmText (or a question naming the trigger).
- */
-function triggerConfirmations(
+/** Per trigger index, the question it asks before it is queued (only those that ask). */
+function confirmationsOf(
   triggers: readonly { index: number; name: string }[],
   displaySettings: Record<string, unknown>,
 ): Map<number, string> {
   const out = new Map<number, string>();
   for (const t of triggers) {
-    const s = displaySettings[`trigger${t.index}`] as { confirmEnabled?: unknown; confirmText?: unknown } | undefined;
-    if (s?.confirmEnabled !== true) continue;
-    out.set(t.index, typeof s.confirmText === 'string' && s.confirmText ? s.confirmText : `Queue '${t.name}'?`);
+    const question = triggerConfirmation(t, displaySettings);
+    if (question !== null) out.set(t.index, question);
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import {
   BASIC_BANNER_TEXT,
+  PORTAL_SETTINGS_LOAD_ERROR,
   isDeviceNameEditable,
   planState,
   sanitise,
@@ -148,8 +149,8 @@ export function DeviceHeader(props: DeviceHeaderProps) {
         )}
         {access.error && (
           <p className="dp-banner dp-banner--danger" role="alert">
-            <i className="pi pi-exclamation-circle" aria-hidden="true" /> Failed to load Portal settings for this
-            device. Showing what a viewer may see.
+            <i className="pi pi-exclamation-circle" aria-hidden="true" /> {PORTAL_SETTINGS_LOAD_ERROR} Showing what a
+            viewer may see.
           </p>
         )}
       </div>

@@ -1,14 +1,9 @@
+import type { GaugeLimits, GaugeState } from '@portal/core';
 import './cards.css';
 
-export interface GaugeProps {
+export interface GaugeProps extends GaugeLimits {
   value: number | null;
-  min: number;
-  max: number;
-  warnLow: number;
-  warnHigh: number;
-  alarmLow: number;
-  alarmHigh: number;
-  state: 'alarm' | 'warning' | 'normal';
+  state: GaugeState;
   text: string;
   units: string;
   error?: string | null;

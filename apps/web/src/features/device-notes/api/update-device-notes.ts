@@ -1,11 +1,6 @@
 import type { DeviceNotes, DeviceSettingsPutBody, DeviceSettingsResponse } from '@portal/core';
 import { api } from '@/lib/api';
 
-/** The react-query key of a device's settings record (GET /api/device/{id}/settings). */
-export function deviceSettingsQueryKey(deviceid: string) {
-  return ['device', deviceid, 'settings'] as const;
-}
-
 /**
  * PUT /api/device/{id}/settings with {PORTAL_deviceNotes}: the fields sent replace the stored ones.
  * The images are not among them: they go through the notes-image calls.

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NOTES_IMAGE_SLOTS, type DeviceNotes, type NotesImageSlot } from '@portal/core';
 import { deleteNotesImage } from '../api/delete-notes-image';
-import { updateDeviceNotes, deviceSettingsQueryKey } from '../api/update-device-notes';
+import { deviceQueryKeys } from '@/lib/device-query-keys';
+import { updateDeviceNotes } from '../api/update-device-notes';
 import { uploadNotesImage } from '../api/upload-notes-image';
 
 /** Per image slot: a file to upload, null to remove the stored image; a slot left out stays as it is. */
@@ -28,6 +29,6 @@ export function useSaveAssetNotes(deviceid: string) {
         else if (change !== undefined) await uploadNotesImage(deviceid, slot, change);
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceSettingsQueryKey(deviceid) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceQueryKeys.settings(deviceid) }),
   });
 }

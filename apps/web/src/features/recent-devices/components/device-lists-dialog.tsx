@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import { Dialog } from 'primereact/dialog';
-import { Button } from 'primereact/button';
 import { formatDistanceToNowStrict } from 'date-fns';
 import { navigationTarget } from '@portal/core';
 import {
@@ -11,6 +10,7 @@ import {
   type DeviceLists,
   type ListEntry,
 } from '../hooks/use-device-lists';
+import { FavouriteStar } from './favourite-device-button';
 import './device-lists.css';
 
 export interface DeviceListsDialogProps {
@@ -104,16 +104,7 @@ function EntryRow({ entry, favourite, onNavigate }: { entry: ListEntry; favourit
           {relative(entry.ts)}
         </time>
       </Link>
-      <Button
-        type="button"
-        text
-        rounded
-        className={`device-lists__star${favourite ? ' device-lists__star--on' : ''}`}
-        icon={favourite ? 'pi pi-star-fill' : 'pi pi-star'}
-        aria-label={favourite ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
-        aria-pressed={favourite}
-        onClick={() => toggleFavouriteDevice(entry.id, name)}
-      />
+      <FavouriteStar favourite={favourite} name={name} onToggle={() => toggleFavouriteDevice(entry.id, name)} />
     </li>
   );
 }

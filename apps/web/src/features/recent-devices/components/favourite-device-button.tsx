@@ -8,10 +8,18 @@ interface FavouriteDeviceButtonProps {
   name: string;
 }
 
-/** A star that adds the device to the favourites or removes it (for the device page header). */
-export function FavouriteDeviceButton({ deviceid, name }: FavouriteDeviceButtonProps) {
-  const favourite = isFavouriteDevice(useDeviceLists(), deviceid);
-  const label = favourite ? 'Remove from favourites' : 'Add to favourites';
+/** A star that toggles a favourite; `name` goes into its label. */
+export function FavouriteStar({
+  favourite,
+  name,
+  onToggle,
+}: {
+  favourite: boolean;
+  name?: string;
+  onToggle: () => void;
+}) {
+  const what = name ? ` ${name}` : '';
+  const label = favourite ? `Remove${what} from favourites` : `Add${what} to favourites`;
   return (
     <Button
       type="button"
@@ -22,7 +30,13 @@ export function FavouriteDeviceButton({ deviceid, name }: FavouriteDeviceButtonP
       aria-label={label}
       title={label}
       aria-pressed={favourite}
-      onClick={() => toggleFavouriteDevice(deviceid, name)}
+      onClick={onToggle}
     />
   );
+}
+
+/** A star that adds the device to the favourites or removes it (for the device page header). */
+export function FavouriteDeviceButton({ deviceid, name }: FavouriteDeviceButtonProps) {
+  const favourite = isFavouriteDevice(useDeviceLists(), deviceid);
+  return <FavouriteStar favourite={favourite} onToggle={() => toggleFavouriteDevice(deviceid, name)} />;
 }
