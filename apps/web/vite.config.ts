@@ -39,29 +39,35 @@ function brandTokensInPrimeTheme(): Plugin {
 }
 
 /**
- * Core defines its Zod contracts at module level (`export const XSchema = z.object(...)`). A
- * bundler must assume such calls have side effects, so any import from a core module that
- * holds a schema would pin all of Zod into the entry chunk, although the browser uses the
- * schemas' types only. Core is side-effect free by design (STYLE.md), so for the browser build
- * each top-level initializer that uses Zod is wrapped in a pure-annotated IIFE: same value,
- * same order, but dropped when nothing uses it.
+ * Core defines its Zod contracts and tables at module level (`export const XSchema = z.object(...)`,
+ * catalogues built with `.map` or `new Set`). A bundler must assume such calls have side effects,
+ * so any import from core (one barrel) would pin them all, and all of Zod, into the entry chunk,
+ * although a page uses a few. Core is side-effect free by design (STYLE.md), so for the browser
+ * build each top-level initializer that calls something is wrapped in a pure-annotated IIFE: same
+ * value, same order, but dropped (or left to the lazy chunk that uses it) when the entry does not use it.
  */
 function pureCoreSchemas(): Plugin {
   const coreSource = /\/packages\/core\/src\/.*\.ts$/;
-  const usesZod = /\bz\s*\./;
+  /** An initializer that calls or constructs something outside a function of its own. */
+  const calls = (node: ts.Node): boolean =>
+    ts.isCallExpression(node) ||
+    ts.isNewExpression(node) ||
+    ts.isTaggedTemplateExpression(node) ||
+    (!ts.isFunctionLike(node) && ts.forEachChild(node, calls) === true);
   return {
     name: 'portal:pure-core-schemas',
     enforce: 'pre',
     apply: 'build',
     transform(code, id) {
-      if (!coreSource.test(id) || !usesZod.test(code)) return null;
+      if (!coreSource.test(id)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
       const edits: Array<{ start: number; end: number }> = [];
       for (const statement of file.statements) {
         if (!ts.isVariableStatement(statement)) continue;
         for (const declaration of statement.declarationList.declarations) {
           const init = declaration.initializer;
-          if (init && usesZod.test(init.getText(file))) edits.push({ start: init.getStart(file), end: init.getEnd() });
+          if (init && !ts.isFunctionLike(init) && calls(init))
+            edits.push({ start: init.getStart(file), end: init.getEnd() });
         }
       }
       if (edits.length === 0) return null;
