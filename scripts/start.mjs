@@ -18,14 +18,36 @@ if (!existsSync(webDist) || process.env.REBUILD === '1') {
 
 // A 32 MB young generation: messages waiting for their group commit die young instead of being
 // promoted (docs/decisions.md, 'Server heap').
+const env = { ...process.env, WEB_DIST: process.env.WEB_DIST ?? join(root, 'apps/web/dist') };
 const server = spawn(
   process.execPath,
   ['--max-semi-space-size=32', '--import', 'tsx', join(root, 'apps/server/src/main.ts')],
-  {
+  { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env },
+);
+
+// The demo fleet is a client of the running portal (its public API and its broker), in a process
+// of its own, on the ports the portal actually took (PORT=0 picks one).
+let fleet = null;
+server.on('message', (message) => {
+  if (message?.type !== 'portal-ready' || fleet) return;
+  const ports = {
+    PORT: String(message.port),
+    ...(message.mqttPort === null ? {} : { MQTT_PORT: String(message.mqttPort) }),
+  };
+  fleet = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/demo-fleet.ts')], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, WEB_DIST: process.env.WEB_DIST ?? join(root, 'apps/web/dist') },
-  },
-);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+    env: { ...env, ...ports },
+  });
+  fleet.on('exit', () => (fleet = null));
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    fleet?.kill(signal);
+    server.kill(signal);
+  });
+server.on('exit', (code, signal) => {
+  fleet?.kill('SIGTERM');
+  process.exit(code ?? (signal ? 1 : 0));
+});

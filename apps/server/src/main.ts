@@ -2,12 +2,9 @@
 import { loadConfig } from './config';
 import { startPortal, type Portal } from './portal';
 import { DEMO_USER, STAFF_USER } from './seed';
-import { startDemoFleet } from './demo-fleet';
-import type { Fleet } from '@portal/simulator';
 
 async function main(): Promise<void> {
   let portal: Portal;
-  let fleet: Fleet | null = null;
   try {
     const config = loadConfig();
     portal = await startPortal(config);
@@ -21,12 +18,9 @@ async function main(): Promise<void> {
       console.log(
         `  Mail is not configured (SMTP_URL): messages are logged and kept in the outbox, readable by staff at ${portal.url}/api/outbox`,
       );
-    if (config.seedDemo) {
-      fleet = await startDemoFleet(portal, { dataDir: config.dataDir, mqttUrl: config.mqttUrl });
-      if (fleet)
-        console.log(`  Demo fleet: ${fleet.devices.length} simulated devices report to the demo account over MQTT.`);
-    }
     console.log(`  API reference: ${portal.url}/api/docs\n`);
+    // scripts/start.mjs waits for this to start the demo fleet on the ports actually taken.
+    process.send?.({ type: 'portal-ready', port: portal.port, mqttPort: portal.mqttPort });
   } catch (error) {
     console.error(error instanceof Error ? error.message.split('\n')[0] : String(error));
     process.exit(1);
@@ -37,18 +31,17 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     portal.app.log.info(`${signal} received: shutting down`);
-    (fleet ? fleet.stop() : Promise.resolve())
-      .then(() => portal.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(error instanceof Error ? error.message : String(error));
-          process.exit(1);
-        },
-      );
+    portal.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : String(error));
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // `npm start` delivers a Ctrl+C more than once (terminal, npm, scripts/start.mjs): one shutdown.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 void main();
