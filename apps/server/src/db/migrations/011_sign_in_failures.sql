@@ -1,7 +1,7 @@
 -- Failed sign-ins (wrong password or MFA code) per account e-mail and client address, so the
 -- slowdown of one client never locks the owner out from another (decisions.md, 'Rate limits').
--- The e-mail is kept whether or not an account has it, so a refusal reveals nothing. The id
--- orders parallel attempts: each one is judged by the failures recorded before it.
+-- The e-mail is kept whether or not an account has it, so a refusal reveals nothing. An attempt
+-- is recorded before its password is checked (the id lets a right one be removed again).
 CREATE TABLE sign_in_failures (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   email text NOT NULL,

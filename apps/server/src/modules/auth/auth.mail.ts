@@ -17,6 +17,29 @@ export function verificationMail(brand: BrandConfig, to: string, link: string): 
   };
 }
 
+/** To the owner of an address someone tried to sign up with again; the links are to sign in and reset. */
+export function signupAttemptMail(
+  brand: BrandConfig,
+  to: string,
+  links: { signIn: string; resetPassword: string },
+): MailMessage {
+  return {
+    to,
+    subject: `Someone tried to create a ${brand.name} account with your address`,
+    text: [
+      `Someone tried to create a ${brand.name} account with this e-mail address, but you already have one, so no account was created and nothing was changed.`,
+      '',
+      'If it was you, sign in here:',
+      links.signIn,
+      '',
+      'Forgotten your password? Choose a new one here:',
+      links.resetPassword,
+      '',
+      'If it was not you, ignore this message: your account and password are unchanged.',
+    ].join('\n'),
+  };
+}
+
 export function resetMail(brand: BrandConfig, to: string, link: string): MailMessage {
   return {
     to,

@@ -1,6 +1,7 @@
 /** SQL of accounts and sign-in: users, sessions, MFA challenges, e-mailed codes, attempt counters. */
 import type { MfaType } from '@portal/core';
 import type { Db } from '../../db/db';
+import type { SignInFailures } from './sign-in-throttle';
 
 export interface User {
   id: string;
@@ -93,14 +94,14 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
   return toUser(rows[0]!);
 }
 
-/** Inserts a user unless the e-mail exists; true when inserted. */
-export async function insertUserIfAbsent(db: Db, user: NewUser): Promise<boolean> {
-  const rows = await db.query<{ id: string }>(
-    `INSERT INTO users (id, email, password_hash, email_verified, marketing_opt_in, user_groups, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (email) DO NOTHING RETURNING id`,
+/** Inserts a user unless the e-mail exists; the new user, or null when the e-mail is taken. */
+export async function insertUserIfAbsent(db: Db, user: NewUser): Promise<User | null> {
+  const rows = await db.query<UserRow>(
+    `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLUMNS}`,
     [user.id, user.email, user.passwordHash, user.emailVerified, user.marketingOptIn, user.userGroups, user.createdAt],
   );
-  return rows.length === 1;
+  return rows[0] ? toUser(rows[0]) : null;
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | null> {
@@ -305,7 +306,7 @@ export async function deleteStaleUserCodes(db: Db, userId: string, now: Date): P
   await db.query('DELETE FROM user_codes WHERE user_id = $1 AND expires_at <= $2', [userId, now]);
 }
 
-// ---- per-address attempt counters
+// ---- per-address attempt counters (reset requests, sign-up warnings)
 
 export async function countAttempts(db: Db, key: string, since: Date): Promise<number> {
   const rows = await db.query<{ n: number }>(
@@ -321,8 +322,68 @@ export async function recordAttempt(db: Db, key: string, now: Date, forgetBefore
   await db.query('INSERT INTO auth_attempts (key, created_at) VALUES ($1, $2)', [key, now]);
 }
 
-export async function clearAttempts(db: Db, key: string): Promise<void> {
-  await db.query('DELETE FROM auth_attempts WHERE key = $1', [key]);
+// ---- failed sign-ins per account e-mail and client address
+
+/** Key space of the per-address locks (two int4 keys never meet the migrations' bigint key). */
+const SIGN_IN_LOCK_SPACE = 727_002;
+
+/**
+ * Inside a transaction: waits for, then holds until the end, the lock of `email`'s failures, so
+ * attempts on one address are judged one after the other on every server instance.
+ */
+export async function lockSignInFailures(tx: Db, email: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SIGN_IN_LOCK_SPACE, email]);
+}
+
+/** Records an attempt as a failure until it is known to be none; returns its id. */
+export async function insertSignInFailure(
+  db: Db,
+  failure: { email: string; client: string; createdAt: Date },
+): Promise<string> {
+  const rows = await db.query<{ id: string }>(
+    'INSERT INTO sign_in_failures (email, client, created_at) VALUES ($1, $2, $3) RETURNING id::text AS id',
+    [failure.email, failure.client, failure.createdAt],
+  );
+  return rows[0]!.id;
+}
+
+/** The failures of `email` made after `since`, from `client` and from every client. */
+export async function findSignInFailures(db: Db, email: string, client: string, since: Date): Promise<SignInFailures> {
+  const rows = await db.query<{
+    client: number;
+    client_latest: Date | null;
+    account: number;
+    account_oldest: Date | null;
+  }>(
+    `SELECT count(*) FILTER (WHERE client = $2)::int AS client,
+       max(created_at) FILTER (WHERE client = $2) AS client_latest,
+       count(*)::int AS account,
+       min(created_at) AS account_oldest
+     FROM sign_in_failures WHERE email = $1 AND created_at > $3`,
+    [email, client, since],
+  );
+  const row = rows[0];
+  return {
+    client: row?.client ?? 0,
+    clientLatest: row?.client_latest ?? null,
+    account: row?.account ?? 0,
+    accountOldest: row?.account_oldest ?? null,
+  };
+}
+
+export async function deleteSignInFailure(db: Db, id: string): Promise<void> {
+  await db.query('DELETE FROM sign_in_failures WHERE id = $1::bigint', [id]);
+}
+
+/** Forgets the failures of `email` from `client`, or from every client when none is given. */
+export async function clearSignInFailures(db: Db, email: string, client?: string): Promise<void> {
+  if (client === undefined) await db.query('DELETE FROM sign_in_failures WHERE email = $1', [email]);
+  else await db.query('DELETE FROM sign_in_failures WHERE email = $1 AND client = $2', [email, client]);
+}
+
+/** Forgets every failure made at or before `before` (any account). */
+export async function forgetSignInFailures(db: Db, before: Date): Promise<void> {
+  await db.query('DELETE FROM sign_in_failures WHERE created_at <= $1', [before]);
 }
 
 // ---- step-up codes (a signed-in user confirms a sensitive call with an SMS code)

@@ -1,5 +1,5 @@
 /** /api/auth/* and /api/user-login: parse, authorise, call one service function, set cookies. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -25,11 +25,25 @@ import {
   signedInUser,
 } from '../../plugins/auth';
 import type { RateLimit } from '../../plugins/rate-limit';
-import type { AuthService, RequestContext } from './auth.service';
+import { SignInThrottled, type AuthService, type RequestContext } from './auth.service';
 
 const CodeParamsSchema = z.strictObject({ code: z.string().min(1).max(200) });
 
-const context = (request: FastifyRequest): RequestContext => ({ brand: request.brand, linkOrigin: request.linkOrigin });
+const context = (request: FastifyRequest): RequestContext => ({
+  brand: request.brand,
+  linkOrigin: request.linkOrigin,
+  clientAddress: request.ip,
+});
+
+/** A sign-in step that must wait answers 429 with Retry-After (seconds). */
+async function withRetryAfter<T>(reply: FastifyReply, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    if (error instanceof SignInThrottled) void reply.header('retry-after', String(error.retryAfterSeconds));
+    throw error;
+  }
+}
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rateLimit: RateLimit): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -41,9 +55,10 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
       ...limited,
       schema: {
         tags: ['auth'],
-        summary: 'Create an account; a verification link is e-mailed',
+        summary:
+          'Create an account; a verification link is e-mailed (the same answer for an address that has an account, whose owner is mailed instead)',
         body: SignupBodySchema,
-        response: { 201: MessageResponseSchema, ...errorResponses(400, 403, 409, 413, 429) },
+        response: { 201: MessageResponseSchema, ...errorResponses(400, 403, 413, 429) },
       },
     },
     async (request, reply) => reply.code(201).send(await auth.signup(request.body, context(request))),
@@ -75,7 +90,10 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
       },
     },
     async (request, reply) => {
-      const result = await auth.login(request.body, context(request), request.cookies[SESSION_COOKIE]);
+      const result = await withRetryAfter(
+        reply,
+        auth.login(request.body, context(request), request.cookies[SESSION_COOKIE]),
+      );
       if (result.status === 'SIGNED_IN') {
         if (request.cookies[MFA_COOKIE]) clearMfaCookie(request, reply);
         setSessionCookie(request, reply, result.sessionId);
@@ -98,10 +116,9 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
       },
     },
     async (request, reply) => {
-      const result = await auth.completeMfa(
-        request.cookies[MFA_COOKIE],
-        request.body.code,
-        request.cookies[SESSION_COOKIE],
+      const result = await withRetryAfter(
+        reply,
+        auth.completeMfa(request.cookies[MFA_COOKIE], request.body.code, request.ip, request.cookies[SESSION_COOKIE]),
       );
       clearMfaCookie(request, reply);
       setSessionCookie(request, reply, result.sessionId);

@@ -15,10 +15,9 @@ import {
 } from '@portal/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/db';
-import { isUniqueViolation } from '../../db/db';
 import type { Clock } from '../../clock';
 import type { BackgroundTasks } from '../../background';
-import { AppError, conflict, rateLimited, unauthenticated } from '../../errors';
+import { AppError, RATE_LIMITED_MESSAGE, rateLimited, unauthenticated } from '../../errors';
 import {
   dummyPasswordHash,
   hashPassword,
@@ -30,9 +29,10 @@ import {
   verifyPassword,
 } from '../../security';
 import type { Mailer, SmsSender } from '../mail/mail.service';
-import { resetMail, signInCodeSms, stepUpCodeSms, verificationMail } from './auth.mail';
+import { resetMail, signInCodeSms, signupAttemptMail, stepUpCodeSms, verificationMail } from './auth.mail';
 import * as repo from './auth.repository';
 import type { ChallengeKind, User } from './auth.repository';
+import { clientKey, retryAfterSeconds, signInWaitMs, type SignInThrottlePolicy } from './sign-in-throttle';
 
 export type { ChallengeKind, User } from './auth.repository';
 
@@ -51,7 +51,6 @@ const TOTP_WINDOW = 1;
 
 export const AUTH_MESSAGES = {
   signedUp: 'Account created. We have sent you an e-mail with a link to verify your address.',
-  emailTaken: 'An account with the given email already exists.',
   verified: 'Your e-mail address is verified. You can now sign in.',
   verifyInvalid: 'This verification link is invalid or has expired.',
   badCredentials: 'Incorrect username or password.',
@@ -66,19 +65,29 @@ export const AUTH_MESSAGES = {
   passwordChanged: 'Password changed',
 } as const;
 
-export interface AuthLimits {
-  /** Failed sign-ins (wrong password or MFA code) per e-mail address per window. */
-  failedSignInsPerAddress: number;
+/** Failed sign-ins (wrong password or MFA code) are counted per account and client address. */
+export interface AuthLimits extends SignInThrottlePolicy {
   /** Reset requests per e-mail address per window. */
   resetRequestsPerAddress: number;
-  windowMs: number;
+  /** Mails to an account's owner about sign-ups with its address, per window (the answer never changes). */
+  signupWarningsPerAddress: number;
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
-  failedSignInsPerAddress: 10,
+  freeFailuresPerClient: 10,
+  firstDelayMs: 1000,
+  failuresPerAccount: 100,
   resetRequestsPerAddress: 5,
+  signupWarningsPerAddress: 3,
   windowMs: 15 * MINUTE,
 };
+
+/** 429 for a sign-in that must wait; the route sends retryAfterSeconds as Retry-After. */
+export class SignInThrottled extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+  }
+}
 
 export interface AuthDeps {
   db: Db;
@@ -92,10 +101,18 @@ export interface AuthDeps {
   onSignup?: (user: { id: string; email: string }) => Promise<void>;
 }
 
-/** What a request contributes to a flow: its brand, and the origin for links in e-mail. */
+/** What a request contributes to a flow: its brand, the origin for links in e-mail, the client's address. */
 export interface RequestContext {
   brand: BrandConfig;
   linkOrigin: string;
+  clientAddress: string;
+}
+
+/** A sign-in attempt, recorded as a failure until it is known to be none. */
+interface SignInAttempt {
+  id: string;
+  email: string;
+  client: string;
 }
 
 export type LoginResult =
@@ -145,7 +162,6 @@ export function matchTotpStep(code: string, secret: string, now: Date): number |
   }
 }
 
-const signInKey = (email: string) => `signin:${email}`;
 /**
  * The challenge key of a user's step-up code. Sign-in challenges are keyed by the sha256 (hex) of
  * a cookie token, which can never equal this, so a step-up code cannot complete a sign-in.
@@ -154,6 +170,7 @@ const stepUpKey = (userId: string) => `step-up:${userId}`;
 /** A new step-up SMS is sent at most this often. */
 export const STEP_UP_RESEND_MS = MINUTE;
 const resetKey = (email: string) => `reset:${email}`;
+const signupWarningKey = (email: string) => `signup-warning:${email}`;
 
 export function createAuthService(deps: AuthDeps) {
   const { db, clock, limits } = deps;
@@ -171,12 +188,22 @@ export function createAuthService(deps: AuthDeps) {
       createdAt: now,
       expiresAt: after(VERIFY_CODE_TTL_MS),
     });
-    try {
-      await deps.mailer.send(verificationMail(ctx.brand, user.email, `${ctx.linkOrigin}/verify/${code}`));
-    } catch (error) {
-      // The account stands; signing in again re-sends the link.
-      deps.log.error({ err: error }, 'Sending the verification mail failed');
-    }
+    // Sent after answering, as every sign-up mail is, so the answer's time tells nothing. If it
+    // fails the account stands; signing in again re-sends the link.
+    const mail = verificationMail(ctx.brand, user.email, `${ctx.linkOrigin}/verify/${code}`);
+    deps.background.run('Sending the verification mail', () => deps.mailer.send(mail));
+  }
+
+  /** Tells the owner of `email` that someone tried to sign up with it (a few mails a window at most). */
+  async function warnAccountOwner(email: string, ctx: RequestContext): Promise<void> {
+    const key = signupWarningKey(email);
+    if ((await repo.countAttempts(db, key, windowStart())) >= limits.signupWarningsPerAddress) return;
+    await repo.recordAttempt(db, key, clock.now(), windowStart());
+    const mail = signupAttemptMail(ctx.brand, email, {
+      signIn: `${ctx.linkOrigin}/login`,
+      resetPassword: `${ctx.linkOrigin}/resetpassword`,
+    });
+    deps.background.run('Sending the sign-up attempt mail', () => deps.mailer.send(mail));
   }
 
   /** A new session; the one the browser held before (if any) ends, so ids never carry over. */
@@ -194,34 +221,65 @@ export function createAuthService(deps: AuthDeps) {
     return sessionId;
   }
 
-  async function recordFailedSignIn(email: string): Promise<void> {
-    await repo.recordAttempt(db, signInKey(email), clock.now(), windowStart());
+  /**
+   * Starts a sign-in attempt of `email` from a client: throws SignInThrottled while the failures
+   * so far make it wait, else records it as a failure before the password or code is checked.
+   * One attempt per address at a time is judged and recorded, so parallel guesses count too.
+   */
+  async function beginSignInAttempt(email: string, clientAddress: string): Promise<SignInAttempt> {
+    const client = clientKey(clientAddress);
+    const now = clock.now();
+    const judged = await db.transaction(async (tx): Promise<{ waitMs: number } | { id: string }> => {
+      await repo.lockSignInFailures(tx, email);
+      const waitMs = signInWaitMs(await repo.findSignInFailures(tx, email, client, windowStart()), limits, now);
+      if (waitMs > 0) return { waitMs };
+      return { id: await repo.insertSignInFailure(tx, { email, client, createdAt: now }) };
+    });
+    if ('waitMs' in judged) throw new SignInThrottled(retryAfterSeconds(judged.waitMs));
+    return { id: judged.id, email, client };
+  }
+
+  /** The attempt failed: it stays recorded; failures that left the window are forgotten. */
+  async function signInFailed(): Promise<void> {
+    await repo.forgetSignInFailures(db, windowStart());
+  }
+
+  /** The attempt was no failure (right password, a second step follows). */
+  async function notAFailure(attempt: SignInAttempt): Promise<void> {
+    await repo.deleteSignInFailure(db, attempt.id);
+  }
+
+  /** Signed in: the earlier failures from this client were the owner's own. */
+  async function signedInFrom(attempt: SignInAttempt): Promise<void> {
+    await repo.clearSignInFailures(db, attempt.email, attempt.client);
   }
 
   return {
     toUserInfo,
 
+    /**
+     * The same answer, after the same password hash, whether or not the address has an account,
+     * so sign-up does not tell who has one; an existing account's owner is mailed instead and
+     * the account is left as it is.
+     */
     async signup(body: SignupBody, ctx: RequestContext): Promise<{ message: string }> {
-      if (await repo.findUserByEmail(db, body.email)) throw conflict(AUTH_MESSAGES.emailTaken);
       const passwordHash = await hashPassword(body.password);
-      let user: User;
-      try {
-        user = await repo.insertUser(db, {
-          id: randomId(),
-          email: body.email,
-          passwordHash,
-          emailVerified: false,
-          marketingOptIn: ctx.brand.hideMarketingEmailSignup ? false : (body.marketingOptIn ?? false),
-          userGroups: [],
-          createdAt: clock.now(),
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(AUTH_MESSAGES.emailTaken);
-        throw error;
+      const user = await repo.insertUserIfAbsent(db, {
+        id: randomId(),
+        email: body.email,
+        passwordHash,
+        emailVerified: false,
+        marketingOptIn: ctx.brand.hideMarketingEmailSignup ? false : (body.marketingOptIn ?? false),
+        userGroups: [],
+        createdAt: clock.now(),
+      });
+      if (user) {
+        // The account cannot sign in before its address is verified, so grants may wait here.
+        await deps.onSignup?.(user);
+        await sendVerification(user, ctx);
+      } else {
+        await warnAccountOwner(body.email, ctx);
       }
-      // The account cannot sign in before its address is verified, so grants may wait here.
-      await deps.onSignup?.(user);
-      await sendVerification(user, ctx);
       return { message: AUTH_MESSAGES.signedUp };
     },
 
@@ -242,15 +300,15 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async login(body: LoginBody, ctx: RequestContext, previousSessionId?: string): Promise<LoginResult> {
-      if ((await repo.countAttempts(db, signInKey(body.email), windowStart())) >= limits.failedSignInsPerAddress) {
-        throw rateLimited();
-      }
+      // Counted by address whether or not an account has it, so a 429 reveals nothing.
+      const attempt = await beginSignInAttempt(body.email, ctx.clientAddress);
       const user = await repo.findUserByEmail(db, body.email);
       const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
       if (!user || !passwordOk) {
-        await recordFailedSignIn(body.email);
+        await signInFailed();
         throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.badCredentials);
       }
+      await notAFailure(attempt);
       if (!user.emailVerified) {
         await sendVerification(user, ctx);
         throw new AppError(403, 'EMAIL_NOT_VERIFIED', AUTH_MESSAGES.notVerified);
@@ -271,13 +329,14 @@ export function createAuthService(deps: AuthDeps) {
         if (code) await deps.sms.send({ to: user.phone ?? '', text: signInCodeSms(ctx.brand, code) });
         return { status: 'MFA_REQUIRED', challenge: kind, challengeToken };
       }
-      await repo.clearAttempts(db, signInKey(user.email));
+      await signedInFrom(attempt);
       return { status: 'SIGNED_IN', user: toUserInfo(user), sessionId: await startSession(user, previousSessionId) };
     },
 
     async completeMfa(
       challengeToken: string | undefined,
       code: string,
+      clientAddress: string,
       previousSessionId?: string,
     ): Promise<{ user: UserInfo; sessionId: string }> {
       if (!challengeToken) throw unauthenticated(AUTH_MESSAGES.signInExpired);
@@ -287,6 +346,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!challenge) throw unauthenticated(AUTH_MESSAGES.signInExpired);
       const user = await repo.findUserById(db, challenge.userId);
       if (!user) throw unauthenticated(AUTH_MESSAGES.signInExpired);
+      const attempt = await beginSignInAttempt(user.email, clientAddress);
       let valid: boolean;
       if (challenge.kind === 'SOFTWARE_TOKEN_MFA') {
         const step =
@@ -298,11 +358,14 @@ export function createAuthService(deps: AuthDeps) {
       }
       if (!valid) {
         if (challenge.attempts >= MAX_MFA_ATTEMPTS) await repo.deleteChallenge(db, tokenHash);
-        await recordFailedSignIn(user.email);
+        await signInFailed();
         throw new AppError(401, 'MFA_INVALID', AUTH_MESSAGES.mfaInvalid);
       }
-      if (!(await repo.deleteChallenge(db, tokenHash))) throw unauthenticated(AUTH_MESSAGES.signInExpired);
-      await repo.clearAttempts(db, signInKey(user.email));
+      if (!(await repo.deleteChallenge(db, tokenHash))) {
+        await notAFailure(attempt);
+        throw unauthenticated(AUTH_MESSAGES.signInExpired);
+      }
+      await signedInFrom(attempt);
       return { user: toUserInfo(user), sessionId: await startSession(user, previousSessionId) };
     },
 
@@ -360,7 +423,8 @@ export function createAuthService(deps: AuthDeps) {
         return (await repo.findUserById(tx, userId))?.email ?? null;
       });
       if (!email) throw new AppError(400, 'CODE_INVALID', AUTH_MESSAGES.resetInvalid);
-      await repo.clearAttempts(db, signInKey(email));
+      // The guesses were at a password that is gone.
+      await repo.clearSignInFailures(db, email);
       return { message: AUTH_MESSAGES.resetDone };
     },
 
@@ -445,7 +509,7 @@ export function createAuthService(deps: AuthDeps) {
     /** Creates a verified account unless the address exists (seeding); true when created. */
     async ensureUser(seed: SeedUser): Promise<boolean> {
       if (await repo.findUserByEmail(db, seed.email)) return false;
-      return repo.insertUserIfAbsent(db, {
+      const created = await repo.insertUserIfAbsent(db, {
         id: randomId(),
         email: seed.email,
         passwordHash: await hashPassword(seed.password),
@@ -454,6 +518,7 @@ export function createAuthService(deps: AuthDeps) {
         userGroups: seed.userGroups,
         createdAt: clock.now(),
       });
+      return created !== null;
     },
   };
 }
