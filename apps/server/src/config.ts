@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   BRAND_IDS,
   DEFAULT_MAP_TILES,
+  RECORD_LIMITS,
   isTileUrlTemplate,
   type BrandConfig,
   type BrandId,
@@ -15,6 +16,11 @@ import {
 } from '@portal/core';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** 256 kB: four times the largest record (RECORD_LIMITS.maxPayloadBytes); what one connection may make the server buffer of a packet. */
+const DEFAULT_MQTT_MAX_PACKET_BYTES = 262_144;
+/** A 64 kB record's PUBLISH and its headers fit. */
+const MIN_MQTT_MAX_PACKET_BYTES = RECORD_LIMITS.maxPayloadBytes + 1024;
 
 export interface ConfigVariable {
   name: string;
@@ -83,6 +89,17 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       'External MQTT broker, e.g. mqtt://broker:1883; the portal then subscribes with the shared subscription $share/portal/dev/+/data (and diag, ack) instead of running its own broker.',
   },
   {
+    name: 'MQTT_MAX_PACKET_BYTES',
+    default: String(DEFAULT_MQTT_MAX_PACKET_BYTES),
+    description: `Embedded broker: the largest MQTT packet accepted (at least ${MIN_MQTT_MAX_PACKET_BYTES}, room for a 64 kB record). A connection whose packet declares more is closed before its body is read, as is one that sends more than this before its CONNECT is accepted.`,
+  },
+  {
+    name: 'MQTT_CONNECT_TIMEOUT_MS',
+    default: '10000',
+    description:
+      'Embedded broker: time a new connection has to send its CONNECT and be authenticated; then it is closed.',
+  },
+  {
     name: 'MQTT_SHARED_CONNECTIONS',
     default: '128',
     description:
@@ -127,6 +144,8 @@ export interface Config {
   mqttPort: number;
   mqttUrl: string | undefined;
   mqttSharedConnections: number;
+  mqttMaxPacketBytes: number;
+  mqttConnectTimeoutMs: number;
   ingestHoldMs: number;
   mapTiles: MapTiles;
 }
@@ -243,6 +262,24 @@ const EnvSchema = z.object({
       .max(1000, 'must be 1-1000')
       .default(128),
   ),
+  MQTT_MAX_PACKET_BYTES: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(MIN_MQTT_MAX_PACKET_BYTES, `must be at least ${MIN_MQTT_MAX_PACKET_BYTES} (a 64 kB record and its headers)`)
+      .max(268_435_460, 'must be at most 268435460 (the largest MQTT packet)')
+      .default(DEFAULT_MQTT_MAX_PACKET_BYTES),
+  ),
+  MQTT_CONNECT_TIMEOUT_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(100, 'must be 100-600000')
+      .max(600_000, 'must be 100-600000')
+      .default(10_000),
+  ),
   INGEST_HOLD_MS: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -292,6 +329,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
     mqttSharedConnections: e.MQTT_SHARED_CONNECTIONS,
+    mqttMaxPacketBytes: e.MQTT_MAX_PACKET_BYTES,
+    mqttConnectTimeoutMs: e.MQTT_CONNECT_TIMEOUT_MS,
     ingestHoldMs: e.INGEST_HOLD_MS,
     mapTiles: {
       url: e.MAP_TILE_URL,

@@ -88,7 +88,13 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       });
     } else {
       try {
-        mqttIngest = await startEmbeddedBroker({ port: config.mqttPort, host: config.host, telemetry, log: app.log });
+        mqttIngest = await startEmbeddedBroker({
+          port: config.mqttPort,
+          host: config.host,
+          limits: { maxPacketBytes: config.mqttMaxPacketBytes, connectTimeoutMs: config.mqttConnectTimeoutMs },
+          telemetry,
+          log: app.log,
+        });
       } catch (error) {
         throw listenError(error, 'MQTT_PORT', config.mqttPort);
       }

@@ -1,9 +1,10 @@
 /**
  * MQTT ingest (DESIGN.md section 6), two ways:
- * - the embedded Aedes broker (MQTT_PORT): username = device id, password = device key; a device
- *   may publish only to dev/{ownId}/(data|diag|ack) and subscribe only to dev/{ownId}/cmd; a
- *   record is stored inside `authorizePublish`, which Aedes runs before it writes the PUBACK, so
- *   a QoS 1 publish is acknowledged only once its record is committed;
+ * - the embedded Aedes broker (MQTT_PORT): username = device id, password = device key;
+ *   packets of at most MQTT_MAX_PACKET_BYTES (mqtt-guard.ts); a device may publish only to
+ *   dev/{ownId}/(data|diag|ack) and subscribe only to dev/{ownId}/cmd; a record is stored
+ *   inside `authorizePublish`, which Aedes runs before it writes the PUBACK, so a QoS 1 publish
+ *   is acknowledged only once its record is committed;
  * - an external broker (MQTT_URL): the server subscribes with the shared subscriptions
  *   `$share/{group}/dev/+/(data|diag|ack)` over MQTT_SHARED_CONNECTIONS connections and holds
  *   each PUBACK until the message is committed (`holdPubacks`). The broker
@@ -19,6 +20,7 @@ import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { RECORD_LIMITS, type CommandMessage } from '@portal/core';
 import type { CommandSink, TelemetryService } from '../modules/telemetry/telemetry.service';
 import type { IngestItem } from './batch';
+import { guardConnection, type ConnectionGuard, type MqttConnectionLimits } from './mqtt-guard';
 
 const OWN_TOPIC = /^dev\/([^/]+)\/(data|diag|ack)$/;
 
@@ -92,16 +94,22 @@ interface Session {
 export async function startEmbeddedBroker(options: {
   port: number;
   host: string;
+  limits: MqttConnectionLimits;
   telemetry: TelemetryService;
   log: FastifyBaseLogger;
 }): Promise<MqttIngest> {
-  const { telemetry, log } = options;
+  const { telemetry, log, limits } = options;
   const sessions = new WeakMap<Client, Session>();
   const online = new Map<string, Client>();
+  /** Each connection's limits (mqtt-guard.ts), and the device on it once accepted. */
+  const guards = new WeakMap<object, ConnectionGuard>();
+  const deviceOn = new WeakMap<object, string>();
 
   const broker = new Aedes({
     // A connection's in-flight QoS 1 publishes wait in authorizePublish: that is the backpressure.
     concurrency: 1000,
+    // The guard's deadline covers the CONNECT and its authentication; this is Aedes's own.
+    connectTimeout: limits.connectTimeoutMs,
     authenticate(client, username, password, done) {
       const id = username ?? '';
       const key = password ? password.toString('utf8') : '';
@@ -168,6 +176,8 @@ export async function startEmbeddedBroker(options: {
   broker.on('clientReady', (client) => {
     const session = sessions.get(client);
     if (!session) return;
+    guards.get(client.conn)?.accept();
+    deviceOn.set(client.conn, session.deviceId);
     online.set(session.deviceId, client);
     telemetry
       .log(session.deviceId, 'connect', `mqtt: connected (client id ${JSON.stringify(client.id.slice(0, 100))})`)
@@ -184,7 +194,15 @@ export async function startEmbeddedBroker(options: {
     log.debug({ deviceId: session?.deviceId, err: error }, 'MQTT client error');
   });
 
-  const server = net.createServer((socket) => broker.handle(socket));
+  const server = net.createServer((socket) => {
+    broker.handle(socket);
+    const guard = guardConnection(socket, limits, (reason) => {
+      const deviceId = deviceOn.get(socket);
+      log.warn({ deviceId, remoteAddress: socket.remoteAddress, reason }, 'MQTT connection closed at its limits');
+      if (deviceId) telemetry.log(deviceId, 'refused', `mqtt: connection closed: ${reason}`).catch(() => undefined);
+    });
+    guards.set(socket, guard);
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
