@@ -1,4 +1,8 @@
-/** What the embedded MQTT broker admits, as pure rules (mqtt-guard.ts applies them): the size a packet may declare. */
+/**
+ * What the embedded MQTT broker admits, as pure rules (mqtt-guard.ts and mqtt.ts apply them):
+ * the size a packet may declare, and the client ids a device may use.
+ */
+import { DEVICE_ID_PATTERN } from '@portal/core';
 
 /** MQTT's remaining length takes at most 4 bytes (MQTT 3.1.1 section 2.2.3). */
 const MAX_LENGTH_BYTES = 4;
@@ -54,4 +58,13 @@ export class FixedHeaderReader {
     }
     return null;
   }
+}
+
+/**
+ * Whether a device may connect with this client id: its own id, or its own id followed by '-' and
+ * a suffix (a second connection of the same device, e.g. a tool's). Device ids hold no '-', so
+ * every client id belongs to one device at most, and no device can take over another's session.
+ */
+export function isOwnClientId(deviceId: string, clientId: string): boolean {
+  return DEVICE_ID_PATTERN.test(deviceId) && (clientId === deviceId || clientId.startsWith(`${deviceId}-`));
 }

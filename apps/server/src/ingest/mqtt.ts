@@ -1,6 +1,7 @@
 /**
  * MQTT ingest (DESIGN.md section 6), two ways:
- * - the embedded Aedes broker (MQTT_PORT): username = device id, password = device key;
+ * - the embedded Aedes broker (MQTT_PORT): username = device id, password = device key, client id =
+ *   device id (or device id, '-' and a suffix) so no device can take over another's session;
  *   packets of at most MQTT_MAX_PACKET_BYTES (mqtt-guard.ts); a device may publish only to
  *   dev/{ownId}/(data|diag|ack) and subscribe only to dev/{ownId}/cmd; a record is stored
  *   inside `authorizePublish`, which Aedes runs before it writes the PUBACK, so a QoS 1 publish
@@ -21,6 +22,7 @@ import { RECORD_LIMITS, type CommandMessage } from '@portal/core';
 import type { CommandSink, TelemetryService } from '../modules/telemetry/telemetry.service';
 import type { IngestItem } from './batch';
 import { guardConnection, type ConnectionGuard, type MqttConnectionLimits } from './mqtt-guard';
+import { isOwnClientId } from './mqtt-rules';
 
 const OWN_TOPIC = /^dev\/([^/]+)\/(data|diag|ack)$/;
 
@@ -116,6 +118,17 @@ export async function startEmbeddedBroker(options: {
       (async () => {
         if (!id || !key || !(await telemetry.verifyDevice(id, key)))
           return done(authError('Bad username or password', 4), null);
+        // Refused before Aedes registers the client id, so no other device's connection is closed.
+        if (!isOwnClientId(id, client.id)) {
+          telemetry
+            .log(
+              id,
+              'refused',
+              `mqtt: client id ${JSON.stringify(client.id.slice(0, 100))} refused: a device connects with its own id as client id (or its id, '-' and a suffix)`,
+            )
+            .catch((error: unknown) => log.warn({ err: error }, 'Server log write failed'));
+          return done(authError('Client identifier rejected', 2), null);
+        }
         const plan = await telemetry.ingestPlan(id);
         if (!plan) return done(authError('Bad username or password', 4), null);
         sessions.set(client, { deviceId: id, basic: plan.basic });

@@ -1,6 +1,6 @@
 /** The embedded broker's pure rules: fixed headers read across any chunking, and client ids per device. */
 import { describe, expect, it } from 'vitest';
-import { FixedHeaderReader } from '../../src/ingest/mqtt-rules';
+import { FixedHeaderReader, isOwnClientId } from '../../src/ingest/mqtt-rules';
 import { remainingLength } from './broker-helpers';
 
 const CAP = 70_000;
@@ -51,5 +51,31 @@ describe('FixedHeaderReader', () => {
   it('refuses a remaining length of more than 4 bytes', () => {
     const reader = new FixedHeaderReader(Number.MAX_SAFE_INTEGER);
     expect(reader.read(Buffer.from([0x30, 0x80, 0x80, 0x80, 0x80]))).toBe('a malformed remaining length');
+  });
+});
+
+describe('isOwnClientId', () => {
+  const ID = 'ABC123DEF';
+  it.each([
+    [ID, ID, true],
+    [ID, `${ID}-1`, true],
+    [ID, `${ID}-tool-${'x'.repeat(200)}`, true],
+    [ID, 'XYZ987UVW', false],
+    [ID, `XYZ987UVW-${ID}`, false],
+    [ID, `${ID}X`, false],
+    [ID, `${ID}_1`, false],
+    [ID, ID.toLowerCase(), false],
+    [ID, '', false],
+    [ID, '-', false],
+    [ID, `-${ID}`, false],
+    [ID, '__proto__', false],
+    [ID, 'aedes_1b0c', false],
+    ['', '', false],
+    ['', '-x', false],
+    ['__proto__', '__proto__', false],
+    ['ABC-12345', 'ABC-12345', false],
+    ['abc123def', 'abc123def', false],
+  ])('device %j, client id %j: %s', (deviceId, clientId, expected) => {
+    expect(isOwnClientId(deviceId, clientId)).toBe(expected);
   });
 });
