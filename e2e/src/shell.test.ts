@@ -25,9 +25,25 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
       await held;
       await route.continue();
     });
-    await page.goto(stack.url('/login'), { waitUntil: 'domcontentloaded' });
-    await page.waitForTimeout(300);
-    expect((await page.locator('#root').innerText()).trim()).toBe('');
+    // React reports every commit to the developer-tools hook: keep what #root held after each.
+    await page.addInitScript(() => {
+      const w = window as unknown as { rootAtCommit: string[]; __REACT_DEVTOOLS_GLOBAL_HOOK__: unknown };
+      w.rootAtCommit = [];
+      w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+        supportsFiber: true,
+        renderers: new Map(),
+        inject: () => 1,
+        checkDCE: () => undefined,
+        onCommitFiberUnmount: () => undefined,
+        onPostCommitFiberRoot: () => undefined,
+        onCommitFiberRoot: () => w.rootAtCommit.push(document.getElementById('root')?.innerHTML ?? '(no root)'),
+      };
+    });
+    await page.goto(stack.url('/login'));
+    // The app has rendered while its session check is held: every render left #root empty.
+    await page.waitForFunction(() => (window as unknown as { rootAtCommit: string[] }).rootAtCommit.length > 0);
+    const whileChecking = await page.evaluate(() => (window as unknown as { rootAtCommit: string[] }).rootAtCommit);
+    expect(new Set(whileChecking)).toEqual(new Set(['']));
     expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
     release();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_EXPIRY_S, MAX_ACK_IDS } from '@portal/core';
 import { HttpLink, MqttLink, SimDevice, type DeviceLink } from '@portal/simulator';
 import { type ApiClient, type DbKind, type TestPortal, findPostgres, signedIn, startTestPortal } from './helpers';
-import { type RoleFixture, deviceWithRoles, expectError } from './device-helpers';
+import { type RoleFixture, deviceWithRoles, expectError, provision } from './device-helpers';
 import { connectDevice, inbox, until } from './ingest-helpers';
 
 type Command = {
@@ -104,6 +104,13 @@ function describeProtocol(kind: DbKind): void {
       const id = fx.device.deviceid;
       const first = await queue(fx, 'Admin.Trigger', { index: 2 });
       const second = await queue(fx, 'Admin.Reboot');
+      // They are this device's alone: another device's contact carries none of them.
+      const other = await provision(tp);
+      const otherContact = await device(`/api/ingest/${other.deviceid}`, other.deviceKey, {
+        body: { ts: nowS(), x: 0 },
+      });
+      expect(otherContact.status, otherContact.text).toBe(200);
+      expect(otherContact.body).toEqual({ commands: [] });
       const res = await ingest(fx, { ts: nowS(), x: 1 });
       expect(res.status, res.text).toBe(200);
       expect(res.body).toEqual({
@@ -144,7 +151,8 @@ function describeProtocol(kind: DbKind): void {
       expect(log).toContain(`Command ${second} Admin.Reboot sent again, not yet acknowledged (http)`);
       expect(log).toContain(`Command ${first} Admin.Trigger delivered (acknowledged)`);
       expect(log.filter((m) => m === `Command ${second} Admin.Reboot delivered (acknowledged)`)).toHaveLength(1);
-      expect(id).toBeTruthy();
+      const rpc = (await fx.users.VIEW.client.get(`/api/device/${id}/rpc`)).body as { deviceid: string };
+      expect(rpc.deviceid).toBe(fx.device.deviceid);
     });
 
     it('MQTT: config and script go out with versions and apply on {config}/{script} acks; a change made while one is in flight is not lost', async () => {

@@ -102,6 +102,8 @@ export interface TestPortalOptions {
   publicUrl?: string;
   seed?: boolean;
   authLimits?: PortalOptions['authLimits'];
+  /** Ingest queue and writer options (a small queue to exercise backpressure). */
+  telemetry?: PortalOptions['telemetry'];
   /** An external MQTT broker instead of the embedded one, and its shared-subscription group. */
   mqttUrl?: string;
   mqttShareGroup?: string;
@@ -151,6 +153,7 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     logStream: logs.stream,
     ...(schema ? { dbSchema: schema } : {}),
     ...(options.authLimits ? { authLimits: options.authLimits } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     ...(options.mqttShareGroup ? { mqttShareGroup: options.mqttShareGroup } : {}),
   });
   const base = `http://127.0.0.1:${portal.port}`;

@@ -7,20 +7,28 @@ import { IngestQueue } from '../src/ingest/queue';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-function queue(options: { capacity?: number; batchSize?: number; fail?: (n: number) => boolean } = {}) {
+function queue(
+  options: { capacity?: number; batchSize?: number; fail?: (n: number) => boolean; gate?: Promise<void> } = {},
+) {
   const batches: number[][] = [];
+  /** Items in the order they entered the queue. */
+  const prepared: number[] = [];
   const q = new IngestQueue<number, number, number>({
     capacity: options.capacity ?? 100,
     batchSize: options.batchSize ?? 10,
-    prepare: (n) => n,
+    prepare: (n) => {
+      prepared.push(n);
+      return n;
+    },
     async process(items) {
       await tick();
+      await options.gate;
       if (items.some((n) => options.fail?.(n))) throw new Error('bad item');
       batches.push(items);
       return items.map((n) => n * 2);
     },
   });
-  return { q, batches };
+  return { q, batches, prepared };
 }
 
 describe('ingest queue', () => {
@@ -45,11 +53,25 @@ describe('ingest queue', () => {
   });
 
   it('makes producers wait while full and lets them in as batches are taken', async () => {
-    const { q, batches } = queue({ capacity: 5, batchSize: 5 });
-    const results = await Promise.all(Array.from({ length: 23 }, (_, n) => q.push(n)));
-    expect(results).toHaveLength(23);
-    expect(batches.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 23 }, (_, n) => n));
-    expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(5);
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const { q, batches, prepared } = queue({ capacity: 2, batchSize: 2, gate });
+    const pushes = [1, 2, 3].map((n) => q.push(n));
+    // 1 and 2 fill the queue; 3 waits outside it.
+    expect(q.waiting).toBe(1);
+    expect(prepared).toEqual([1, 2]);
+    // The writer takes [1, 2] (and holds it at the gate): 3 comes in.
+    while (q.waiting > 0) await tick();
+    expect(prepared).toEqual([1, 2, 3]);
+    pushes.push(q.push(4), q.push(5));
+    // Full again, and the writer is busy: 5 stays out however long it waits.
+    for (let i = 0; i < 20; i += 1) await tick();
+    expect(q.waiting).toBe(1);
+    expect(q.length).toBe(2);
+    expect(prepared).toEqual([1, 2, 3, 4]);
+    openGate();
+    expect(await Promise.all(pushes)).toEqual([2, 4, 6, 8, 10]);
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
   });
 
   it('refuses items once closed, after writing the queued ones', async () => {

@@ -528,13 +528,27 @@ function describeIngestSuite(kind: DbKind) {
       expect(data.data.b?.map((p) => p.v)).toEqual([4, 1]);
     });
 
-    it('keeps working for other devices while one floods the queue (backpressure, no drops)', async () => {
-      const a = await claimed(tp);
-      const b = await claimed(tp);
-      const ca = await connectDevice(brokerUrl, a.device.deviceid, a.device.deviceKey);
-      const cb = await connectDevice(brokerUrl, b.device.deviceid, b.device.deviceKey);
+    it('keeps working for other devices while one floods a small queue (backpressure, no drops)', async () => {
+      // 1,200 publishes in flight at once into a queue of 20: most must wait for room.
+      const capacity = 20;
+      const small = await startTestPortal({ db: kind, telemetry: { queueCapacity: capacity, batchSize: 10 } });
+      const telemetry = small.portal.app.services.telemetry;
+      const ingest = telemetry.ingest.bind(telemetry);
+      let deepest = 0;
+      let arrivedFull = 0;
+      telemetry.ingest = (item) => {
+        const depth = telemetry.queueDepth();
+        deepest = Math.max(deepest, depth);
+        if (depth >= capacity) arrivedFull += 1;
+        return ingest(item);
+      };
+      const a = await claimed(small);
+      const b = await claimed(small);
+      const url = `mqtt://127.0.0.1:${small.portal.mqttPort}`;
+      const ca = await connectDevice(url, a.device.deviceid, a.device.deviceKey);
+      const cb = await connectDevice(url, b.device.deviceid, b.device.deviceKey);
       try {
-        const start = Math.floor(nowS(tp)) - 3000;
+        const start = Math.floor(nowS(small)) - 3000;
         const sends: Promise<unknown>[] = [];
         for (let i = 0; i < 1200; i += 1)
           sends.push(
@@ -542,14 +556,17 @@ function describeIngestSuite(kind: DbKind) {
           );
         sends.push(cb.publishAsync(`dev/${b.device.deviceid}/data`, JSON.stringify({ ts: start, n: -1 }), { qos: 1 }));
         await Promise.all(sends);
+        expect(arrivedFull).toBeGreaterThan(0);
+        expect(deepest).toBe(capacity);
         const all = (await a.admin.client.get(`/api/device/${a.device.deviceid}/data?dataPoints=10000&dataKeys=n`))
           .body as DataBody;
-        expect(all.data.n).toHaveLength(1200);
+        expect(all.data.n?.map((p) => p.v)).toEqual(Array.from({ length: 1200 }, (_, i) => 1199 - i));
         const other = (await b.admin.client.get(`/api/device/${b.device.deviceid}/data`)).body as DataBody;
         expect(other.data.n).toEqual([{ v: -1, ts: start }]);
       } finally {
         await ca.endAsync();
         await cb.endAsync();
+        await small.close();
       }
     });
   });

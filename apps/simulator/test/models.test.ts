@@ -197,10 +197,16 @@ describe('J1939 frames', () => {
             expect(dm.redStop).toBe(true);
             expect(engine.coolant).toBeGreaterThan(99);
           }
-          for (const f of [...r.can1, ...(r.can2 ?? [])]) {
-            expect(typeof f.id === 'number' && f.id < 2 ** 29).toBe(true);
-            expect(decodeId(f.id).source).toBeGreaterThanOrEqual(0);
-          }
+          for (const f of [...r.can1, ...(r.can2 ?? [])]) expect(typeof f.id === 'number' && f.id < 2 ** 29).toBe(true);
+          // Each message comes from the ECU that sends it (J1939 addresses: engine #1 0x00,
+          // instrument cluster 0x17, transmission #1 0x03).
+          expect(Object.fromEntries(r.can1.map((f) => [decodeId(f.id).pgn, decodeId(f.id).source]))).toEqual({
+            [PGN.EEC1]: 0x00,
+            [PGN.ET1]: 0x00,
+            [PGN.DD]: 0x17,
+            [PGN.DM1]: 0x00,
+          });
+          if (r.can2) expect(r.can2.map((f) => decodeId(f.id))).toEqual([{ priority: 6, pgn: PGN.DM1, source: 0x03 }]);
           frames += r.can1.length;
         }
       }
