@@ -114,6 +114,9 @@ function serializeRequest(request: { method: string; url: string; host?: string;
   };
 }
 
+/** pino-pretty in a terminal: local time, no pid or host name, each entry on one line. */
+const PRETTY_LOGS = { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true };
+
 function loggerOptions(options: AppOptions): FastifyServerOptions['logger'] {
   return {
     level: options.logLevel ?? 'info',
@@ -131,7 +134,13 @@ function loggerOptions(options: AppOptions): FastifyServerOptions['logger'] {
       censor: '[redacted]',
     },
     serializers: { req: serializeRequest },
-    ...(options.logStream ? { stream: options.logStream } : {}),
+    // The given stream (tests); one readable line per entry in a terminal; JSON lines otherwise
+    // (a pipe, a log collector, CI).
+    ...(options.logStream
+      ? { stream: options.logStream }
+      : process.stdout.isTTY
+        ? { transport: { target: 'pino-pretty', options: PRETTY_LOGS } }
+        : {}),
   };
 }
 
