@@ -15,6 +15,8 @@ import { z } from 'zod';
 import { CommandAckResultSchema, CommandMessageSchema } from '@portal/core';
 import { AppError } from '../errors';
 import { errorResponses } from '../plugins/errors';
+import { guardOf } from '../plugins/route-security';
+import { BinaryFileSchema, fileResponse } from '../plugins/swagger';
 import type { TelemetryService } from '../modules/telemetry/telemetry.service';
 
 export const INGEST_BODY_LIMIT = 1024 * 1024;
@@ -39,11 +41,11 @@ function deviceKey(request: FastifyRequest): string | null {
 
 export async function registerIngestRoutes(app: FastifyInstance, telemetry: TelemetryService): Promise<void> {
   /** The device named in the path, with its key: 401 otherwise (the same answer for an unknown device). */
-  const authenticateDevice = async (request: FastifyRequest) => {
+  const authenticateDevice = guardOf('deviceKey', async (request: FastifyRequest) => {
     const { id } = request.params as { id?: string };
     const key = deviceKey(request);
     if (!id || !key || !(await telemetry.verifyDevice(id, key))) throw invalidCredentials();
-  };
+  });
 
   await app.register(async (scope) => {
     // The body stays text until the device is known: bad JSON is then logged in its server log.
@@ -61,12 +63,14 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
       {
         bodyLimit: INGEST_BODY_LIMIT,
         config: { csrf: false },
-        onRequest: async (request) => {
-          await authenticateDevice(request);
-          const plan = await telemetry.ingestPlan((request.params as { id: string }).id);
-          if (!plan) throw invalidCredentials();
-          request.ingestPlan = plan;
-        },
+        onRequest: [
+          authenticateDevice,
+          async (request) => {
+            const plan = await telemetry.ingestPlan((request.params as { id: string }).id);
+            if (!plan) throw invalidCredentials();
+            request.ingestPlan = plan;
+          },
+        ],
         schema: {
           tags: ['ingest'],
           summary:
@@ -143,7 +147,10 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
             id: z.string().min(1).max(64),
             fileId: z.coerce.number().int().min(1).max(2_147_483_647),
           }),
-          response: { 200: z.any().describe('The file, application/octet-stream'), ...errorResponses(400, 401, 404) },
+          response: {
+            200: fileResponse('The file', ['application/octet-stream'], BinaryFileSchema),
+            ...errorResponses(400, 401, 404),
+          },
         },
       },
       async (request, reply) => {

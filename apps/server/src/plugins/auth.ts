@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { UserGroup } from '@portal/core';
 import { forbidden, unauthenticated } from '../errors';
+import { guardOf } from './route-security';
 import {
   CHALLENGE_MAX_AGE_SECONDS,
   SESSION_MAX_AGE_SECONDS,
@@ -73,16 +74,16 @@ export async function registerAuth(app: FastifyInstance, auth: AuthService): Pro
 }
 
 /** preHandler: 401 'No current user' without a live session. */
-export async function requireUser(request: FastifyRequest): Promise<void> {
+export const requireUser = guardOf('session', async function requireUser(request: FastifyRequest): Promise<void> {
   if (!request.user) throw unauthenticated();
-}
+});
 
 /** preHandler: the signed-in user must belong to `group` (staff groups), else 403. */
 export function requireGroup(group: UserGroup) {
-  return async (request: FastifyRequest): Promise<void> => {
+  return guardOf('session', async (request: FastifyRequest): Promise<void> => {
     if (!request.user) throw unauthenticated();
     if (!request.user.userGroups.includes(group)) throw forbidden();
-  };
+  });
 }
 
 /** The user of a route guarded by requireUser. */

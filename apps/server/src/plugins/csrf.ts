@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 
 export const CSRF_HEADER = 'x-requested-with';
 export const CSRF_VALUE = 'portal';
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 declare module 'fastify' {
   interface FastifyContextConfig {

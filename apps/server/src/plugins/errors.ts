@@ -25,13 +25,27 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Request body too large',
+  414: 'The address is too long (a path parameter over 500 characters)',
+  415: 'Unsupported content type (send application/json)',
   429: 'Too many attempts',
 };
 
+/** An error answer of a route's `schema.response`: { message, code } as JSON, with its description (OpenAPI). */
+export type ErrorResponse = {
+  description: string;
+  content: { 'application/json': { schema: typeof ErrorBodySchema } };
+};
+
 /** Response schemas of the listed error statuses, for a route's `schema.response` (OpenAPI). */
-export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBodySchema> {
+export function errorResponses(...statuses: number[]): Record<number, ErrorResponse> {
   return Object.fromEntries(
-    statuses.map((status) => [status, ErrorBodySchema.describe(ERROR_DESCRIPTIONS[status] ?? 'Error')]),
+    statuses.map((status) => [
+      status,
+      {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: ErrorBodySchema } },
+      },
+    ]),
   );
 }
 

@@ -1,12 +1,162 @@
-/** The OpenAPI document, generated from the Zod contracts of every route, and its reference page. */
-import type { FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
+/**
+ * The OpenAPI document, generated from the Zod contracts of every route, and its reference page.
+ * What the route options already say is not declared again: each operation's operationId comes
+ * from its method and path, its security requirement from its guard hooks (route-security.ts),
+ * and the error answers of the plugins (validation 400, guard 401, CSRF 403, body 413/415, path
+ * parameter 414, rate limit 429) from its schema and config. A route declares its own answers only:
+ * its 2xx and the errors of its service (404, 409, a role's 403).
+ */
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { SESSION_COOKIE } from './auth';
+import { SAFE_METHODS } from './csrf';
+import { errorResponses } from './errors';
+import { routeSecurity, type SecuritySchemeName } from './route-security';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/api/docs';
+
+/** The tags routes use, each with its description (a route with another tag fails the lint test). */
+const TAGS: { name: string; description: string }[] = [
+  { name: 'system', description: 'Health, site configuration and client error reports' },
+  { name: 'auth', description: 'Sign-up, sign-in (with its multi-factor step), sign-out, password reset' },
+  { name: 'account', description: "The signed-in user's profile, password and multi-factor settings" },
+  { name: 'groups', description: 'The groups of the signed-in user' },
+  { name: 'device', description: 'Adding a device, its users, settings, notes images and setup password' },
+  { name: 'device data', description: 'Records, events, diagnostics, metrics, exports and commands of a device' },
+  { name: 'device config', description: 'The config, custom settings, script, firmware and files of a device' },
+  { name: 'provisioning', description: 'Creating and testing devices (provisioning staff)' },
+  { name: 'billing', description: 'Distributor tools' },
+  { name: 'staff', description: 'Staff tools' },
+  { name: 'ingest', description: 'What devices call, with their device key' },
+];
+
+const SECURITY_SCHEMES: Record<
+  SecuritySchemeName,
+  { type: 'apiKey'; in: 'cookie' | 'header'; name: string; description: string }
+> = {
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'The session cookie set by POST /api/auth/login (HttpOnly, 7 days)',
+  },
+  deviceKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: "A device's key, as `Authorization: Device <key>`",
+  },
+};
+
+/** The bytes of a file (an image, a device file) in the document: `type: string, format: binary`. */
+export const BinaryFileSchema = z.string().meta({ format: 'binary' });
+
+/**
+ * A route's answer that is not JSON, for its `schema.response`: `schema` (text by default) in each
+ * of `contentTypes`, so the document names the real content types.
+ */
+export function fileResponse(description: string, contentTypes: readonly string[], schema: z.ZodType = z.string()) {
+  return { description, content: Object.fromEntries(contentTypes.map((type) => [type, { schema }])) };
+}
+
+/** A word of an operationId: first letter upper case (fileId -> FileId, notes-image -> NotesImage). */
+const pascal = (text: string) =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('');
+
+/**
+ * The operationId of a route: its method and the path after /api in camelCase, a parameter as
+ * By{Name} (GET /api/device/:id/settings -> getDeviceByIdSettings). Unique as method and path are.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const segments = url
+    .replace(/^\/api(?=\/)/, '')
+    .split('/')
+    .filter(Boolean);
+  const words = segments.map((segment) =>
+    segment.startsWith(':') ? `By${pascal(segment.slice(1))}` : pascal(segment),
+  );
+  return method.toLowerCase() + words.join('');
+}
+
+/** The error statuses the plugins answer on this route, whatever its handler does. */
+function pluginErrorStatuses(route: RouteOptions, schema: FastifySchema, secured: boolean): number[] {
+  const methods = [route.method].flat();
+  const statuses: number[] = [];
+  if (schema.params || schema.querystring || schema.body || schema.headers) statuses.push(400);
+  if (secured) statuses.push(401);
+  if (methods.some((m) => !SAFE_METHODS.has(m)) && route.config?.csrf !== false) statuses.push(403);
+  if (schema.body) statuses.push(413);
+  // The router's limit on a path parameter (app.ts, maxParamLength).
+  if (route.url.includes(':')) statuses.push(414);
+  if (schema.body) statuses.push(415);
+  if (route.config?.rateLimit) statuses.push(429);
+  return statuses;
+}
+
+const transform: SwaggerTransform = (input) => {
+  const { route, schema } = input;
+  if (!schema || (schema as { hide?: boolean }).hide) return jsonSchemaTransform(input);
+  const security = routeSecurity(route);
+  const response = {
+    ...errorResponses(...pluginErrorStatuses(route, schema, security !== null)),
+    ...(schema.response as object | undefined),
+  };
+  const out = jsonSchemaTransform({ ...input, schema: { ...schema, response } });
+  const method = [route.method].flat()[0] ?? 'GET';
+  return {
+    url: out.url,
+    schema: {
+      operationId: operationIdOf(method, route.url),
+      security: security ? [{ [security]: [] }] : [],
+      ...out.schema,
+    },
+  };
+};
+
+type Paths = Record<string, Record<string, { responses?: Record<string, { content?: unknown }> }>>;
+
+/** Removes the registered components no operation uses (the input variants of output-only schemas). */
+function dropUnusedComponents(paths: Paths, schemas: Record<string, unknown>): void {
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === '$ref' && typeof child === 'string') {
+          const name = child.replace('#/components/schemas/', '');
+          if (!used.has(name)) {
+            used.add(name);
+            visit(schemas[name]);
+          }
+        } else visit(child);
+      }
+    }
+  };
+  visit(paths);
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+}
+
+const transformObject: SwaggerTransformObject = (input) => {
+  const document = jsonSchemaTransformObject(input) as {
+    paths?: Paths;
+    components?: { schemas?: Record<string, unknown> };
+  };
+  const paths = document.paths ?? {};
+  dropUnusedComponents(paths, document.components?.schemas ?? {});
+  // A 204 answer has no content, whatever schema its route gives the serializer.
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) delete operation.responses?.['204']?.content;
+  }
+  return document as ReturnType<SwaggerTransformObject>;
+};
 
 export async function registerSwagger(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -17,13 +167,15 @@ export async function registerSwagger(app: FastifyInstance): Promise<void> {
         version: '0.1.0',
         description:
           'JSON API of the device-monitoring portal. Errors are HTTP status + { message, code }. ' +
-          'State-changing calls need the header `X-Requested-With: portal`. The session is the HttpOnly cookie `portal_session`.',
+          `State-changing calls need the header \`X-Requested-With: portal\`. The session is the HttpOnly cookie \`${SESSION_COOKIE}\`.`,
       },
-      components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
-      },
+      // Relative: the document is right on every host (brand) that serves it.
+      servers: [{ url: '/' }],
+      tags: TAGS,
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: jsonSchemaTransform,
+    transform,
+    transformObject,
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PATH });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());

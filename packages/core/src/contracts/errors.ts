@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
-/** Every error body of the API: HTTP status + { message, code }. */
-export const ErrorBodySchema = z.object({ message: z.string(), code: z.string() });
+/** Every error body of the API: HTTP status + { message, code }; the component ErrorBody of the OpenAPI document. */
+export const ErrorBodySchema = z
+  .object({ message: z.string(), code: z.string() })
+  .meta({ id: 'ErrorBody', description: 'An error: a sentence to show and a code from ERROR_CODES' });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** Error codes the server sends. */

@@ -32,6 +32,8 @@ import {
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
+import { guardOf } from '../../plugins/route-security';
+import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import { forbidden, unauthenticated } from '../../errors';
 import type { DevicesService } from './devices.service';
 
@@ -47,10 +49,10 @@ const IMAGE_CACHE_CONTROL = 'private, max-age=86400';
 export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  const requireProvisioning = async (request: FastifyRequest): Promise<void> => {
+  const requireProvisioning = guardOf('session', async (request: FastifyRequest): Promise<void> => {
     if (!request.user) throw unauthenticated();
     if (!devices.isProvisioningStaff(request.user)) throw forbidden();
-  };
+  });
   const author = (request: FastifyRequest) => request.user?.email ?? null;
 
   // ---- provisioning (staff) -----------------------------------------------------------
@@ -126,7 +128,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
           'The printable label of a device as an SVG file (image/svg+xml): id, model, firmware, setup password and a QR code of {origin}/add?device={id}',
         params: DeviceIdParamsSchema,
         response: {
-          200: z.string().describe('SVG document (image/svg+xml), sent as an attachment {id}.svg'),
+          200: fileResponse('SVG document, sent as an attachment {id}.svg', ['image/svg+xml']),
           ...errorResponses(400, 401, 403, 404),
         },
       },
@@ -275,7 +277,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
           'A device notes image (any role on the device): its bytes with their content type, cacheable privately for a day (the address in PORTAL_deviceNotes.images changes with each upload)',
         params: NotesImageParamsSchema,
         response: {
-          200: z.string().describe(`The image file (${IMAGE_TYPES.join(' or ')})`),
+          200: fileResponse('The image file', IMAGE_TYPES, BinaryFileSchema),
           ...errorResponses(400, 401, 404),
         },
       },
