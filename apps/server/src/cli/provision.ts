@@ -10,14 +10,21 @@ import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pino } from 'pino';
-import { DEVICE_MODELS, FIRMWARE_PATTERN, ProvEditDeviceBodySchema, type DeviceModel } from '@portal/core';
+import {
+  DEVICE_ID_ALPHABET,
+  DEVICE_ID_PREFIX_MAX_LENGTH,
+  DEVICE_MODELS,
+  FIRMWARE_PATTERN,
+  ProvEditDeviceBodySchema,
+  isDeviceIdPrefix,
+  newDeviceId,
+  type DeviceModel,
+} from '@portal/core';
 import { openDatabase } from '../db/db';
 import { migrate } from '../db/migrate';
 import { systemClock } from '../clock';
 import { createDevicesService, type ProvisionedDevice } from '../modules/devices/devices.service';
 
-const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-const ID_LENGTH = 9;
 const MAX_COUNT = 10_000;
 
 const USAGE = `Usage: npm run provision -- --model ${DEVICE_MODELS.join('|')} [--count N] [--prefix ABC] [--fw SFW003-1.0.0] [--database-url URL | --data-dir DIR] [--json]`;
@@ -64,7 +71,7 @@ function readOptions(argv: string[]): Options {
   if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT)
     fail(`--count must be a whole number from 1 to ${MAX_COUNT}`);
   const prefix = values.prefix.toUpperCase();
-  if (!/^[A-Z0-9]{0,6}$/.test(prefix)) fail('--prefix must be at most 6 letters or digits');
+  if (!isDeviceIdPrefix(prefix)) fail(`--prefix must be at most ${DEVICE_ID_PREFIX_MAX_LENGTH} letters or digits`);
   if (values.fw !== undefined && !FIRMWARE_PATTERN.test(values.fw)) fail('--fw must look like SFW003-1.2.3');
   const databaseUrl = values['database-url'] ?? (process.env.DATABASE_URL || undefined);
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail('--database-url must start with postgres://');
@@ -80,10 +87,11 @@ function readOptions(argv: string[]): Options {
   };
 }
 
-function randomDeviceId(prefix: string): string {
-  let id = prefix;
-  while (id.length < ID_LENGTH) id += ID_CHARS[randomInt(ID_CHARS.length)];
-  return id;
+/** `n` characters of the device-id alphabet, each drawn uniformly (newDeviceId's random source). */
+function randomIdChars(n: number): string {
+  let out = '';
+  for (let i = 0; i < n; i += 1) out += DEVICE_ID_ALPHABET[randomInt(DEVICE_ID_ALPHABET.length)];
+  return out;
 }
 
 function table(devices: ProvisionedDevice[]): string {
@@ -114,7 +122,7 @@ async function main(): Promise<void> {
     for (let attempts = 0; made.length < options.count; attempts += 1) {
       if (attempts > options.count * 20)
         throw new Error(`Could not find free device ids with prefix '${options.prefix}'.`);
-      const device = await devices.createDevice(randomDeviceId(options.prefix), body, 'cli');
+      const device = await devices.createDevice(newDeviceId(options.prefix, randomIdChars), body, 'cli');
       if (device) made.push(device);
     }
     if (options.json)

@@ -187,7 +187,24 @@ export const TRIGGER_COMMAND = 'Admin.Trigger';
  */
 export const COMMAND_EXPIRY_S = 7 * 86_400;
 export const REFRESH_COOLDOWN_S = 5;
+/** Points a data or diagnostics call gives when dataPoints is not sent (spec 2 sections 7 and 9). */
 export const DEFAULT_DATA_POINTS = 600;
+/** The most points (records, buckets per key, diagnostics, log lines, commands) one call may ask for. */
+export const MAX_DATA_POINTS = 10_000;
+/** Server-log lines GET /device/{id}/serverlog gives when dataPoints is not sent. */
+export const DEFAULT_SERVER_LOG_ENTRIES = 1000;
+/** Commands GET /device/{id}/rpc lists when dataPoints is not sent. */
+export const DEFAULT_RPC_COMMANDS = 100;
+
+/**
+ * The number of points a call reads: the requested count (the fallback when it is missing or not
+ * a finite number) rounded down and kept within 1 to MAX_DATA_POINTS.
+ */
+export function clampDataPoints(requested: number | null | undefined, fallback: number = DEFAULT_DATA_POINTS): number {
+  const wanted = typeof requested === 'number' && Number.isFinite(requested) ? requested : fallback;
+  const n = Number.isFinite(wanted) ? Math.floor(wanted) : DEFAULT_DATA_POINTS;
+  return Math.min(MAX_DATA_POINTS, Math.max(1, n));
+}
 export const DIAGNOSTICS_LIST_DATA_POINTS = 15;
 export const MAX_GROUP_CHART_SERIES = 15;
 export const PAGE_SIZE_OPTIONS = [10, 25, 50] as const;

@@ -3,12 +3,13 @@
  * from the settings call's myPermission, the data restriction, and what a failed settings call
  * means (VIEW, data restricted, error flag).
  */
-import { DEFAULT_DATA_POINTS } from './constants';
+import { DATA_RESTRICTED_POINTS, DEFAULT_DATA_POINTS } from './constants';
 import { effectiveDataStorageDays } from './plans';
 import {
   can,
   canUseDistributorTools,
   isStaffAdmin,
+  isDeviceRole,
   parseRole,
   permissionFlags,
   type DeviceRole,
@@ -104,7 +105,77 @@ export function clockDifferenceText(differenceS: number): string {
   return `${differenceS > 0 ? 'behind' : 'ahead'} by ${amount}`;
 }
 
-/** Points a device data request asks for: one when data is restricted. */
+/** Points a device data request asks for: one (DATA_RESTRICTED_POINTS) when data is restricted, else 600. */
 export function dataPointsFor(access: Pick<DeviceAccess, 'dataRestricted'>): number {
-  return access.dataRestricted ? 1 : DEFAULT_DATA_POINTS;
+  return access.dataRestricted ? DATA_RESTRICTED_POINTS : DEFAULT_DATA_POINTS;
+}
+
+/**
+ * The record times (newest first) a user may step through: with data restricted only the newest
+ * DATA_RESTRICTED_POINTS of them, so history stepping is off (spec 2 section 6).
+ */
+export function steppableTimes(times: readonly number[], access: Pick<DeviceAccess, 'dataRestricted'>): number[] {
+  return access.dataRestricted ? times.slice(0, DATA_RESTRICTED_POINTS) : [...times];
+}
+
+// ---- Device users: adding a device and the last ADMIN (DESIGN.md section 5) -----------------
+
+/**
+ * True when changing a user's role from `current` to `next` (null: removing the user) would leave
+ * the device without an ADMIN: the user is an ADMIN, stops being one, and `adminCount` (the
+ * device's ADMINs, this user included) is not above 1. Answered with DEVICE_MESSAGES.lastAdmin.
+ */
+export function removesLastAdmin(current: unknown, next: unknown, adminCount: number): boolean {
+  if (current !== 'ADMIN' || next === 'ADMIN') return false;
+  return !(typeof adminCount === 'number' && adminCount > 1);
+}
+
+export interface DeviceAddInput {
+  /** The caller's role on the device before adding it, or null. */
+  current: DeviceRole | null;
+  /** Users holding a role on the device before this one. */
+  userCount: number;
+  /** Add-without-password is on (Distributor Tools): the next user becomes ADMIN without the setup password. */
+  addWithoutPassword: boolean;
+  /** The setup password given is the device's. */
+  passwordOk: boolean;
+  /** When the device was first added (epoch seconds), or null when nobody has added it yet. */
+  addedTs: number | null;
+  /** A distributor reset the trial: it restarts when the next user is added (spec 2 section 4). */
+  trialResetActive: boolean;
+}
+
+export type DeviceAddOutcome =
+  /** Wrong setup password without add-without-password: the same answer as an unknown device. */
+  | { kind: 'refused' }
+  /** The caller keeps the role they hold (DEVICE_MESSAGES.alreadyUser). */
+  | { kind: 'already'; permission: DeviceRole }
+  | {
+      kind: 'granted';
+      permission: DeviceRole;
+      /** Add-without-password is used up by this grant. */
+      usesAddWithoutPassword: boolean;
+      /** The trial (re)starts now: the first add, or the first after a trial reset. */
+      startsTrial: boolean;
+    };
+
+/**
+ * Adding a device with its setup password (DESIGN.md section 5): refused without the right setup
+ * password unless add-without-password is on. The first user becomes ADMIN and starts the trial;
+ * later users get VIEW; with add-without-password the next user becomes ADMIN (also one who
+ * already holds a lower role) and the flag is used up. An ADMIN, or anyone already on the device
+ * when add-without-password is off, keeps their role.
+ */
+export function deviceAddOutcome(input: DeviceAddInput): DeviceAddOutcome {
+  const noPass = input.addWithoutPassword === true;
+  if (!noPass && input.passwordOk !== true) return { kind: 'refused' };
+  const current = isDeviceRole(input.current) ? input.current : null;
+  if (current !== null && (current === 'ADMIN' || !noPass)) return { kind: 'already', permission: current };
+  return {
+    kind: 'granted',
+    permission: noPass || input.userCount === 0 ? 'ADMIN' : 'VIEW',
+    usesAddWithoutPassword: noPass,
+    startsTrial:
+      typeof input.addedTs !== 'number' || !Number.isFinite(input.addedTs) || input.trialResetActive === true,
+  };
 }

@@ -9,6 +9,47 @@ export type IdKind = KnownIdKind | 'unknown';
 /** A device id as it appears in a path: 9 uppercase letters or digits. */
 export const DEVICE_ID_PATTERN = /^[A-Z0-9]{9}$/;
 
+/** The characters of a device id. */
+export const DEVICE_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** Longest fixed prefix of a batch of new device ids (the provisioning CLI's --prefix); the rest is random. */
+export const DEVICE_ID_PREFIX_MAX_LENGTH = 6;
+
+/** True when the text can start new device ids: at most 6 uppercase letters or digits ('' included). */
+export function isDeviceIdPrefix(prefix: unknown): prefix is string {
+  return (
+    typeof prefix === 'string' &&
+    prefix.length <= DEVICE_ID_PREFIX_MAX_LENGTH &&
+    [...prefix].every((c) => DEVICE_ID_ALPHABET.includes(c))
+  );
+}
+
+/**
+ * A new device id: the prefix, then characters of DEVICE_ID_ALPHABET from the random source up to
+ * 9 characters. Throws RangeError for a prefix isDeviceIdPrefix refuses or a source that does
+ * not give the characters asked for.
+ */
+export function newDeviceId(prefix: string, randomChars: (n: number) => string): string {
+  if (!isDeviceIdPrefix(prefix)) {
+    throw new RangeError(`A device id prefix has at most ${DEVICE_ID_PREFIX_MAX_LENGTH} uppercase letters or digits`);
+  }
+  const n = ID_LENGTHS.device - prefix.length;
+  const suffix = randomChars(n);
+  const id = `${prefix}${typeof suffix === 'string' ? suffix : ''}`;
+  if (typeof suffix !== 'string' || suffix.length !== n || !DEVICE_ID_PATTERN.test(id)) {
+    throw new RangeError(`newDeviceId needs ${n} characters of DEVICE_ID_ALPHABET from its random source`);
+  }
+  return id;
+}
+
+/** A device id as typed or pasted: upper-cased, letters and digits only, at most 9 characters. */
+export function normaliseDeviceIdInput(input: unknown): string {
+  if (typeof input !== 'string') return '';
+  return [...input.toUpperCase()]
+    .filter((c) => DEVICE_ID_ALPHABET.includes(c))
+    .join('')
+    .slice(0, ID_LENGTHS.device);
+}
+
 /** The id of the view every group has when it has none of its own. */
 export const DEFAULT_VIEW_ID = 'view1';
 

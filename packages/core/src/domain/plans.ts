@@ -113,6 +113,36 @@ export function trialColour(days: number): 'danger' | 'warning' {
   return days <= TRIAL_DANGER_DAYS ? 'danger' : 'warning';
 }
 
+/** Hosted for tier PREMIUM; otherwise Trial with 0 or more trial days left, else Basic (no days: Basic). */
+function planOfTier(tierName: unknown, days: number | null): PlanName {
+  if (tierName === PREMIUM_TIER_NAME) return 'Hosted';
+  return days !== null && days >= 0 ? 'Trial' : 'Basic';
+}
+
+/** A device as the server stores it: its tier name and when it was first added (epoch seconds). */
+export interface DevicePlanInput {
+  tier: string | null | undefined;
+  /** Null until the first user adds the device (the trial starts then). */
+  added_ts?: number | null | undefined;
+}
+
+/**
+ * The plan a device is on at `nowMs` (spec 1 section 4, PLAN-02 to PLAN-07): Hosted for tier
+ * PREMIUM; otherwise Trial for 90 days from added_ts (0 days left included), Basic afterwards;
+ * Basic with no added_ts, which on this server means nobody has added the device yet: its trial
+ * has not started. The one rule behind the settings record, retention and ingest thinning; the
+ * web reaches the same plan from the settings record's tier through `planState`.
+ */
+export function devicePlan(device: DevicePlanInput, nowMs: number): PlanName {
+  return planOfTier(device.tier, deviceTrialDays(device, nowMs));
+}
+
+/** The trial days a device has left at `nowMs` (negative once over), or null when nobody has added it yet. */
+export function deviceTrialDays(device: Pick<DevicePlanInput, 'added_ts'>, nowMs: number): number | null {
+  const addedTs = device.added_ts;
+  return isFiniteNumber(addedTs) && Number.isFinite(nowMs) ? trialDaysRemaining(addedTs, nowMs) : null;
+}
+
 /**
  * The plan state of a device (spec 1 section 4). `nowMs` is epoch milliseconds; the record's
  * added_ts and trial_reset_ts are epoch seconds. Days come from added_ts when given, else from
@@ -120,11 +150,9 @@ export function trialColour(days: number): 'danger' | 'warning' {
  */
 export function planState(input: PlanStateInput, nowMs: number): PlanState {
   const tier = input.tier ?? null;
-  const days = isFiniteNumber(input.added_ts)
-    ? trialDaysRemaining(input.added_ts, nowMs)
-    : tier !== null && isFiniteNumber(tier.trialDaysRemaining)
-      ? Math.floor(tier.trialDaysRemaining)
-      : null;
+  const days =
+    deviceTrialDays(input, nowMs) ??
+    (tier !== null && isFiniteNumber(tier.trialDaysRemaining) ? Math.floor(tier.trialDaysRemaining) : null);
   const trialResetActive = days === null;
   const trialResetAvailable = days !== null && days >= 0 && !isFiniteNumber(input.trial_reset_ts);
 
@@ -143,7 +171,7 @@ export function planState(input: PlanStateInput, nowMs: number): PlanState {
     };
   }
 
-  const plan: PlanName = tier.name === PREMIUM_TIER_NAME ? 'Hosted' : days !== null && days >= 0 ? 'Trial' : 'Basic';
+  const plan = planOfTier(tier.name, days);
   const dataToPortal = typeof tier.dataToPortal === 'boolean' ? tier.dataToPortal : PLANS[plan].dataToPortal;
   const base = { plan, label: plan, trialDaysRemaining: days, trialResetActive, trialResetAvailable, dataToPortal };
   switch (plan) {

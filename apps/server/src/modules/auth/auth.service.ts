@@ -5,6 +5,7 @@
  */
 import { authenticator } from 'otplib';
 import {
+  SESSION_MAX_AGE_S,
   UserGroupSchema,
   type BrandConfig,
   type LoginBody,
@@ -37,7 +38,8 @@ import { clientKey, retryAfterSeconds, signInWaitMs, type SignInThrottlePolicy }
 export type { ChallengeKind, User } from './auth.repository';
 
 const MINUTE = 60_000;
-export const SESSION_TTL_MS = 7 * 24 * 60 * MINUTE;
+/** The session's life: the 7 days of spec 1 section 9, as core's SESSION_MAX_AGE_S. */
+export const SESSION_TTL_MS = SESSION_MAX_AGE_S * 1000;
 export const SESSION_MAX_AGE_SECONDS = SESSION_TTL_MS / 1000;
 export const CHALLENGE_TTL_MS = 5 * MINUTE;
 export const CHALLENGE_MAX_AGE_SECONDS = CHALLENGE_TTL_MS / 1000;

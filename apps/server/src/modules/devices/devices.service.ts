@@ -16,12 +16,15 @@ import {
   PLANS,
   PROV_MESSAGES,
   PROV_TEST_COMMAND,
-  PREMIUM_TIER_NAME,
   SETUP_PASSWORD_ALPHABET,
   SETUP_PASSWORD_LENGTH,
   can,
+  canUseDistributorTools,
   defaultDeviceConfig,
+  deviceAddOutcome,
   deviceFamily,
+  devicePlan,
+  deviceTrialDays,
   effectiveDataStorageDays,
   isDeviceNameEditable,
   isProvisioning,
@@ -29,8 +32,8 @@ import {
   STAFF_TIME_DIFFERENCE_MIN_S,
   mergeDeviceConfig,
   notesImagePath,
-  planState,
   provTestLogMessage,
+  removesLastAdmin,
   type BrandConfig,
   type Capability,
   type DeviceModel,
@@ -245,10 +248,8 @@ export function createDevicesService(deps: DevicesDeps) {
       if (!(await repo.findDevice(tx, deviceId, true))) throw deviceNotFound();
       const current = await repo.findGrant(tx, deviceId, userId);
       if (current === null) throw new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.userNotFound);
-      if (current === 'ADMIN' && permission !== 'ADMIN') {
-        const { admins } = await repo.countGrants(tx, deviceId);
-        if (admins <= 1) throw conflict(DEVICE_MESSAGES.lastAdmin);
-      }
+      const { admins } = await repo.countGrants(tx, deviceId);
+      if (removesLastAdmin(current, permission, admins)) throw conflict(DEVICE_MESSAGES.lastAdmin);
       if (permission === null) await repo.deleteGrant(tx, deviceId, userId);
       else await repo.upsertGrant(tx, deviceId, userId, permission, clock.now());
     });
@@ -265,11 +266,7 @@ export function createDevicesService(deps: DevicesDeps) {
 
   async function settingsRecord(row: DeviceRow, role: DeviceRole, user: User): Promise<DeviceSettingsResponse> {
     const nowMs = clock.now().getTime();
-    const state = planState(
-      { tier: { name: row.tier }, added_ts: row.added_ts, trial_reset_ts: row.trial_reset_ts },
-      nowMs,
-    );
-    const plan = row.tier === PREMIUM_TIER_NAME ? 'Hosted' : (state.plan ?? 'Basic');
+    const plan = devicePlan(row, nowMs);
     return {
       deviceid: row.id,
       deviceSettings: {
@@ -278,7 +275,11 @@ export function createDevicesService(deps: DevicesDeps) {
         PORTAL_deviceNotes: row.notes,
         PORTAL_add_next_user_without_pass: { active: row.add_without_pass === 'ADMIN' },
         DATA_latest: deps.latest ? await deps.latest(row.id) : {},
-        tier: { name: row.tier, dataToPortal: PLANS[plan].dataToPortal, trialDaysRemaining: state.trialDaysRemaining },
+        tier: {
+          name: row.tier,
+          dataToPortal: PLANS[plan].dataToPortal,
+          trialDaysRemaining: deviceTrialDays(row, nowMs),
+        },
         trialResetActive: row.trial_reset_state === 'active',
         trialResetAvailable: row.trial_reset_state === 'available',
         dataStorageDays: effectiveDataStorageDays(PLANS[plan].dataStorageDays, user.userGroups),
@@ -587,21 +588,27 @@ export function createDevicesService(deps: DevicesDeps) {
       const outcome = await db.transaction(async (tx) => {
         const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(tx, deviceId, true) : null;
         if (!row) return null;
-        const current = await repo.findGrant(tx, deviceId, user.id);
-        const noPass = row.add_without_pass === 'ADMIN';
         const given = body.setupPassword ?? '';
-        const passwordOk = sameDigest(sha256(given), sha256(row.setup_password));
-        if (!noPass && !passwordOk) return null;
-        if (current !== null && (current === 'ADMIN' || !noPass)) {
-          return { permission: current, message: DEVICE_MESSAGES.alreadyUser };
-        }
-        const { total } = await repo.countGrants(tx, deviceId);
-        const permission: DeviceRole = noPass || total === 0 ? 'ADMIN' : 'VIEW';
-        await repo.upsertGrant(tx, deviceId, user.id, permission, clock.now());
-        if (noPass) await repo.setAddWithoutPass(tx, deviceId, 'INACTIVE');
         const resetActive = row.trial_reset_state === 'active';
-        if (row.added_ts === null || resetActive) await repo.startTrial(tx, deviceId, nowSeconds(), resetActive);
-        return { permission, message: DEVICE_MESSAGES.claimed };
+        const added = deviceAddOutcome({
+          current: await repo.findGrant(tx, deviceId, user.id),
+          userCount: (await repo.countGrants(tx, deviceId)).total,
+          addWithoutPassword: row.add_without_pass === 'ADMIN',
+          passwordOk: sameDigest(sha256(given), sha256(row.setup_password)),
+          addedTs: row.added_ts,
+          trialResetActive: resetActive,
+        });
+        switch (added.kind) {
+          case 'refused':
+            return null;
+          case 'already':
+            return { permission: added.permission, message: DEVICE_MESSAGES.alreadyUser };
+          case 'granted':
+            await repo.upsertGrant(tx, deviceId, user.id, added.permission, clock.now());
+            if (added.usesAddWithoutPassword) await repo.setAddWithoutPass(tx, deviceId, 'INACTIVE');
+            if (added.startsTrial) await repo.startTrial(tx, deviceId, nowSeconds(), resetActive);
+            return { permission: added.permission, message: DEVICE_MESSAGES.claimed };
+        }
       });
       if (!outcome) {
         await repo.recordClaimAttempt(db, deviceId, clock.now(), windowStart);
@@ -788,7 +795,7 @@ export function createDevicesService(deps: DevicesDeps) {
 
     async distributorAction(user: User, deviceId: string, body: DistributorActionBody): Promise<{ message: string }> {
       const role = await authorize(user.id, deviceId, null);
-      if (role !== 'ADMIN') throw forbidden();
+      if (!canUseDistributorTools(user.userGroups, role)) throw forbidden();
       if (body.action === 'reset-trial') {
         if (!(await repo.activateTrialReset(db, deviceId))) throw conflict(DEVICE_MESSAGES.trialResetUnavailable);
         return { message: DEVICE_MESSAGES.trialResetDone };

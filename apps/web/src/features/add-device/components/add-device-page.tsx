@@ -11,6 +11,7 @@ import {
   TOAST_LIFE_MS,
   mutationErrorMessage,
   mutationSuccessMessage,
+  normaliseDeviceIdInput,
   toastId,
 } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
@@ -19,7 +20,7 @@ import { baseTitle } from '@/lib/brand';
 import { useTouched } from '@/lib/form';
 import { showToast } from '@/lib/toast';
 import { useAddDevice, type AddedDevice } from '../api/add-device';
-import { deviceIdError, normaliseDeviceIdInput } from '../utils/device-id';
+import { deviceIdError } from '../utils/device-id';
 import './add-device.css';
 
 export type { AddedDevice };

@@ -21,6 +21,7 @@ import {
   readingsAt,
   recordTimes,
   resolveDisplay,
+  steppableTimes,
 } from '@portal/core';
 import { formatDistanceStrict } from 'date-fns';
 import {
@@ -93,10 +94,10 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
     () => mergeSeries(dataQuery.data?.data, access.dataRestricted ? null : settings?.deviceSettings.DATA_latest),
     [dataQuery.data, settings, access.dataRestricted],
   );
-  const times = useMemo(() => {
-    const all = recordTimes(series);
-    return access.dataRestricted ? all.slice(0, 1) : all;
-  }, [series, access.dataRestricted]);
+  const times = useMemo(
+    () => steppableTimes(recordTimes(series), { dataRestricted: access.dataRestricted }),
+    [series, access.dataRestricted],
+  );
   // The selected record stays selected while new records arrive; null follows the latest.
   const found = selectedTs === null ? 0 : times.indexOf(selectedTs);
   const index = found < 0 ? 0 : found;
