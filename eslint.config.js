@@ -1,15 +1,23 @@
 // One lint setup for the whole repository. Beyond the recommended rules it enforces the
 // dependency direction of DESIGN.md section 2 and STYLE.md: core imports no framework, web
 // features do not import each other, only repositories (and the database layer) hold SQL.
+// Boundaries are checked on the path an import resolves to (STYLE.md 13), so `../../other-feature`
+// and `@/features/x` are caught alike; lint/boundaries.test.ts proves each rule with a wrong import.
 import { readdirSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const root = dirname(fileURLToPath(import.meta.url));
 
 const listDirs = (path) =>
-  existsSync(path)
-    ? readdirSync(path, { withFileTypes: true })
+  existsSync(`${root}/${path}`)
+    ? readdirSync(`${root}/${path}`, { withFileTypes: true })
         .filter((d) => d.isDirectory())
         .map((d) => d.name)
     : [];
@@ -17,44 +25,53 @@ const listDirs = (path) =>
 const webFeatures = listDirs('apps/web/src/features');
 const serverModules = listDirs('apps/server/src/modules');
 
-const featureBoundaries = webFeatures.map((feature) => ({
-  files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            group: webFeatures.filter((f) => f !== feature).flatMap((f) => [`**/features/${f}`, `**/features/${f}/**`]),
-            message: 'Features never import each other: compose them in app/.',
-          },
-          { group: ['**/app/**'], message: 'Features do not import app/; app/ composes features.' },
-        ],
-      },
-    ],
-  },
-}));
+const WEB = 'apps/web/src';
+const SERVER = 'apps/server/src';
 
-const moduleBoundaries = serverModules.flatMap((mod) => {
-  const otherRepositories = {
-    group: serverModules.filter((m) => m !== mod).map((m) => `**/${m}/*.repository*`),
+/** import-x/no-restricted-paths zones: `target` may not import what resolves into `from`. */
+const zones = [
+  ...webFeatures.map((feature) => ({
+    target: `${WEB}/features/${feature}`,
+    from: `${WEB}/features`,
+    except: [`./${feature}`],
+    message: 'Features never import each other: compose them in app/.',
+  })),
+  {
+    target: `${WEB}/features`,
+    from: `${WEB}/app`,
+    message: 'Features do not import app/; app/ composes features.',
+  },
+  {
+    target: [`${WEB}/lib`, `${WEB}/components`],
+    from: [`${WEB}/features`, `${WEB}/app`],
+    message: 'lib/ and components/ are shared by every feature: they import no feature and no app/.',
+  },
+  {
+    target: 'apps/web',
+    from: ['apps/server', 'apps/simulator'],
+    message: 'The web app talks to the server over HTTP only; shared code lives in packages/core.',
+  },
+  {
+    target: 'packages/core',
+    from: ['apps', 'e2e', 'bench'],
+    message: 'packages/core imports nothing of ours (DESIGN.md section 2).',
+  },
+  {
+    target: `${SERVER}/ingest`,
+    from: `${root}/${SERVER}/modules/**/*.repository.ts`,
+    message: 'Ingest handlers call services, never repositories (STYLE.md 3).',
+  },
+  ...serverModules.map((mod) => ({
+    target: `${SERVER}/modules/${mod}`,
+    from: `${root}/${SERVER}/modules/!(${mod})/**/*.repository.ts`,
     message: "A module never reaches into another module's repository: call its service.",
-  };
-  const anyRepository = {
-    group: ['**/*.repository*'],
+  })),
+  {
+    target: `${root}/${SERVER}/modules/**/*.routes.ts`,
+    from: `${root}/${SERVER}/modules/**/*.repository.ts`,
     message: 'Routes call services, never repositories (STYLE.md 4).',
-  };
-  return [
-    {
-      files: [`apps/server/src/modules/${mod}/**/*.ts`],
-      rules: { 'no-restricted-imports': ['error', { patterns: [otherRepositories] }] },
-    },
-    {
-      files: [`apps/server/src/modules/${mod}/**/*.routes.ts`],
-      rules: { 'no-restricted-imports': ['error', { patterns: [otherRepositories, anyRepository] }] },
-    },
-  ];
-});
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/*.d.ts', 'apps/web/public/**'] },
@@ -67,6 +84,35 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      // import-x/no-cycle follows (parses) only files with these extensions, with this parser.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      // Resolves as TypeScript does: workspace packages (@portal/core), the web's `@/` alias, `.js`
+      // specifiers of `.ts` files; each file with the tsconfig that includes it.
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: [
+            `${root}/apps/*/tsconfig.json`,
+            `${root}/packages/core/tsconfig.json`,
+            `${root}/packages/core/test/tsconfig.json`,
+            `${root}/e2e/tsconfig.json`,
+            `${root}/bench/tsconfig.json`,
+          ],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
+    },
+  },
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/core/src/**/*.ts'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['packages/core/src/**/*.ts'],
@@ -119,20 +165,21 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      // The package names, for the bare specifiers that resolve to nothing (no main file).
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['@portal/server', '**/apps/server/**', 'node:*'],
+              group: ['@portal/server', '@portal/server/*', '@portal/simulator', '@portal/simulator/*'],
               message: 'The web app talks to the server over HTTP only.',
             },
           ],
         },
       ],
+      'import-x/no-nodejs-modules': ['error'],
     },
   },
-  ...featureBoundaries,
   {
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/**/*.repository.ts', 'apps/server/src/db/**'],
@@ -146,5 +193,4 @@ export default tseslint.config(
       ],
     },
   },
-  ...moduleBoundaries,
 );

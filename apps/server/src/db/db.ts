@@ -19,17 +19,7 @@ export interface Db {
   close(): Promise<void>;
 }
 
-/** An error raised by the database, with the PostgreSQL SQLSTATE code when there is one. */
-export class DbError extends Error {
-  readonly code: string | undefined;
-  readonly constraint: string | undefined;
-  constructor(message: string, code?: string, constraint?: string) {
-    super(message);
-    this.name = 'DbError';
-    this.code = code;
-    this.constraint = constraint;
-  }
-}
+export { DbError } from './db-error';
 
 /** True when `error` is a unique-constraint violation (SQLSTATE 23505), on either engine. */
 export function isUniqueViolation(error: unknown): boolean {

@@ -2,7 +2,8 @@
 import { Worker } from 'node:worker_threads';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DbError, type Db } from './db';
+import type { Db } from './db';
+import { DbError } from './db-error';
 import type { WorkerError, WorkerInit, WorkerRequest, WorkerResponse } from './pglite-protocol';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };

@@ -1,6 +1,7 @@
 /** PostgreSQL through a pg Pool; used when DATABASE_URL is set. */
 import pg from 'pg';
-import { DbError, type Db } from './db';
+import type { Db } from './db';
+import { DbError } from './db-error';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
