@@ -27,6 +27,7 @@ import { perMinute, registerRateLimit } from './plugins/rate-limit';
 import { registerSwagger } from './plugins/swagger';
 import { registerStatic } from './plugins/static';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerStorableInput } from './plugins/storable-input';
 import { createAuthService, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthService } from './modules/auth/auth.service';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAccountService, type AccountService } from './modules/account/account.service';
@@ -239,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mapTiles = options.mapTiles ?? DEFAULT_MAP_TILES;
   const tileSource = tileImageSource(mapTiles.url);
   registerSecurityHeaders(app, tileSource ? [tileSource] : []);
+  registerStorableInput(app);
   registerRequestContext(app, { brands, publicUrl });
   registerCsrf(app);
   await registerAuth(app, auth);

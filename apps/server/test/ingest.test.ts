@@ -8,6 +8,7 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
+import { UNSTORABLE_TEXT_MESSAGE } from '@portal/core';
 import { loadConfig } from '../src/config';
 import { startPortal } from '../src/portal';
 import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
@@ -342,7 +343,7 @@ function describeIngestSuite(kind: DbKind) {
       const log = await serverLogText(admin.client, device.deviceid);
       expect(log).toContain('Key "nul" has a value of the wrong type');
       expect(log).toContain('Malformed events');
-      expect(log).toContain('Diagnostics hold text with U+0000 or an unpaired surrogate');
+      expect(log).toContain(`Diagnostics: ${UNSTORABLE_TEXT_MESSAGE}`);
       expect(tp.responses.filter((r) => r.status >= 500)).toEqual([]);
     });
 

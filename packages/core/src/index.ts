@@ -1,5 +1,7 @@
 export * from './domain/brands';
 export * from './domain/validation';
+export * from './domain/text';
+export * from './domain/colour';
 export * from './domain/country-codes';
 export * from './domain/ids';
 export * from './domain/roles';
@@ -15,6 +17,7 @@ export * from './domain/device-snapshot';
 export * from './domain/polling';
 export * from './domain/map-tiles';
 export * from './contracts/errors';
+export * from './contracts/fields';
 export * from './contracts/auth';
 export * from './contracts/system';
 export * from './contracts/device-record';

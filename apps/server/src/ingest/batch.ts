@@ -6,8 +6,10 @@ import {
   BASIC_RECORD_INTERVAL_S,
   RECORD_LIMITS,
   RECORD_STRUCTURED_KEYS,
-  isStorableText,
+  isJsonTextStorableAsIs,
+  jsonStorageProblem,
   parseDeviceRecord,
+  truncateText,
   type DeviceRecord,
 } from '@portal/core';
 import type {
@@ -83,16 +85,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Whether every string (and key) in a JSON value is text the database can store. */
-function storableJson(value: unknown): boolean {
-  if (typeof value === 'string') return isStorableText(value);
-  if (typeof value !== 'object' || value === null) return true;
-  if (Array.isArray(value)) return value.every(storableJson);
-  return Object.entries(value).every(([key, v]) => isStorableText(key) && storableJson(v));
-}
-
 function logRow(deviceId: string, at: Date, kind: string, message: string): ServerLogRow {
-  return { device_id: deviceId, ts: at.toISOString(), kind, message: message.slice(0, 2000) };
+  return { device_id: deviceId, ts: at.toISOString(), kind, message: truncateText(message, 2000) };
 }
 
 /**
@@ -130,8 +124,9 @@ export function prepareItem(item: IngestItem): PreparedItem {
   if (item.error !== undefined) return refuseItem(prepared, item, item.error);
   if (item.kind === 'diag') {
     if (!isPlainObject(item.body)) return refuseItem(prepared, item, 'Diagnostics must be a JSON object');
-    if (!storableJson(item.body))
-      return refuseItem(prepared, item, 'Diagnostics hold text with U+0000 or an unpaired surrogate');
+    // Not stored as given: text the database cannot store, or nesting deeper than jsonb should hold.
+    const problem = jsonStorageProblem(item.body);
+    if (problem) return refuseItem(prepared, item, `Diagnostics: ${problem.message}`);
     const ts =
       typeof item.body.ts === 'number' &&
       Number.isFinite(item.body.ts) &&
@@ -166,8 +161,9 @@ export function prepareItem(item: IngestItem): PreparedItem {
     }
     const record = parsed.record;
     // The text is the record's own only when the body is the record (not an array holding it).
-    const data =
-      item.text !== undefined && records[0] === item.body && storedAsSent(parsed) ? item.text : JSON.stringify(record);
+    const asSent =
+      item.text !== undefined && records[0] === item.body && storedAsSent(parsed) && isJsonTextStorableAsIs(item.text);
+    const data = asSent ? item.text! : JSON.stringify(record);
     prepared.records.push({ record, row: `${rowHead}${record.ts},"data":${data}}` });
   }
   return prepared;

@@ -8,25 +8,25 @@ import {
   isValidPhone,
   normaliseEmail,
 } from '../domain/validation';
+import { safeString } from './fields';
 
 /** An e-mail field: lower-cased, trimmed, standard pattern, no .cm/.om. */
-export const EmailSchema = z
-  .string()
+export const EmailSchema = safeString()
   .max(EMAIL_MAX_LENGTH, 'E-mail address is too long')
   .transform(normaliseEmail)
   .refine(isValidEmail, 'Please enter a valid e-mail address');
 
 /** A new password: at least 8 characters. */
-export const NewPasswordSchema = z
-  .string()
+export const NewPasswordSchema = safeString()
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, 'Password is too long');
 
-export const MfaCodeSchema = z.string().refine(isValidMfaCode, 'The code must be 6 digits');
+export const MfaCodeSchema = safeString().refine(isValidMfaCode, 'The code must be 6 digits');
 
-export const PhoneSchema = z
-  .string()
-  .refine(isValidPhone, 'Enter the number in international format, e.g. +61412345678');
+export const PhoneSchema = safeString().refine(
+  isValidPhone,
+  'Enter the number in international format, e.g. +61412345678',
+);
 
 export const USER_GROUPS = ['senquip_admin', 'distributors', 'provisioning_account'] as const;
 export const UserGroupSchema = z.enum(USER_GROUPS);
@@ -45,7 +45,7 @@ export type SignupBody = z.infer<typeof SignupBodySchema>;
 
 export const LoginBodySchema = z.strictObject({
   email: EmailSchema,
-  password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH, 'Password is too long'),
+  password: safeString().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH, 'Password is too long'),
 });
 export type LoginBody = z.infer<typeof LoginBodySchema>;
 
@@ -59,7 +59,7 @@ export const ResetCompleteBodySchema = z.strictObject({ password: NewPasswordSch
 export type ResetCompleteBody = z.infer<typeof ResetCompleteBodySchema>;
 
 export const ChangePasswordBodySchema = z.strictObject({
-  currentPassword: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  currentPassword: safeString().min(1).max(PASSWORD_MAX_LENGTH),
   newPassword: NewPasswordSchema,
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
@@ -112,4 +112,4 @@ export type TotpSetupResponse = z.infer<typeof TotpSetupResponseSchema>;
 export const TotpEnableBodySchema = z.strictObject({ code: MfaCodeSchema });
 export const SmsSetupBodySchema = z.strictObject({ phone: PhoneSchema });
 export const SmsEnableBodySchema = z.strictObject({ code: MfaCodeSchema });
-export const MfaDisableBodySchema = z.strictObject({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH) });
+export const MfaDisableBodySchema = z.strictObject({ password: safeString().min(1).max(PASSWORD_MAX_LENGTH) });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ImportBodySchema, ImportResultSchema } from './device-data';
 import { DeviceConfigResponseSchema, DeviceConfigSettingsSchema } from './device-config';
 import { FirmwareSchema } from './devices';
+import { safeString } from './fields';
 
 // ---- Config import -----------------------------------------------------------------------------
 
@@ -27,9 +28,9 @@ export const DeviceConfigDocumentSchema = z
   .strictObject({
     settings: DeviceConfigSettingsSchema.extend({
       device: DeviceSectionSchema.extend({
-        id: z.string({ message: 'id must be text' }).max(64).optional(),
-        model: z.string({ message: 'model must be text' }).max(20).optional(),
-        fw: z.string({ message: 'fw must be text' }).max(40).optional(),
+        id: safeString({ message: 'id must be text' }).max(64).optional(),
+        model: safeString({ message: 'model must be text' }).max(20).optional(),
+        fw: safeString({ message: 'fw must be text' }).max(40).optional(),
       }).optional(),
     }),
   })
@@ -104,16 +105,14 @@ export const PROV_TEST_METHOD_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,39}$/;
  * customer has added (the provisioning lock), its setup password, to confirm.
  */
 export const ProvRunTestBodySchema = z.strictObject({
-  method: z
-    .string({ message: 'method is required' })
-    .regex(
-      PROV_TEST_METHOD_PATTERN,
-      'method: a test name of letters, digits, dots, dashes or underscores (at most 40)',
-    ),
+  method: safeString({ message: 'method is required' }).regex(
+    PROV_TEST_METHOD_PATTERN,
+    'method: a test name of letters, digits, dots, dashes or underscores (at most 40)',
+  ),
   fw: FirmwareSchema,
-  provLockOverrideCode: z
-    .string({ message: "provLockOverrideCode is required ('' when the device is not locked)" })
-    .max(64, 'provLockOverrideCode: at most 64 characters'),
+  provLockOverrideCode: safeString({
+    message: "provLockOverrideCode is required ('' when the device is not locked)",
+  }).max(64, 'provLockOverrideCode: at most 64 characters'),
 });
 export type ProvRunTestBody = z.infer<typeof ProvRunTestBodySchema>;
 

@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { customSettingError } from '../domain/validation';
-import { FIRMWARE_PATTERN } from './devices';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../domain/text';
+import { DeviceNameSchema, FIRMWARE_PATTERN } from './devices';
+import { ColourSchema, safeString } from './fields';
 
 // ---- Limits and messages ---------------------------------------------------------------------
 
@@ -47,8 +49,7 @@ export function base64DecodedSize(text: string): number {
 }
 
 const base64 = (name: string, maxChars: number) =>
-  z
-    .string({ message: `${name} must be text` })
+  safeString({ message: `${name} must be text` })
     .max(maxChars, `${name} is too long`)
     .refine(isBase64, `${name} is not valid base64 text`);
 
@@ -67,13 +68,13 @@ const num = (name: string, min: number, max: number) =>
     .max(max, `${name} must be at most ${max}`);
 const bool = (name: string) => z.boolean({ message: `${name} must be true or false` });
 const text = (name: string, max: number) =>
-  z.string({ message: `${name} must be text` }).max(max, `${name}: at most ${max} characters`);
+  safeString({ message: `${name} must be text` }).max(max, `${name}: at most ${max} characters`);
 
 const DAY_SECONDS = 86_400;
 const BAUD_RATES: readonly number[] = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200];
 
 const DeviceSectionSchema = z.strictObject({
-  name: text('name', 20).optional(),
+  name: DeviceNameSchema.optional(),
   base_interval: int('base_interval', 1, DAY_SECONDS).optional(),
   transmit_interval: int('transmit_interval', 1, 1000).optional(),
   sq_interval: int('sq_interval', 0, DAY_SECONDS).optional(),
@@ -88,7 +89,7 @@ const ChannelSchema = z.strictObject({
     .optional(),
 });
 const CHANNEL_NUMBERS = ['1', '2', '3', '4', '5'];
-const Channels = z.record(z.string(), ChannelSchema).superRefine((channels, ctx) => {
+const Channels = z.record(safeString(), ChannelSchema).superRefine((channels, ctx) => {
   for (const key of Object.keys(channels)) {
     if (!CHANNEL_NUMBERS.includes(key))
       ctx.addIssue({ code: 'custom', path: [key], message: 'channels are numbered 1 to 5' });
@@ -108,15 +109,13 @@ const CanSchema = z.strictObject({
 export const ScriptTriggerSchema = z.strictObject({
   index: int('index', 0, 99),
   name: text('name', 20),
-  colour: z
-    .string({ message: 'colour must be text' })
-    .regex(/^(?:#[0-9A-Fa-f]{6}|[a-z]{1,20})$/, 'colour must be #rrggbb or a colour name'),
+  colour: ColourSchema,
 });
 export type ScriptTrigger = z.infer<typeof ScriptTriggerSchema>;
 
 /** The script section: triggers and num* / str* custom values (num* numeric and not blank). */
 const ScriptSectionSchema = z
-  .record(z.string(), z.unknown())
+  .record(safeString(), z.unknown())
   .superRefine((section, ctx) => {
     for (const [key, value] of Object.entries(section)) {
       if (key === 'triggers') {
@@ -145,6 +144,8 @@ const ScriptSectionSchema = z
           path: [key],
           message: `${key} must be text of at most ${CUSTOM_TEXT_MAX_LENGTH} characters`,
         });
+      } else if (typeof value === 'string' && !isStorableText(value)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: UNSTORABLE_TEXT_MESSAGE });
       }
     }
   })
@@ -238,10 +239,10 @@ export type DeviceConfigResponse = z.infer<typeof DeviceConfigResponseSchema>;
 export const CustomSettingsBodySchema = z.strictObject({
   values: z
     .record(
-      z.string(),
+      safeString(),
       z.union(
         [
-          z.string().max(CUSTOM_TEXT_MAX_LENGTH, `values: text of at most ${CUSTOM_TEXT_MAX_LENGTH} characters`),
+          safeString().max(CUSTOM_TEXT_MAX_LENGTH, `values: text of at most ${CUSTOM_TEXT_MAX_LENGTH} characters`),
           z.number(),
         ],
         {
@@ -299,19 +300,22 @@ export type ScriptLockResponse = z.infer<typeof ScriptLockResponseSchema>;
 // ---- Firmware and files ----------------------------------------------------------------------
 
 export const FirmwarePostBodySchema = z.strictObject({
-  firmwareName: z
-    .string({ message: 'firmwareName must be text' })
-    .regex(FIRMWARE_PATTERN, 'firmwareName must look like SFW003-1.2.3'),
+  firmwareName: safeString({ message: 'firmwareName must be text' }).regex(
+    FIRMWARE_PATTERN,
+    'firmwareName must look like SFW003-1.2.3',
+  ),
 });
 export type FirmwarePostBody = z.infer<typeof FirmwarePostBodySchema>;
 
 export const DeviceFilePutBodySchema = z.strictObject({
-  fileName: z
-    .string({ message: 'fileName must be text' })
-    .regex(DEVICE_FILE_NAME_PATTERN, 'fileName: 1 to 64 letters, digits, dots, dashes or underscores'),
-  fileDataBase64: z
-    .string({ message: 'fileDataBase64 must be text' })
-    .refine(isBase64, 'fileDataBase64 is not valid base64'),
+  fileName: safeString({ message: 'fileName must be text' }).regex(
+    DEVICE_FILE_NAME_PATTERN,
+    'fileName: 1 to 64 letters, digits, dots, dashes or underscores',
+  ),
+  fileDataBase64: safeString({ message: 'fileDataBase64 must be text' }).refine(
+    isBase64,
+    'fileDataBase64 is not valid base64',
+  ),
 });
 export type DeviceFilePutBody = z.infer<typeof DeviceFilePutBodySchema>;
 

@@ -1,10 +1,11 @@
 /** Bodies of the device data calls: delete-data, transfer-data and import (spec 2 section 7). */
 import { z } from 'zod';
+import { safeString } from './fields';
 
 /** Most records one import may carry. */
 export const MAX_IMPORT_RECORDS = 5000;
 
-const setupPassword = z.string({ message: 'setupPassword is required' }).min(1, 'setupPassword is required').max(64);
+const setupPassword = safeString({ message: 'setupPassword is required' }).min(1, 'setupPassword is required').max(64);
 
 /** POST /device/{id}/delete-data */
 export const DeleteDataBodySchema = z.strictObject({ setupPassword });
@@ -13,7 +14,7 @@ export type DeleteDataBody = z.infer<typeof DeleteDataBodySchema>;
 /** POST /device/{id}/transfer-data: the setup password is the source device's. */
 export const TransferDataBodySchema = z.strictObject({
   setupPassword,
-  targetDeviceid: z.string({ message: 'targetDeviceid is required' }).min(1, 'targetDeviceid is required').max(64),
+  targetDeviceid: safeString({ message: 'targetDeviceid is required' }).min(1, 'targetDeviceid is required').max(64),
 });
 export type TransferDataBody = z.infer<typeof TransferDataBodySchema>;
 

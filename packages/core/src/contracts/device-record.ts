@@ -18,6 +18,8 @@
  *   with `data` a hex string; a malformed one of these is dropped like any other key.
  */
 import { z } from 'zod';
+import { isStorableText } from '../domain/text';
+import { safeString, storableJson } from './fields';
 
 export const RECORD_LIMITS = {
   maxKeys: 200,
@@ -40,17 +42,8 @@ export const RECORD_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** Keys with a structure of their own; every other key is a measurement. */
 export const RECORD_STRUCTURED_KEYS = ['ts', 'events', 'can1', 'can2'] as const;
 
-/** A surrogate not in a pair: text PostgreSQL cannot store (text or jsonb), nor U+0000. */
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** True when PostgreSQL can store `text` (no U+0000, no unpaired surrogate). */
-export function isStorableText(text: string): boolean {
-  return !text.includes('\u0000') && !UNPAIRED_SURROGATE.test(text);
-}
-
 /** A string of at most `max` characters that the database can store. */
-const storableString = (max: number) =>
-  z.string().max(max).refine(isStorableText, 'Text holds U+0000 or an unpaired surrogate');
+const storableString = (max: number) => safeString().max(max);
 
 export const RecordValueSchema = z.union([
   z.number().finite(),
@@ -178,8 +171,8 @@ export type CommandAckResult = z.infer<typeof CommandAckResultSchema>;
 
 /** The body of `POST /api/device/{id}/rpc`. */
 export const RpcRequestSchema = z.strictObject({
-  method: z.string().min(1, 'Method is required').max(64, 'Method is too long'),
-  args: z.unknown().optional(),
+  method: safeString().min(1, 'Method is required').max(64, 'Method is too long'),
+  args: storableJson().optional(),
 });
 export type RpcRequest = z.infer<typeof RpcRequestSchema>;
 

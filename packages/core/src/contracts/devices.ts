@@ -10,12 +10,14 @@ import {
   imageUploadError,
   DECIMAL_PLACES_MAX,
   DISPLAY_TEXT_MAX_LENGTH,
+  SANITISED_MAX_LENGTH,
   SORT_ORDER_MAX,
   SORT_ORDER_MIN,
   customPageName,
   sanitise,
 } from '../domain/validation';
 import { EmailSchema, MfaCodeSchema } from './auth';
+import { ColourSchema, safeString } from './fields';
 
 // ---- Models, firmware, ids -------------------------------------------------------------------
 
@@ -35,11 +37,12 @@ export function deviceFamily(model: DeviceModel): DeviceFamily {
 export const FIRMWARE_PATTERN = /^SFW\d{3}-\d{1,4}\.\d{1,4}\.\d{1,4}$/;
 /** Firmware of a newly provisioned device when none is given (default firmware doc version 003). */
 export const DEFAULT_FIRMWARE = 'SFW003-1.0.0';
-export const FirmwareSchema = z.string().regex(FIRMWARE_PATTERN, 'fw must look like SFW003-1.2.3');
+export const FirmwareSchema = safeString().regex(FIRMWARE_PATTERN, 'fw must look like SFW003-1.2.3');
 
-export const DeviceIdSchema = z
-  .string()
-  .regex(DEVICE_ID_PATTERN, 'The device id must be 9 uppercase letters or digits');
+export const DeviceIdSchema = safeString().regex(
+  DEVICE_ID_PATTERN,
+  'The device id must be 9 uppercase letters or digits',
+);
 export const DeviceIdParamsSchema = z.strictObject({ id: DeviceIdSchema });
 
 /** Setup passwords printed on the label: 8 characters from an alphabet without look-alikes. */
@@ -118,14 +121,18 @@ export function defaultDeviceConfig(input: DefaultConfigInput): Record<string, u
 
 // ---- Provisioning --------------------------------------------------------------------------
 
+/**
+ * A device name as a user gives it (PORTAL_deviceName, provisioning, config settings.device.name):
+ * at most 20 characters, sanitised (sanitise: no ` ~ " ' ? < >).
+ */
+export const DeviceNameSchema = safeString({ message: 'must be text' })
+  .max(SANITISED_MAX_LENGTH, `at most ${SANITISED_MAX_LENGTH} characters`)
+  .transform((v) => sanitise(v));
+
 export const ProvEditDeviceBodySchema = z.strictObject({
   model: DeviceModelSchema,
   fw: FirmwareSchema.optional(),
-  name: z
-    .string()
-    .max(20, 'name: at most 20 characters')
-    .transform((v) => sanitise(v))
-    .optional(),
+  name: DeviceNameSchema.optional(),
 });
 export type ProvEditDeviceBody = z.infer<typeof ProvEditDeviceBodySchema>;
 
@@ -146,7 +153,7 @@ export const ProvDeviceSchema = z.object({
 export type ProvDevice = z.infer<typeof ProvDeviceSchema>;
 
 export const ProvLogBodySchema = z.strictObject({
-  message: z.string().trim().min(1, 'message is required').max(2000, 'message: at most 2000 characters'),
+  message: safeString().trim().min(1, 'message is required').max(2000, 'message: at most 2000 characters'),
 });
 export const ProvLogEntrySchema = z.object({
   id: z.number(),
@@ -165,8 +172,8 @@ export type ProvLogEntry = z.infer<typeof ProvLogEntrySchema>;
  */
 export const DeviceUserPostBodySchema = z
   .strictObject({
-    setupPassword: z.string().max(64, 'setupPassword: at most 64 characters').optional(),
-    groupid: z.string().max(64, 'groupid: at most 64 characters').optional(),
+    setupPassword: safeString().max(64, 'setupPassword: at most 64 characters').optional(),
+    groupid: safeString().max(64, 'groupid: at most 64 characters').optional(),
     targetEmail: EmailSchema.optional(),
     targetPermission: DeviceRoleSchema.optional(),
   })
@@ -190,10 +197,12 @@ export const DeviceUserPostBodySchema = z
 export type DeviceUserPostBody = z.infer<typeof DeviceUserPostBodySchema>;
 
 export const DeviceUserPutBodySchema = z.strictObject({
-  userid: z.string().min(1, 'userid is required').max(64),
+  userid: safeString().min(1, 'userid is required').max(64),
   permission: DeviceRoleSchema,
 });
-export const DeviceUserDeleteBodySchema = z.strictObject({ userid: z.string().min(1, 'userid is required').max(64) });
+export const DeviceUserDeleteBodySchema = z.strictObject({
+  userid: safeString().min(1, 'userid is required').max(64),
+});
 
 export const PermissionsQuerySchema = z.strictObject({ flattenGroups: z.enum(['true', 'false']).optional() });
 
@@ -218,8 +227,7 @@ export type DeviceUserResult = z.infer<typeof DeviceUserResultSchema>;
 // ---- Settings -----------------------------------------------------------------------------
 
 const text = (max: number, label: string) =>
-  z
-    .string()
+  safeString()
     .max(max, `${label}: at most ${max} characters`)
     .transform((v) => sanitise(v, { maxLength: max }));
 
@@ -273,11 +281,11 @@ export const DisplaySettingSchema = z.strictObject({
   showLastReading: z.boolean().optional(),
   gaugeSettings: GaugeSettingsSchema.optional(),
   digitalSettings: DigitalSettingsSchema.optional(),
-  groupKey: z.string().max(64).optional(),
+  groupKey: safeString().max(64).optional(),
   operatorEditable: z.boolean().optional(),
   confirmEnabled: z.boolean().optional(),
   confirmText: text(200, 'confirmText').optional(),
-  colour: z.string().max(32).optional(),
+  colour: ColourSchema.optional(),
 });
 export type DisplaySetting = z.infer<typeof DisplaySettingSchema>;
 
@@ -286,7 +294,7 @@ export const MAX_DISPLAY_SETTING_KEYS = 500;
 
 /** A change of PORTAL_displaySettings: per key, new settings, or null to remove the key's settings. */
 export const DisplaySettingsPatchSchema = z
-  .record(z.string(), DisplaySettingSchema.nullable())
+  .record(safeString(), DisplaySettingSchema.nullable())
   .superRefine((record, ctx) => {
     const keys = Object.keys(record);
     if (keys.length > MAX_DISPLAY_SETTING_KEYS)
@@ -311,10 +319,10 @@ export const NOTES_IMAGES_READ_ONLY_MESSAGE =
 /** The body of PUT /api/device/{id}/notes-image/{slot}: a png or jpeg of at most 300 kB, as base64. */
 export const NotesImagePutBodySchema = z
   .strictObject({
-    contentType: z.string({ message: 'contentType must be text' }).describe(`One of ${IMAGE_TYPES.join(', ')}`),
-    dataBase64: z
-      .string({ message: 'dataBase64 must be text' })
-      .describe('The image file as base64 (at most 300 kB decoded); its first bytes must match contentType'),
+    contentType: safeString({ message: 'contentType must be text' }).describe(`One of ${IMAGE_TYPES.join(', ')}`),
+    dataBase64: safeString({ message: 'dataBase64 must be text' }).describe(
+      'The image file as base64 (at most 300 kB decoded); its first bytes must match contentType',
+    ),
   })
   .superRefine((body, ctx) => {
     // No path: the message is shown as is ('Image too large. (300 kB limit)').
@@ -335,7 +343,7 @@ export function notesImagePath(deviceid: string, slot: NotesImageSlot, version: 
 
 export const DeviceNotesSchema = z.strictObject({
   status: text(40, 'status').optional(),
-  home_page: z.string().max(40, 'home_page: at most 40 characters').transform(customPageName).optional(),
+  home_page: safeString().max(40, 'home_page: at most 40 characters').transform(customPageName).optional(),
   asset_type: text(40, 'asset_type').optional(),
   make: text(40, 'make').optional(),
   model: text(40, 'model').optional(),
@@ -349,11 +357,7 @@ export type DeviceNotes = z.infer<typeof DeviceNotesSchema>;
 
 export const DeviceSettingsPutBodySchema = z
   .strictObject({
-    PORTAL_deviceName: z
-      .string()
-      .max(20, 'PORTAL_deviceName: at most 20 characters')
-      .transform((v) => sanitise(v))
-      .optional(),
+    PORTAL_deviceName: DeviceNameSchema.optional(),
     PORTAL_deviceNotes: DeviceNotesSchema.optional(),
     PORTAL_displaySettings: DisplaySettingsPatchSchema.optional(),
   })

@@ -1,5 +1,6 @@
 /** Wire shapes of the groups list, health check, client error reports and the staff outbox. */
 import { z } from 'zod';
+import { safeString } from './fields';
 
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
 
@@ -10,9 +11,9 @@ export type GroupSummary = z.infer<typeof GroupSummarySchema>;
 
 /** POST /api/client-errors: a rendering crash reported by the web app. */
 export const ClientErrorBodySchema = z.strictObject({
-  message: z.string().min(1, 'Message is required').max(2000, 'Message is too long'),
-  stack: z.string().max(20_000, 'Stack is too long').optional(),
-  url: z.string().max(2000, 'URL is too long').optional(),
+  message: safeString().min(1, 'Message is required').max(2000, 'Message is too long'),
+  stack: safeString().max(20_000, 'Stack is too long').optional(),
+  url: safeString().max(2000, 'URL is too long').optional(),
 });
 export type ClientErrorBody = z.infer<typeof ClientErrorBodySchema>;
 

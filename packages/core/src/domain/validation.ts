@@ -1,6 +1,7 @@
 /** Validation rules of spec 1 section 5 and spec 2 section 5. */
 
 import { COUNTRY_CALLING_CODES } from './country-codes';
+import { stripUnstorable } from './text';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const EMAIL_MAX_LENGTH = 254;
@@ -56,10 +57,13 @@ export interface SanitiseOptions {
   maxLength?: number;
 }
 
-/** Removes ` ~ " ' ? < > (and the comma with disable_comma) and truncates, 20 characters by default. */
+/**
+ * Removes ` ~ " ' ? < > (and the comma with disable_comma) and text the database cannot store
+ * (stripUnstorable), and truncates, 20 characters by default.
+ */
 export function sanitise(text: string, options: SanitiseOptions = {}): string {
   const pattern = options.disable_comma ? /[`~"'?<>,]/g : /[`~"'?<>]/g;
-  return Array.from(text.replace(pattern, ''))
+  return Array.from(stripUnstorable(text.replace(pattern, '')))
     .slice(0, options.maxLength ?? SANITISED_MAX_LENGTH)
     .join('');
 }
