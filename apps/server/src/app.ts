@@ -28,6 +28,7 @@ import { registerSwagger } from './plugins/swagger';
 import { registerStatic } from './plugins/static';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStorableInput } from './plugins/storable-input';
+import { answerClientError } from './plugins/http-parse-errors';
 import { createAuthService, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthService } from './modules/auth/auth.service';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAccountService, type AccountService } from './modules/account/account.service';
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: trustProxySetting(options.trustProxy),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
+    clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Errors raised by the router before any route (malformed URL, over-long parameter).
     frameworkErrors: (error, _request, reply) => {
