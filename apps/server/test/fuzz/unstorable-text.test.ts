@@ -86,6 +86,26 @@ function describeText(kind: DbKind) {
       ]);
     });
 
+    it('imported records keep their storable values only (the device-record rules drop the rest)', async () => {
+      const ts = nowS() - 80;
+      const res = await admin.post(`/api/device/${device.deviceid}/import`, {
+        records: [
+          { ts, imp: 1, bad: 'x\u0000', ['k\ud800']: 1 },
+          { ts: ts + 1, imp: 2, events: [{ msg: 'y\u0000' }], lone: '\udc00' },
+        ],
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ imported: 2, refused: [] });
+      const stored = await data();
+      expect(stored.data.imp).toEqual([
+        { v: 2, ts: ts + 1 },
+        { v: 1, ts },
+      ]);
+      expect(stored.data.bad).toBeUndefined();
+      expect(stored.data.lone).toBeUndefined();
+      expect(stored.events.map((e) => e.msg)).not.toContain('y\u0000');
+    });
+
     it('diagnostics nested too deep are refused with the reason in the server log, not a crash', async () => {
       const client = await connectDevice(`mqtt://127.0.0.1:${tp.portal.mqttPort}`, device.deviceid, device.deviceKey);
       try {
