@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, DeviceSettingsResponseSchema } from '@portal/core';
-import { type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
+import { type DbKind, type TestPortal, findPostgres, startTestPortal } from '../helpers';
 import {
   type Provisioned,
   type RoleFixture,
@@ -15,8 +15,8 @@ import {
   expectError,
   provision,
   signedInUser,
-} from './device-helpers';
-import { type Agg, bucketsOf, expectDerivedMatchRecords, expectedFromRecords } from './ingest-helpers';
+} from '../device-helpers';
+import { type Agg, bucketsOf, expectDerivedMatchRecords, expectedFromRecords } from '../ingest-helpers';
 
 const NOT_FOUND = 'Device not found';
 const BAD_PASSWORD = 'Invalid setup password.';

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_CONFIG_MESSAGES, type DeviceRole } from '@portal/core';
-import { type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
-import { type RoleFixture, deviceWithRoles, expectError } from './device-helpers';
+import { type DbKind, type TestPortal, findPostgres, startTestPortal } from '../helpers';
+import { type RoleFixture, deviceWithRoles, expectError } from '../device-helpers';
 
 const NOT_FOUND = 'Device not found';
 const ROLES: DeviceRole[] = ['ADMIN', 'USER', 'OPERATOR', 'VIEW'];

@@ -6,11 +6,11 @@
  * real database (PGlite files, and PostgreSQL when reachable), restarted on the same data.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/db';
-import { DerivedRows, combineRollups } from '../src/ingest/batch';
-import type { RollupRow } from '../src/modules/telemetry/telemetry.repository';
-import { findPostgres, makeUser, signedIn, type DbKind, type TestPortal } from './helpers';
-import { randomDeviceId } from './device-helpers';
+import type { Db } from '../../src/db/db';
+import { DerivedRows, combineRollups } from '../../src/ingest/batch';
+import type { RollupRow } from '../../src/modules/telemetry/telemetry.repository';
+import { findPostgres, makeUser, signedIn, type DbKind, type TestPortal } from '../helpers';
+import { randomDeviceId } from '../device-helpers';
 import {
   expectDerivedMatchRecords,
   expectedFromRecords,
@@ -19,7 +19,7 @@ import {
   reopenableDb,
   storedDerived,
   type ReopenableDb,
-} from './ingest-helpers';
+} from '../ingest-helpers';
 
 /** Holds every derived row until close (no light-load writes, no timed or idle writes). */
 const HOLD_ALL = { lightIngestPerSecond: 0, derivedHoldMs: 3_600_000, derivedIdleWriteMs: 3_600_000 };

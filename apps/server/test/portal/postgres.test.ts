@@ -1,7 +1,7 @@
 /** The same route suite on PostgreSQL, each run in a fresh schema; skipped when unreachable. */
 import { describe, it } from 'vitest';
-import { PG_CANDIDATES, findPostgres } from './helpers';
-import { describeServerSuite } from './server-suite';
+import { PG_CANDIDATES, findPostgres } from '../helpers';
+import { describeServerSuite } from '../server-suite';
 
 const url = await findPostgres();
 

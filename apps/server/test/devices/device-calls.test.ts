@@ -17,9 +17,9 @@ import {
   type DeviceRole,
 } from '@portal/core';
 import { startFleet, type Fleet } from '@portal/simulator';
-import { deviceLabelSvg } from '../src/modules/devices/devices.label';
-import { latestOutboxMessages } from '../src/modules/mail/mail.repository';
-import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal, totpCode } from './helpers';
+import { deviceLabelSvg } from '../../src/modules/devices/devices.label';
+import { latestOutboxMessages } from '../../src/modules/mail/mail.repository';
+import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal, totpCode } from '../helpers';
 import {
   type RoleFixture,
   type SignedInUser,
@@ -30,8 +30,8 @@ import {
   provisioningStaff,
   randomDeviceId,
   signedInUser,
-} from './device-helpers';
-import { until } from './ingest-helpers';
+} from '../device-helpers';
+import { until } from '../ingest-helpers';
 
 const PUBLIC_URL = 'https://portal.example.com';
 const ROLES: DeviceRole[] = ['ADMIN', 'USER', 'OPERATOR', 'VIEW'];

@@ -1,8 +1,8 @@
 /** The Db seam on both engines: same values, transactions, errors, migrations. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, isUniqueViolation, type Db } from '../src/db/db';
-import { loadMigrations, migrate } from '../src/db/migrate';
-import { PG_CANDIDATES, dropSchema, findPostgres, newSchemaName, type DbKind } from './helpers';
+import { openDatabase, isUniqueViolation, type Db } from '../../src/db/db';
+import { loadMigrations, migrate } from '../../src/db/migrate';
+import { PG_CANDIDATES, dropSchema, findPostgres, newSchemaName, type DbKind } from '../helpers';
 
 const pgUrl = await findPostgres();
 if (!pgUrl) {

@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { UNSTORABLE_TEXT_MESSAGE } from '@portal/core';
-import { loadConfig } from '../src/config';
-import { startPortal } from '../src/portal';
-import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal } from './helpers';
+import { loadConfig } from '../../src/config';
+import { startPortal } from '../../src/portal';
+import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal } from '../helpers';
 import {
   type Provisioned,
   type RoleFixture,
@@ -21,8 +21,8 @@ import {
   expectError,
   provision,
   signedInUser,
-} from './device-helpers';
-import { closed, connectDevice, inbox, until } from './ingest-helpers';
+} from '../device-helpers';
+import { closed, connectDevice, inbox, until } from '../ingest-helpers';
 
 const NOT_FOUND = 'Device not found';
 const BAD_DEVICE = 'Invalid device credentials';

@@ -13,11 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { MqttClient } from 'mqtt';
-import { openDatabase, type Db } from '../src/db/db';
-import { dropSchema, findPostgres, newSchemaName } from './helpers';
-import { connectDevice, expectDerivedMatchRecords } from './ingest-helpers';
+import { openDatabase, type Db } from '../../src/db/db';
+import { dropSchema, findPostgres, newSchemaName } from '../helpers';
+import { connectDevice, expectDerivedMatchRecords } from '../ingest-helpers';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** Acknowledged records before the kill. */
 const ACKED_BEFORE_KILL = 600;
 /** Publishes in flight at a time (enough load that the writer holds derived rows back, so the restart rebuilds them). */

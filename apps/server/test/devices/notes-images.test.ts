@@ -15,8 +15,8 @@ import {
   type DeviceRole,
   type DeviceSettingsResponse,
 } from '@portal/core';
-import { openDatabase } from '../src/db/db';
-import { loadMigrations, migrate } from '../src/db/migrate';
+import { openDatabase } from '../../src/db/db';
+import { loadMigrations, migrate } from '../../src/db/migrate';
 import {
   type ApiClient,
   type DbKind,
@@ -25,8 +25,8 @@ import {
   findPostgres,
   newSchemaName,
   startTestPortal,
-} from './helpers';
-import { type RoleFixture, del, deviceWithRoles, expectError, randomDeviceId } from './device-helpers';
+} from '../helpers';
+import { type RoleFixture, del, deviceWithRoles, expectError, randomDeviceId } from '../device-helpers';
 
 const ROLES: DeviceRole[] = ['ADMIN', 'USER', 'OPERATOR', 'VIEW'];
 

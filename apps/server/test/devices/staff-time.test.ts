@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceSettingsResponseSchema } from '@portal/core';
-import { startTestPortal, type TestPortal } from './helpers';
-import { deviceWithRoles, signedInUser, type SignedInUser } from './device-helpers';
-import { postRecords } from './ingest-helpers';
+import { startTestPortal, type TestPortal } from '../helpers';
+import { deviceWithRoles, signedInUser, type SignedInUser } from '../device-helpers';
+import { postRecords } from '../ingest-helpers';
 
 describe('device-versus-server time difference', () => {
   let tp: TestPortal;

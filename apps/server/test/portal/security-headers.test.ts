@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAP_TILES } from '@portal/core';
-import { startTestPortal, type TestPortal } from './helpers';
+import { startTestPortal, type TestPortal } from '../helpers';
 
-const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 /** The policy written out: any directive added, dropped or widened fails the comparison. */
 function expectedPolicy(tileSource: string): Record<string, string> {

@@ -1,3 +1,0 @@
-import { describeServerSuite } from './server-suite';
-
-describeServerSuite('pglite');

@@ -1,0 +1,3 @@
+import { describeServerSuite } from '../server-suite';
+
+describeServerSuite('pglite');
