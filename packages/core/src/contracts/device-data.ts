@@ -1,5 +1,7 @@
 /** Bodies of the device data calls: delete-data, transfer-data and import (spec 2 section 7). */
 import { z } from 'zod';
+import { MAX_DATA_POINTS } from '../domain/constants';
+import { CommandViewSchema } from './device-record';
 import { safeString } from './fields';
 
 /** Most records one import may carry. */
@@ -37,3 +39,155 @@ export type ImportResult = z.infer<typeof ImportResultSchema>;
 
 /** Records as CSV or JSON; `config`: the applied config document, as POST /device/{id}/import takes it. */
 export const EXPORT_FORMATS = ['csv', 'json', 'config'] as const;
+
+// ---- Queries of the read calls (spec 2 section 7) ------------------------------------------------
+
+/** A number in a query string: '' counts as missing, anything else must read as a finite number. */
+const optionalNumber = (name: string) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ message: `${name} must be a number` })
+      .finite()
+      .optional(),
+  );
+
+/** dataPoints of a query: a whole number from 1 to MAX_DATA_POINTS. */
+const dataPoints = optionalNumber('dataPoints').pipe(
+  z.number().int('dataPoints must be a whole number').min(1).max(MAX_DATA_POINTS).optional(),
+);
+
+/** A comma list of record keys (every key when missing). */
+const dataKeys = z.string().max(5000).optional();
+
+/**
+ * GET /device/{id}/data: dataPoints (default 600), dataKeys, fromTime/toTime (epoch seconds),
+ * relative (milliseconds before now), downsample (true or a bucket width in seconds).
+ */
+export const DataQuerySchema = z.object({
+  dataPoints,
+  dataKeys,
+  fromTime: optionalNumber('fromTime'),
+  toTime: optionalNumber('toTime'),
+  relative: optionalNumber('relative').pipe(z.number().min(0).optional()),
+  downsample: z.string().max(20).optional(),
+});
+export type DataQuery = z.infer<typeof DataQuerySchema>;
+
+/** GET /device/{id}/diagnostics, /serverlog and /rpc: how many entries, newest first. */
+export const DataPointsQuerySchema = z.object({ dataPoints });
+export type DataPointsQuery = z.infer<typeof DataPointsQuerySchema>;
+
+/** GET /device/{id}/metrics: the current period, optionally a previous one, and the latest values. */
+export const MetricsQuerySchema = z.object({
+  currentStartTime: z.coerce.number().finite(),
+  currentEndTime: z.coerce.number().finite(),
+  previousStartTime: optionalNumber('previousStartTime'),
+  previousEndTime: optionalNumber('previousEndTime'),
+  includeLatestData: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+});
+export type MetricsQuery = z.infer<typeof MetricsQuerySchema>;
+
+/** GET /device/{id}/export: a time range (epoch seconds, inclusive), the keys and the format (csv by default). */
+export const ExportQuerySchema = z.object({
+  fromTime: optionalNumber('fromTime'),
+  toTime: optionalNumber('toTime'),
+  dataKeys,
+  format: z.enum(EXPORT_FORMATS, { message: 'format must be csv, json or config' }).optional(),
+});
+export type ExportQuery = z.infer<typeof ExportQuerySchema>;
+
+// ---- Answers of the read calls ---------------------------------------------------------------
+
+/** One value of a key at a time (epoch seconds). */
+export const DataPointSchema = z.object({ v: z.unknown(), ts: z.number() });
+export type DataPoint = z.infer<typeof DataPointSchema>;
+
+/** One event as GET /data answers it. */
+export const DataEventSchema = z.object({
+  ts: z.number(),
+  topic: z.string().nullable(),
+  msg: z.string(),
+  lv: z.number().nullable(),
+  severity: z.string().nullable(),
+});
+export type DataEvent = z.infer<typeof DataEventSchema>;
+
+/** GET /device/{id}/data: each key's points newest first, the events, and the bucket width when downsampled. */
+export const DataResponseSchema = z.object({
+  deviceid: z.string(),
+  data: z.record(z.string(), z.array(DataPointSchema)),
+  events: z.array(DataEventSchema),
+  /** Bucket width in seconds when downsampled. */
+  bucketSeconds: z.number().optional(),
+});
+export type DataResponse = z.infer<typeof DataResponseSchema>;
+
+export const DiagnosticsResponseSchema = z.object({
+  deviceid: z.string(),
+  diagnostics: z.array(z.object({ ts: z.number(), data: z.unknown() })),
+});
+export type DiagnosticsResponse = z.infer<typeof DiagnosticsResponseSchema>;
+
+export const ServerLogResponseSchema = z.object({
+  deviceid: z.string(),
+  entries: z.array(z.object({ id: z.number(), ts: z.number(), kind: z.string(), message: z.string() })),
+});
+export type ServerLogResponse = z.infer<typeof ServerLogResponseSchema>;
+
+/** A queued device command as the rpc, firmware, file and provisioning-test calls answer it. */
+export type CommandView = z.infer<typeof CommandViewSchema>;
+
+/** GET /device/{id}/rpc: the command queue, newest first. */
+export const RpcListResponseSchema = z.object({ deviceid: z.string(), commands: z.array(CommandViewSchema) });
+export type RpcListResponse = z.infer<typeof RpcListResponseSchema>;
+
+/** DELETE /device/{id}/rpc */
+export const RpcCancelResultSchema = z.object({ commandID: z.number(), state: z.literal('cancelled') });
+export type RpcCancelResult = z.infer<typeof RpcCancelResultSchema>;
+
+/** Min, max, avg, sum, diff and acc of one key over a period, and how many values it had. */
+export const MetricSchema = z.object({
+  min: z.number(),
+  max: z.number(),
+  avg: z.number(),
+  sum: z.number(),
+  diff: z.number(),
+  acc: z.number(),
+  count: z.number(),
+});
+export const MetricSetSchema = z.record(z.string(), MetricSchema);
+export type MetricSet = z.infer<typeof MetricSetSchema>;
+
+/** GET /device/{id}/metrics: the periods floored to whole hours; the latest values when asked for. */
+export const MetricsResponseSchema = z.object({
+  deviceid: z.string(),
+  currentPeriod: z.object({ startTime: z.number(), endTime: z.number(), data: MetricSetSchema }),
+  previousPeriod: z.object({ data: MetricSetSchema }),
+  latestData: z.record(z.string(), DataPointSchema).optional(),
+  lastKnownData: z.record(z.string(), DataPointSchema).optional(),
+});
+export type MetricsResponse = z.infer<typeof MetricsResponseSchema>;
+
+/** Rows a delete or transfer of a device's data touched, per kind. */
+export const DataCountsSchema = z.object({
+  records: z.number(),
+  events: z.number(),
+  diagnostics: z.number(),
+  rollups: z.number(),
+  latest: z.number(),
+});
+export type DataCounts = z.infer<typeof DataCountsSchema>;
+
+export const DeleteDataResultSchema = z.object({ deviceid: z.string(), deleted: DataCountsSchema });
+export type DeleteDataResult = z.infer<typeof DeleteDataResultSchema>;
+
+export const TransferDataResultSchema = z.object({
+  deviceid: z.string(),
+  targetDeviceid: z.string(),
+  moved: DataCountsSchema,
+});
+export type TransferDataResult = z.infer<typeof TransferDataResultSchema>;

@@ -43,7 +43,18 @@ export const DeviceIdSchema = safeString().regex(
   DEVICE_ID_PATTERN,
   'The device id must be 9 uppercase letters or digits',
 );
+/**
+ * `{id}` of a call that creates or names a device by its id (provisioning): an id that is not 9
+ * uppercase letters or digits is a 400.
+ */
 export const DeviceIdParamsSchema = z.strictObject({ id: DeviceIdSchema });
+/** Longest text a device call takes as its `{id}`. */
+export const DEVICE_PARAM_MAX_LENGTH = 64;
+/**
+ * `{id}` of every call on an existing device: any text up to 64 characters, so a malformed id is
+ * answered 404 'Device not found' exactly like an unknown one (nobody learns which ids exist).
+ */
+export const AnyDeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(DEVICE_PARAM_MAX_LENGTH) });
 
 /** Setup passwords printed on the label: 8 characters from an alphabet without look-alikes. */
 export const SETUP_PASSWORD_LENGTH = 8;

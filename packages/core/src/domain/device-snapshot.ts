@@ -4,14 +4,9 @@
  * (DATA_latest). Index 0 of the timeline is the newest record, higher indexes are older ones.
  * A key without a value in the selected record shows its last known value before it (stale).
  */
+import type { DataPoint } from '../contracts/device-data';
 import { RECORD_STRUCTURED_KEYS } from '../contracts/device-record';
 import { SPARKLINE_POINTS } from './constants';
-
-export interface DataPoint {
-  v: unknown;
-  /** Epoch seconds. */
-  ts: number;
-}
 
 /** Keys of a record that are not readings of their own (its time, events and raw CAN frames). */
 const NON_READING_KEYS: ReadonlySet<string> = new Set(RECORD_STRUCTURED_KEYS);

@@ -1,8 +1,8 @@
 /** Device config calls: config document, custom settings, script and its lock, firmware and files. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
+  AnyDeviceParamsSchema,
   CustomSettingsBodySchema,
   DEVICE_FILE_MAX_BYTES,
   DeviceConfigPutBodySchema,
@@ -22,9 +22,6 @@ import {
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { DeviceConfigService } from './device-config.service';
-
-/** Device calls take any id: a malformed one is answered like an unknown device (404). */
-const DeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 
 /** Room for a script a little over its limit, so the size message answers it rather than a 413. */
 const SCRIPT_BODY_LIMIT = 128 * 1024;
@@ -46,7 +43,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
         tags,
         summary:
           'The config the device runs, the changes waiting for the device to acknowledge them (or null) with their version and when they were sent, and serial capture text decoded for display',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         response: { 200: DeviceConfigResponseSchema, ...errors },
       },
     },
@@ -61,7 +58,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
         tags,
         summary:
           'Queue a config change (editDeviceSettings): merged into the pending config (a new version), sent at the next contact and applied when the device acknowledges that version',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: DeviceConfigPutBodySchema,
         response: { 200: DeviceConfigResponseSchema, ...errors },
       },
@@ -79,7 +76,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
         summary: `Import a config document ({config: {settings}}, queued like PUT /config) or records ({records: [...]}, at most ${MAX_IMPORT_RECORDS}, stored like a device's); editDeviceSettings`,
         description:
           'A config document is what GET /config answers as `config` or GET /export?format=config exports; settings.device id, model and fw describe the device and are ignored (listed in ignoredFields). The answer is the config view with importedConfig, or the records import result.',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: DeviceImportBodySchema,
         response: { 200: DeviceImportResultSchema, ...errorResponses(400, 401, 403, 404, 413) },
       },
@@ -94,7 +91,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary: 'Queue custom script settings (num* numeric, str* text; customSettings: OPERATOR and above)',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: CustomSettingsBodySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
@@ -109,7 +106,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary: 'The device script as base64 (the saved one while it waits for delivery) and its lock (scripting)',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         response: { 200: ScriptResponseSchema, ...errors },
       },
     },
@@ -125,7 +122,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
         tags,
         summary:
           'Save the device script (base64, at most 20000 bytes decoded) for the next contact (scripting); 409 while another user holds the lock',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: ScriptPutBodySchema,
         response: { 200: ScriptResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 413) },
       },
@@ -141,7 +138,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
         tags,
         summary:
           'Take (lock: true) or release (lock: false) the script edit lock (scripting); 409 while another user holds it',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: ScriptLockBodySchema,
         response: { 200: ScriptLockResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
@@ -156,7 +153,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary: "Release another user's script lock (ADMIN)",
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         response: { 200: ScriptLockResponseSchema, ...errors },
       },
     },
@@ -170,7 +167,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary: "Queue a firmware update (ADMIN): command 'Admin.Firmware' {firmwareName}",
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: FirmwarePostBodySchema,
         response: { 200: CommandViewSchema, ...errors },
       },
@@ -187,7 +184,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
         tags,
         summary:
           "Store a file (base64, at most 8 MB decoded) and queue command 'Admin.File' {fileName, size, sha256, fileId, path}: the device downloads it from path, GET /api/ingest/{id}/file/{fileId} (editDeviceSettings)",
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: DeviceFilePutBodySchema,
         response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 413) },
       },

@@ -1,12 +1,12 @@
 /** Provisioning, device users, settings, passwords and distributor actions: parse, authorise, call the service. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   DISTRIBUTOR_GROUP,
   IMAGE_MAX_BASE64,
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
+  AnyDeviceParamsSchema,
   DeviceIdParamsSchema,
   DevicePasswordsBodySchema,
   DevicePasswordsResponseSchema,
@@ -36,9 +36,6 @@ import { guardOf } from '../../plugins/route-security';
 import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import { forbidden, unauthenticated } from '../../errors';
 import type { DevicesService } from './devices.service';
-
-/** Device calls take any id: a malformed one is answered like an unknown device (404). */
-const AnyDeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 
 /** A device notes image: the device and the slot (asset_image or brand_image). */
 const NotesImageParamsSchema = AnyDeviceParamsSchema.extend({ slot: NotesImageSlotSchema });

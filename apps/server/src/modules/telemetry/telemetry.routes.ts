@@ -4,84 +4,32 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Readable } from 'node:stream';
 import {
+  AnyDeviceParamsSchema,
+  DataPointsQuerySchema,
+  DataQuerySchema,
+  DataResponseSchema,
+  DEFAULT_DATA_POINTS,
+  DEFAULT_RPC_COMMANDS,
+  DEFAULT_SERVER_LOG_ENTRIES,
   DeleteDataBodySchema,
-  EXPORT_FORMATS,
+  DeleteDataResultSchema,
+  DiagnosticsResponseSchema,
+  ExportQuerySchema,
+  MAX_DATA_POINTS,
+  MetricsQuerySchema,
+  MetricsResponseSchema,
+  RpcCancelResultSchema,
   RpcCancelSchema,
+  RpcListResponseSchema,
   RpcRequestSchema,
+  ServerLogResponseSchema,
   TransferDataBodySchema,
+  TransferDataResultSchema,
   CommandViewSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { TelemetryService } from './telemetry.service';
-
-/** Device calls take any id: a malformed one is answered like an unknown device (404). */
-const DeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
-
-const optionalNumber = (name: string) =>
-  z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.coerce
-      .number({ message: `${name} must be a number` })
-      .finite()
-      .optional(),
-  );
-
-const DataQuerySchema = z.object({
-  dataPoints: optionalNumber('dataPoints').pipe(
-    z.number().int('dataPoints must be a whole number').min(1).max(10_000).optional(),
-  ),
-  dataKeys: z.string().max(5000).optional(),
-  fromTime: optionalNumber('fromTime'),
-  toTime: optionalNumber('toTime'),
-  relative: optionalNumber('relative').pipe(z.number().min(0).optional()),
-  downsample: z.string().max(20).optional(),
-});
-
-const PointsQuerySchema = z.object({
-  dataPoints: optionalNumber('dataPoints').pipe(z.number().int().min(1).max(10_000).optional()),
-});
-
-const MetricsQuerySchema = z.object({
-  currentStartTime: z.coerce.number().finite(),
-  currentEndTime: z.coerce.number().finite(),
-  previousStartTime: optionalNumber('previousStartTime'),
-  previousEndTime: optionalNumber('previousEndTime'),
-  includeLatestData: z
-    .enum(['true', 'false', '1', '0'])
-    .transform((v) => v === 'true' || v === '1')
-    .optional(),
-});
-
-const ExportQuerySchema = z.object({
-  fromTime: optionalNumber('fromTime'),
-  toTime: optionalNumber('toTime'),
-  dataKeys: z.string().max(5000).optional(),
-  format: z.enum(EXPORT_FORMATS, { message: 'format must be csv, json or config' }).optional(),
-});
-
-const DataCountsSchema = z.object({
-  records: z.number(),
-  events: z.number(),
-  diagnostics: z.number(),
-  rollups: z.number(),
-  latest: z.number(),
-});
-
-const PointSchema = z.object({ v: z.unknown(), ts: z.number() });
-const EventSchema = z.object({
-  ts: z.number(),
-  topic: z.string().nullable(),
-  msg: z.string(),
-  lv: z.number().nullable(),
-  severity: z.string().nullable(),
-});
-const DataResponseSchema = z.object({
-  deviceid: z.string(),
-  data: z.record(z.string(), z.array(PointSchema)),
-  events: z.array(EventSchema),
-  bucketSeconds: z.number().optional(),
-});
 
 export function registerTelemetryRoutes(app: FastifyInstance, telemetry: TelemetryService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -95,9 +43,8 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       schema: {
         tags,
         summary: 'Records and events of a device, newest first (optionally downsampled into time buckets)',
-        description:
-          'dataPoints (default 600, at most 10000) limits records, or buckets per key when downsampling; dataKeys is a comma list; fromTime/toTime are epoch seconds; relative is milliseconds before now; downsample is true (width from the range and dataPoints: whole hours from an hour, whole days when that would take more than two hours) or a bucket width in seconds (whole days read daily rollups, whole hours hourly rollups, shorter widths the records; the buckets holding fromTime and toTime count whole).',
-        params: DeviceParamsSchema,
+        description: `dataPoints (default ${DEFAULT_DATA_POINTS}, at most ${MAX_DATA_POINTS}) limits records, or buckets per key when downsampling; dataKeys is a comma list; fromTime/toTime are epoch seconds; relative is milliseconds before now; downsample is true (width from the range and dataPoints: whole hours from an hour, whole days when that would take more than two hours) or a bucket width in seconds (whole days read daily rollups, whole hours hourly rollups, shorter widths the records; the buckets holding fromTime and toTime count whole).`,
+        params: AnyDeviceParamsSchema,
         querystring: DataQuerySchema,
         response: { 200: DataResponseSchema, ...errors },
       },
@@ -116,16 +63,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Diagnostics messages of a device, newest first (dataPoints default 600)',
-        params: DeviceParamsSchema,
-        querystring: PointsQuerySchema,
-        response: {
-          200: z.object({
-            deviceid: z.string(),
-            diagnostics: z.array(z.object({ ts: z.number(), data: z.unknown() })),
-          }),
-          ...errors,
-        },
+        summary: `Diagnostics messages of a device, newest first (dataPoints default ${DEFAULT_DATA_POINTS})`,
+        params: AnyDeviceParamsSchema,
+        querystring: DataPointsQuerySchema,
+        response: { 200: DiagnosticsResponseSchema, ...errors },
       },
     },
     (request) => telemetry.diagnostics(signedInUser(request).id, request.params.id, request.query.dataPoints),
@@ -137,16 +78,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       preHandler: requireUser,
       schema: {
         tags,
-        summary: "The device's server log: connections, refused messages, dropped keys, commands (ADMIN)",
-        params: DeviceParamsSchema,
-        querystring: PointsQuerySchema,
-        response: {
-          200: z.object({
-            deviceid: z.string(),
-            entries: z.array(z.object({ id: z.number(), ts: z.number(), kind: z.string(), message: z.string() })),
-          }),
-          ...errors,
-        },
+        summary: `The device's server log, newest first: connections, refused messages, dropped keys, commands (ADMIN; dataPoints default ${DEFAULT_SERVER_LOG_ENTRIES})`,
+        params: AnyDeviceParamsSchema,
+        querystring: DataPointsQuerySchema,
+        response: { 200: ServerLogResponseSchema, ...errors },
       },
     },
     (request) => telemetry.serverLog(signedInUser(request).id, request.params.id, request.query.dataPoints),
@@ -158,10 +93,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'The command queue of a device with each command state, newest first',
-        params: DeviceParamsSchema,
-        querystring: PointsQuerySchema,
-        response: { 200: z.object({ deviceid: z.string(), commands: z.array(CommandViewSchema) }), ...errors },
+        summary: `The command queue of a device with each command state, newest first (dataPoints default ${DEFAULT_RPC_COMMANDS})`,
+        params: AnyDeviceParamsSchema,
+        querystring: DataPointsQuerySchema,
+        response: { 200: RpcListResponseSchema, ...errors },
       },
     },
     (request) => telemetry.listCommands(signedInUser(request).id, request.params.id, request.query.dataPoints),
@@ -175,7 +110,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         tags,
         summary:
           "Queue a command ('Admin.Trigger' with {index} needs triggers; anything else editDeviceSettings); delivered at once to an online device, else at its next contact",
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: RpcRequestSchema,
         response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 413) },
       },
@@ -191,12 +126,9 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       schema: {
         tags,
         summary: 'Cancel a queued command',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: RpcCancelSchema,
-        response: {
-          200: z.object({ commandID: z.number(), state: z.literal('cancelled') }),
-          ...errorResponses(400, 401, 403, 404, 409),
-        },
+        response: { 200: RpcCancelResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     (request) => telemetry.cancelCommand(signedInUser(request).id, request.params.id, request.body.commandID),
@@ -210,9 +142,9 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         tags,
         summary:
           'Min, max, avg, sum, diff and acc per key over whole hours (times floored to 3600 s), from the rollups: whole UTC days from the daily ones, the hours around them from the hourly ones',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         querystring: MetricsQuerySchema,
-        response: { 200: z.unknown(), ...errors },
+        response: { 200: MetricsResponseSchema, ...errors },
       },
     },
     (request) => telemetry.metrics(signedInUser(request).id, request.params.id, request.query),
@@ -226,9 +158,9 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         tags,
         summary:
           "Delete the device's records, latest values, events, diagnostics and rollups (ADMIN, with the setup password); the server log stays and records the deletion",
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: DeleteDataBodySchema,
-        response: { 200: z.object({ deviceid: z.string(), deleted: DataCountsSchema }), ...errors },
+        response: { 200: DeleteDataResultSchema, ...errors },
       },
     },
     (request) => telemetry.deleteData(signedInUser(request).id, request.params.id, request.body.setupPassword),
@@ -242,12 +174,9 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         tags,
         summary:
           "Move the device's data to targetDeviceid in one transaction (ADMIN of both; the source device's setup password)",
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         body: TransferDataBodySchema,
-        response: {
-          200: z.object({ deviceid: z.string(), targetDeviceid: z.string(), moved: DataCountsSchema }),
-          ...errors,
-        },
+        response: { 200: TransferDataResultSchema, ...errors },
       },
     },
     (request) =>
@@ -268,7 +197,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         summary: 'Records of a time range as CSV (ts and one column per key) or JSON, streamed (any role)',
         description:
           'fromTime/toTime are epoch seconds (inclusive); dataKeys is a comma list (default: every key); format csv (default) or json; format config exports the applied config document ({config}) that POST /import takes back.',
-        params: DeviceParamsSchema,
+        params: AnyDeviceParamsSchema,
         querystring: ExportQuerySchema,
         response: { 200: z.string().describe('CSV (text/csv) or JSON (application/json), streamed'), ...errors },
       },

@@ -7,14 +7,10 @@
  * for byte what JSON.stringify gives for the same values (see valueJson).
  */
 
-/** One event as GET /data answers it (the fields of the response schema, in its order). */
-export interface DataEvent {
-  ts: number;
-  topic: string | null;
-  msg: string;
-  lv: number | null;
-  severity: string | null;
-}
+import type { DataEvent } from '@portal/core';
+
+/** One event as GET /data answers it: core's DataEventSchema, whose fields (in its order) dataResponseJson writes. */
+export type { DataEvent };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { TRIGGER_COMMAND, type DistributorActionBody } from '@portal/core';
+import { TRIGGER_COMMAND, type CommandView, type DistributorActionBody, type MessageResponse } from '@portal/core';
 import { api } from '@/lib/api';
 import { deviceConfigKey } from './device-config';
 
@@ -7,7 +7,7 @@ import { deviceConfigKey } from './device-config';
 export function useQueueTrigger(deviceid: string) {
   return useMutation({
     mutationFn: (index: number) =>
-      api.post<{ commandID: number; state: string }>(
+      api.post<CommandView>(
         `/device/${encodeURIComponent(deviceid)}/rpc`,
         { method: TRIGGER_COMMAND, args: { index } },
         { area: 'device' },
@@ -19,7 +19,7 @@ export function useQueueTrigger(deviceid: string) {
 export function useDistributorAction(deviceid: string) {
   return useMutation({
     mutationFn: (body: DistributorActionBody) =>
-      api.post<{ message: string }>(`/billing-distributor-action/${encodeURIComponent(deviceid)}`, body, {
+      api.post<MessageResponse>(`/billing-distributor-action/${encodeURIComponent(deviceid)}`, body, {
         area: 'billing',
       }),
   });
@@ -30,7 +30,7 @@ export function useQueueCustomSettings(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (values: Record<string, string | number>) =>
-      api.put<{ message: string }>(
+      api.put<MessageResponse>(
         `/device/${encodeURIComponent(deviceid)}/custom-settings`,
         { values },
         { area: 'device' },

@@ -1,28 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { STALE_TIMES_MS } from '@portal/core';
+import { STALE_TIMES_MS, type DataResponse } from '@portal/core';
 import { api } from '@/lib/api';
 import { deviceQueryKeys } from '@/lib/device-query-keys';
 
-export interface DeviceDataEvent {
-  ts: number;
-  topic: string | null;
-  msg: string;
-  lv: number | null;
-  severity: string | null;
-}
-
-/** GET /api/device/{id}/data: each key's points newest first, and the events. */
-export interface DeviceDataResponse {
-  deviceid: string;
-  data: Record<string, { v: unknown; ts: number }[]>;
-  events: DeviceDataEvent[];
-}
-
 export const deviceDataKey = deviceQueryKeys.data;
 
-export function getDeviceData(deviceid: string, dataPoints: number, signal?: AbortSignal): Promise<DeviceDataResponse> {
+/** GET /api/device/{id}/data: each key's points newest first, and the events (core's DataResponseSchema). */
+export function getDeviceData(deviceid: string, dataPoints: number, signal?: AbortSignal): Promise<DataResponse> {
   const query = new URLSearchParams({ dataPoints: String(dataPoints) });
-  return api.get<DeviceDataResponse>(`/device/${encodeURIComponent(deviceid)}/data?${query}`, {
+  return api.get<DataResponse>(`/device/${encodeURIComponent(deviceid)}/data?${query}`, {
     area: 'device',
     signal,
   });
@@ -36,7 +22,7 @@ export function useDeviceData(
   deviceid: string,
   dataPoints: number,
   options: {
-    refetchInterval: (data: DeviceDataResponse | undefined, answeredAt: number) => number | false;
+    refetchInterval: (data: DataResponse | undefined, answeredAt: number) => number | false;
   },
 ) {
   return useQuery({

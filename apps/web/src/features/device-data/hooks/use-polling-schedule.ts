@@ -1,9 +1,8 @@
 import { useCallback, useRef } from 'react';
-import { nextPollState, POLLING, type PollState } from '@portal/core';
-import type { DeviceDataResponse } from '../api/device-data';
+import { nextPollState, POLLING, type DataResponse, type PollState } from '@portal/core';
 
 /** Epoch seconds of the newest point of any key, or null. */
-export function newestTs(data: DeviceDataResponse | undefined): number | null {
+export function newestTs(data: DataResponse | undefined): number | null {
   let newest: number | null = null;
   for (const points of Object.values(data?.data ?? {})) {
     const ts = points[0]?.ts;
@@ -20,7 +19,7 @@ export function usePollingSchedule(intervalS: number | null, now: () => number =
   const state = useRef<{ answeredAt: number; poll: PollState | null }>({ answeredAt: 0, poll: null });
   return useCallback(
     /** `answeredAt` tells answers apart: an unchanged answer keeps its old data object. */
-    (data: DeviceDataResponse | undefined, answeredAt: number): number => {
+    (data: DataResponse | undefined, answeredAt: number): number => {
       const s = state.current;
       if (data === undefined) return POLLING.initialMs;
       if (answeredAt !== s.answeredAt) {
