@@ -58,7 +58,7 @@ const dataPoints = optionalNumber('dataPoints').pipe(
 );
 
 /** A comma list of record keys (every key when missing). */
-const dataKeys = z.string().max(5000).optional();
+const dataKeys = safeString().max(5000).optional();
 
 /**
  * GET /device/{id}/data: dataPoints (default 600), dataKeys, fromTime/toTime (epoch seconds),
@@ -70,7 +70,7 @@ export const DataQuerySchema = z.object({
   fromTime: optionalNumber('fromTime'),
   toTime: optionalNumber('toTime'),
   relative: optionalNumber('relative').pipe(z.number().min(0).optional()),
-  downsample: z.string().max(20).optional(),
+  downsample: safeString().max(20).optional(),
 });
 export type DataQuery = z.infer<typeof DataQuerySchema>;
 

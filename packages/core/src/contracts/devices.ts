@@ -54,7 +54,7 @@ export const DEVICE_PARAM_MAX_LENGTH = 64;
  * `{id}` of every call on an existing device: any text up to 64 characters, so a malformed id is
  * answered 404 'Device not found' exactly like an unknown one (nobody learns which ids exist).
  */
-export const AnyDeviceParamsSchema = z.strictObject({ id: z.string().min(1).max(DEVICE_PARAM_MAX_LENGTH) });
+export const AnyDeviceParamsSchema = z.strictObject({ id: safeString().min(1).max(DEVICE_PARAM_MAX_LENGTH) });
 
 /** Setup passwords printed on the label: 8 characters from an alphabet without look-alikes. */
 export const SETUP_PASSWORD_LENGTH = 8;
