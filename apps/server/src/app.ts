@@ -49,7 +49,11 @@ import { registerClientErrorsRoutes } from './modules/client-errors/client-error
 import { createHealthService } from './modules/health/health.service';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerSiteRoutes } from './modules/site/site.routes';
+import { createAccessService, type AccessService } from './modules/access/access.service';
+import { createDeliveryService, type DeliveryOptions, type DeliveryService } from './modules/delivery/delivery.service';
+import { createDeviceLogService } from './modules/device-log/device-log.service';
 import { createDevicesService, type DevicesService } from './modules/devices/devices.service';
+import { createDeviceRegistry } from './modules/devices/devices.registry';
 import { registerDevicesRoutes } from './modules/devices/devices.routes';
 import {
   createTelemetryService,
@@ -81,8 +85,8 @@ export interface AppOptions {
   /** Requests per minute per client address on each sign-in family route. */
   rateLimitPerMinute?: number;
   authLimits?: Partial<AuthLimits>;
-  /** Ingest queue and command delivery settings (tests). */
-  telemetry?: Partial<TelemetryOptions>;
+  /** Ingest queue, retention and delivery settings (tests). */
+  telemetry?: Partial<TelemetryOptions & DeliveryOptions>;
   logLevel?: string;
   /** Where map tiles come from (MAP_TILE_URL); OpenStreetMap's by default. */
   mapTiles?: MapTiles;
@@ -94,8 +98,10 @@ export interface AppServices {
   auth: AuthService;
   account: AccountService;
   mailer: Mailer;
+  access: AccessService;
   devices: DevicesService;
   telemetry: TelemetryService;
+  delivery: DeliveryService;
 }
 
 declare module 'fastify' {
@@ -195,20 +201,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : createOutboxMailer(outboxDeps));
   const sms = options.smsSender ?? createOutboxSmsSender(outboxDeps);
 
-  const devices = createDevicesService({
-    db,
-    clock,
-    mailer,
-    log: app.log,
-    mfa: {
-      checkTotp: (user, code) => auth.checkTotp(user, code),
-      sendStepUpSms: (user, brand) => auth.sendStepUpSms(user, brand),
-      checkStepUpSms: (user, code) => auth.checkStepUpSms(user, code),
-    },
-    queueCommand: (deviceId, method, args, createdBy) => telemetry.queueStaffCommand(deviceId, method, args, createdBy),
-    latest: (id) => telemetry.latest(id),
-    clockDifference: (id) => telemetry.clockDifference(id),
-  });
+  // Wiring goes one way: each service is made from those above it. The one hook (onSignup) is
+  // an event auth raises for the devices service (invitations waiting for the new address).
   const auth = createAuthService({
     db,
     clock,
@@ -219,19 +213,53 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits },
     onSignup: async (user) => void (await devices.applyInvites(user.id, user.email)),
   });
+  const access = createAccessService({ db });
+  const deviceLog = createDeviceLogService({ db, clock });
+  const delivery = createDeliveryService({
+    db,
+    clock,
+    log: app.log,
+    deviceLog,
+    ...(options.telemetry ? { options: options.telemetry } : {}),
+  });
+  const registry = createDeviceRegistry({ db, clock });
+  const telemetry = createTelemetryService({
+    db,
+    clock,
+    devices: registry,
+    access,
+    delivery,
+    deviceLog,
+    log: app.log,
+    ...(options.telemetry ? { options: options.telemetry } : {}),
+  });
+  const devices = createDevicesService({
+    db,
+    clock,
+    mailer,
+    log: app.log,
+    mfa: auth,
+    access,
+    registry,
+    delivery,
+    readings: telemetry,
+  });
+  const deviceConfig = createDeviceConfigService({
+    db,
+    clock,
+    access,
+    registry,
+    devices,
+    delivery,
+    deviceLog,
+    telemetry,
+  });
   const account = createAccountService({ db, clock, sms, auth });
   const groups = createGroupsService({ db });
   const outbox = createOutboxService({ db });
   const clientErrors = createClientErrorsService();
   const health = createHealthService({ db });
-  const telemetry = createTelemetryService({
-    db,
-    clock,
-    devices,
-    log: app.log,
-    ...(options.telemetry ? { options: options.telemetry } : {}),
-  });
-  app.decorate('services', { auth, account, mailer, devices, telemetry });
+  app.decorate('services', { auth, account, mailer, access, devices, telemetry, delivery });
   telemetry.startRetention();
 
   const publicUrl = () =>
@@ -260,13 +288,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClientErrorsRoutes(app, clientErrors, rateLimit);
   registerDevicesRoutes(app, devices);
   registerTelemetryRoutes(app, telemetry);
-  const deviceConfig = createDeviceConfigService({ db, clock, devices, telemetry });
-  telemetry.setScriptSource((deviceId) => deviceConfig.takePendingScript(deviceId));
   registerDeviceConfigRoutes(app, deviceConfig);
-  await registerIngestRoutes(app, telemetry);
+  await registerIngestRoutes(app, telemetry, delivery);
 
   app.addHook('onClose', async () => {
     await telemetry.close();
+    await delivery.close();
     await background.drain();
     await mailer.close();
   });

@@ -77,13 +77,14 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
     } catch (error) {
       throw listenError(error, 'PORT', config.port);
     }
-    const telemetry = app.services.telemetry;
+    const { telemetry, delivery } = app.services;
     if (config.mqttUrl) {
       mqttIngest = await connectExternalBroker({
         url: config.mqttUrl,
         shareGroup: mqttShareGroup ?? 'portal',
         connections: mqttConnections ?? config.mqttSharedConnections,
         telemetry,
+        delivery,
         log: app.log,
       });
     } else {
@@ -93,6 +94,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
           host: config.host,
           limits: { maxPacketBytes: config.mqttMaxPacketBytes, connectTimeoutMs: config.mqttConnectTimeoutMs },
           telemetry,
+          delivery,
           log: app.log,
         });
       } catch (error) {

@@ -137,13 +137,13 @@ function describeProtocol(kind: DbKind): void {
       expect((await ack(fx, { ids: [first] })).status).toBe(200);
 
       // The unacknowledged one goes out again once the resend interval has passed.
-      tp.clock.advance(tp.portal.app.services.telemetry.options.resendAfterMs + 1000);
+      tp.clock.advance(tp.portal.app.services.delivery.options.resendAfterMs + 1000);
       expect((await ingest(fx, { ts: nowS(), x: 3 })).body).toEqual({
         commands: [{ id: second, method: 'Admin.Reboot' }],
       });
       expect((await ack(fx, { ids: [second] })).body).toEqual({ commands: [second], config: null, script: null });
       expect(await stateOf(fx, second)).toBe('delivered');
-      tp.clock.advance(tp.portal.app.services.telemetry.options.resendAfterMs + 1000);
+      tp.clock.advance(tp.portal.app.services.delivery.options.resendAfterMs + 1000);
       expect((await ingest(fx, { ts: nowS(), x: 4 })).body).toEqual({ commands: [] });
 
       const log = await serverLog(fx);

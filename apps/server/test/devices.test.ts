@@ -14,7 +14,7 @@ import { DEVICE_MESSAGES, DeviceSettingsResponseSchema, type DeviceRole } from '
 import { openDatabase } from '../src/db/db';
 import { migrate } from '../src/db/migrate';
 import { systemClock } from '../src/clock';
-import { createDevicesService } from '../src/modules/devices/devices.service';
+import { createDeviceRegistry } from '../src/modules/devices/devices.registry';
 import {
   type DbKind,
   type MailCatcher,
@@ -275,7 +275,7 @@ function describeDevices(dbKind: DbKind): void {
         for (let i = 0; i < 5; i += 1) expectError(await claim(user.client, ghost, 'ABCDEFGH'), 403, 'FORBIDDEN');
         expectError(await claim(user.client, ghost, 'ABCDEFGH'), 429, 'RATE_LIMITED');
         // Nobody was added, and the window passes.
-        expect(await tp.portal.app.services.devices.roleOf(other.id, device.deviceid)).toBeNull();
+        expect(await tp.portal.app.services.access.roleOf(other.id, device.deviceid)).toBeNull();
         tp.clock.advance(15 * MINUTE + 1000);
         const ok = await claim(other.client, device.deviceid, device.setupPassword);
         expect(ok.body).toMatchObject({ permission: 'ADMIN' });
@@ -301,7 +301,7 @@ function describeDevices(dbKind: DbKind): void {
           'BAD_REQUEST',
           /either setupPassword or targetEmail/,
         );
-        expect(await tp.portal.app.services.devices.roleOf(user.id, device.deviceid)).toBeNull();
+        expect(await tp.portal.app.services.access.roleOf(user.id, device.deviceid)).toBeNull();
       });
     });
 
@@ -396,7 +396,7 @@ function describeDevices(dbKind: DbKind): void {
         await expectStrangerNotFound((id) =>
           del(fx.users.STRANGER.client, path('user', id), { userid: fx.users.VIEW.id }),
         );
-        expect(await tp.portal.app.services.devices.roleOf(target.id, fx.device.deviceid)).toBeNull();
+        expect(await tp.portal.app.services.access.roleOf(target.id, fx.device.deviceid)).toBeNull();
 
         const admin = fx.users.ADMIN.client;
         const added = await admin.post(path('user'), {
@@ -406,9 +406,9 @@ function describeDevices(dbKind: DbKind): void {
         expect(added.body).toMatchObject({ userid: target.id, permission: 'OPERATOR', invited: false });
         const changed = await admin.put(path('user'), { userid: target.id, permission: 'USER' });
         expect(changed.body).toMatchObject({ userid: target.id, permission: 'USER' });
-        expect(await tp.portal.app.services.devices.roleOf(target.id, fx.device.deviceid)).toBe('USER');
+        expect(await tp.portal.app.services.access.roleOf(target.id, fx.device.deviceid)).toBe('USER');
         expect((await del(admin, path('user'), { userid: target.id })).status).toBe(200);
-        expect(await tp.portal.app.services.devices.roleOf(target.id, fx.device.deviceid)).toBeNull();
+        expect(await tp.portal.app.services.access.roleOf(target.id, fx.device.deviceid)).toBeNull();
         expectError(
           await admin.put(path('user'), { userid: target.id, permission: 'USER' }),
           404,
@@ -437,7 +437,7 @@ function describeDevices(dbKind: DbKind): void {
         );
         expectError(await admin.put(path('user'), { userid: target.id }), 400, 'BAD_REQUEST', /permission/);
         expectError(await del(admin, path('user'), {}), 400, 'BAD_REQUEST', /userid/);
-        expect(await tp.portal.app.services.devices.roleOf(target.id, fx.device.deviceid)).toBeNull();
+        expect(await tp.portal.app.services.access.roleOf(target.id, fx.device.deviceid)).toBeNull();
       });
 
       it('any user may remove themselves', async () => {
@@ -466,7 +466,7 @@ function describeDevices(dbKind: DbKind): void {
           'CONFLICT',
           DEVICE_MESSAGES.lastAdmin,
         );
-        expect(await tp.portal.app.services.devices.roleOf(admin.id, own.device.deviceid)).toBe('ADMIN');
+        expect(await tp.portal.app.services.access.roleOf(admin.id, own.device.deviceid)).toBe('ADMIN');
         // With a second ADMIN the first may step down.
         expect((await admin.client.put(p, { userid: own.users.USER.id, permission: 'ADMIN' })).status).toBe(200);
         expect((await admin.client.put(p, { userid: admin.id, permission: 'VIEW' })).status).toBe(200);
@@ -787,12 +787,7 @@ function describeDevices(dbKind: DbKind): void {
           const db = await openDatabase({ dataDir: dir });
           try {
             await migrate(db);
-            const devices = createDevicesService({
-              db,
-              clock: systemClock,
-              log: tp.portal.app.log,
-              mailer: tp.portal.app.services.mailer,
-            });
+            const devices = createDeviceRegistry({ db, clock: systemClock });
             for (const [deviceid, , , deviceKey] of rows) {
               expect(await devices.verifyDeviceKey(deviceid!, deviceKey!)).toBe(true);
               expect(await devices.getDevice(deviceid!)).toMatchObject({

@@ -5,6 +5,7 @@ import {
   PLAN_NAMES,
   PREMIUM_TIER_NAME,
   TRIAL_DAYS,
+  dataPlan,
   devicePlan,
   deviceTrialDays,
   planState,
@@ -103,5 +104,23 @@ describe("the web's plan from the settings record equals the server's", () => {
     const state = planState({ tier: { name: 'TRIAL' }, added_ts: null }, NOW);
     expect(state.plan).toBe('Basic');
     expect(state.trialResetActive).toBe(true);
+  });
+});
+
+describe('dataPlan: the plan whose data rules apply', () => {
+  it('a device nobody has added keeps its data as a trial device (its trial has not started)', () => {
+    for (const added_ts of [null, undefined]) {
+      expect(dataPlan({ tier: 'TRIAL', added_ts }, NOW)).toBe('Trial');
+      expect(devicePlan({ tier: 'TRIAL', added_ts }, NOW)).toBe('Basic');
+    }
+    expect(dataPlan({ tier: PREMIUM_TIER_NAME, added_ts: null }, NOW)).toBe('Hosted');
+  });
+
+  it('an added device follows its plan exactly', () => {
+    for (const tier of [PREMIUM_TIER_NAME, 'TRIAL', '', '__proto__'])
+      for (const days of [0, 45, 90, 91, 400]) {
+        const row = { tier, added_ts: addedDaysAgo(days) };
+        expect(dataPlan(row, NOW)).toBe(devicePlan(row, NOW));
+      }
   });
 });

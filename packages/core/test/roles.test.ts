@@ -6,6 +6,7 @@ import {
   can,
   canOpenStaffPage,
   canUseDistributorTools,
+  effectiveRole,
   higherRole,
   homeRedirectFor,
   isDistributor,
@@ -151,6 +152,18 @@ describe('permission flags', () => {
       },
     ],
   ])('permissionFlags(%j)', (role, flags) => expect(permissionFlags(role)).toEqual(flags));
+});
+
+describe('effectiveRole', () => {
+  it.each<[(DeviceRole | null | undefined)[], DeviceRole | null]>([
+    [[], null],
+    [[null, undefined], null],
+    [['VIEW'], 'VIEW'],
+    [['VIEW', 'ADMIN', 'OPERATOR'], 'ADMIN'],
+    [['OPERATOR', 'USER'], 'USER'],
+    [['__proto__' as DeviceRole, 'VIEW'], 'VIEW'],
+    [['' as DeviceRole], null],
+  ])('effectiveRole(%j) -> %j', (roles, out) => expect(effectiveRole(roles)).toBe(out));
 });
 
 describe('higherRole', () => {

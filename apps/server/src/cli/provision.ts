@@ -9,7 +9,6 @@
 import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
-import { pino } from 'pino';
 import {
   DEVICE_ID_ALPHABET,
   DEVICE_ID_PREFIX_MAX_LENGTH,
@@ -23,7 +22,8 @@ import {
 import { openDatabase } from '../db/db';
 import { migrate } from '../db/migrate';
 import { systemClock } from '../clock';
-import { createDevicesService, type ProvisionedDevice } from '../modules/devices/devices.service';
+import { createDeviceRegistry } from '../modules/devices/devices.registry';
+import type { ProvisionedDevice } from '../modules/devices/devices.summary';
 
 const MAX_COUNT = 10_000;
 
@@ -111,12 +111,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
   try {
     await migrate(db);
-    const devices = createDevicesService({
-      db,
-      clock: systemClock,
-      log: pino({ level: 'silent' }),
-      mailer: { description: 'none', send: async () => undefined, close: async () => undefined },
-    });
+    const devices = createDeviceRegistry({ db, clock: systemClock });
     const body = ProvEditDeviceBodySchema.parse({ model: options.model, ...(options.fw ? { fw: options.fw } : {}) });
     const made: ProvisionedDevice[] = [];
     for (let attempts = 0; made.length < options.count; attempts += 1) {

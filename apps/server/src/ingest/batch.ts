@@ -12,13 +12,8 @@ import {
   truncateText,
   type DeviceRecord,
 } from '@portal/core';
-import type {
-  DiagnosticsRow,
-  EventRow,
-  LatestRow,
-  RollupRow,
-  ServerLogRow,
-} from '../modules/telemetry/telemetry.repository';
+import type { DiagnosticsRow, EventRow, LatestRow, RollupRow } from '../modules/telemetry/telemetry.rows';
+import type { ServerLogRow } from '../modules/device-log/device-log.service';
 
 export type IngestKind = 'data' | 'diag';
 

@@ -17,6 +17,7 @@ import { AppError } from '../errors';
 import { errorResponses } from '../plugins/errors';
 import { guardOf } from '../plugins/route-security';
 import { BinaryFileSchema, fileResponse } from '../plugins/swagger';
+import type { DeliveryService } from '../modules/delivery/delivery.service';
 import type { TelemetryService } from '../modules/telemetry/telemetry.service';
 
 export const INGEST_BODY_LIMIT = 1024 * 1024;
@@ -39,7 +40,11 @@ function deviceKey(request: FastifyRequest): string | null {
   return match ? match[1]! : null;
 }
 
-export async function registerIngestRoutes(app: FastifyInstance, telemetry: TelemetryService): Promise<void> {
+export async function registerIngestRoutes(
+  app: FastifyInstance,
+  telemetry: TelemetryService,
+  delivery: DeliveryService,
+): Promise<void> {
   /** The device named in the path, with its key: 401 otherwise (the same answer for an unknown device). */
   const authenticateDevice = guardOf('deviceKey', async (request: FastifyRequest) => {
     const { id } = request.params as { id?: string };
@@ -102,7 +107,7 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
         if (outcome.stored + outcome.duplicates + outcome.thinned === 0 && outcome.refused.length > 0) {
           throw new AppError(400, 'BAD_REQUEST', `No record accepted: ${outcome.refused[0]}`);
         }
-        return telemetry.httpDelivery(deviceId);
+        return delivery.httpDelivery(deviceId);
       },
     );
 
@@ -131,7 +136,7 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
           await telemetry.log(deviceId, 'refused', `http ack refused: ${error.message}`);
           throw error;
         }
-        return telemetry.acknowledgeHttp(deviceId, body);
+        return delivery.acknowledgeHttp(deviceId, body);
       },
     );
 
@@ -154,7 +159,7 @@ export async function registerIngestRoutes(app: FastifyInstance, telemetry: Tele
         },
       },
       async (request, reply) => {
-        const file = await telemetry.deviceFile(request.params.id, request.params.fileId);
+        const file = await delivery.deviceFile(request.params.id, request.params.fileId);
         if (!file) throw new AppError(404, 'NOT_FOUND', 'File not found');
         return reply
           .type('application/octet-stream')

@@ -19,7 +19,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { RECORD_LIMITS, type CommandMessage } from '@portal/core';
-import type { CommandSink, TelemetryService } from '../modules/telemetry/telemetry.service';
+import type { CommandSink, DeliveryService } from '../modules/delivery/delivery.service';
+import type { TelemetryService } from '../modules/telemetry/telemetry.service';
 import type { IngestItem } from './batch';
 import { guardConnection, type ConnectionGuard, type MqttConnectionLimits } from './mqtt-guard';
 import { isOwnClientId } from './mqtt-rules';
@@ -32,21 +33,27 @@ export interface MqttIngest {
   close(): Promise<void>;
 }
 
+/** The services a device message reaches: the ingest writer and the delivery module. */
+interface DeviceServices {
+  telemetry: TelemetryService;
+  delivery: DeliveryService;
+}
+
 /** Reads one device message and hands it to the writer; resolves once it is stored or logged. */
 function handleDeviceMessage(
-  telemetry: TelemetryService,
+  { telemetry, delivery }: DeviceServices,
   deviceId: string,
   kind: string,
   payload: Buffer,
   basic: boolean,
 ): Promise<void> {
-  if (kind === 'ack') return handleAck(telemetry, deviceId, payload);
+  if (kind === 'ack') return handleAck(telemetry, delivery, deviceId, payload);
   // No async frame here: one would keep the payload, its text and its parsed body alive until
   // the batch commits; the writer keeps only what it stores.
   const stored = telemetry.ingest(readMessage(deviceId, kind, payload, basic, telemetry.now()));
   if (kind !== 'data') return stored.then(() => undefined);
   return stored.then((outcome) => {
-    if (outcome.stored + outcome.duplicates > 0) telemetry.afterContact(deviceId);
+    if (outcome.stored + outcome.duplicates > 0) delivery.afterContact(deviceId);
   });
 }
 
@@ -67,7 +74,12 @@ function readMessage(deviceId: string, kind: string, payload: Buffer, basic: boo
   return item;
 }
 
-async function handleAck(telemetry: TelemetryService, deviceId: string, payload: Buffer): Promise<void> {
+async function handleAck(
+  telemetry: TelemetryService,
+  delivery: DeliveryService,
+  deviceId: string,
+  payload: Buffer,
+): Promise<void> {
   let body: unknown;
   try {
     body = JSON.parse(payload.toString('utf8'));
@@ -75,7 +87,7 @@ async function handleAck(telemetry: TelemetryService, deviceId: string, payload:
     await telemetry.log(deviceId, 'refused', 'mqtt ack: not valid JSON');
     return;
   }
-  await telemetry.acknowledge(deviceId, body);
+  await delivery.acknowledge(deviceId, body);
 }
 
 function commandPayload(message: CommandMessage): Buffer {
@@ -98,9 +110,10 @@ export async function startEmbeddedBroker(options: {
   host: string;
   limits: MqttConnectionLimits;
   telemetry: TelemetryService;
+  delivery: DeliveryService;
   log: FastifyBaseLogger;
 }): Promise<MqttIngest> {
-  const { telemetry, log, limits } = options;
+  const { telemetry, delivery, log, limits } = options;
   const sessions = new WeakMap<Client, Session>();
   const online = new Map<string, Client>();
   /** Each connection's limits (mqtt-guard.ts), and the device on it once accepted. */
@@ -156,7 +169,7 @@ export async function startEmbeddedBroker(options: {
       // Nothing a device publishes is kept by the broker.
       packet.retain = false;
       handleDeviceMessage(
-        telemetry,
+        { telemetry, delivery },
         session.deviceId,
         match[2]!,
         Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
@@ -246,12 +259,12 @@ export async function startEmbeddedBroker(options: {
       }),
     isOnline: (deviceId) => online.has(deviceId),
   };
-  telemetry.setCommandSink(sink);
+  const detach = delivery.useTransport(sink);
 
   return {
     port: (server.address() as net.AddressInfo).port,
     async close() {
-      telemetry.setCommandSink(null);
+      detach();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -274,6 +287,7 @@ export interface ExternalBrokerOptions {
   /** Parallel connections (each with the broker's in-flight window of messages waiting for their commit). */
   connections: number;
   telemetry: TelemetryService;
+  delivery: DeliveryService;
   log: FastifyBaseLogger;
 }
 
@@ -389,7 +403,7 @@ export function holdPubacks(
 }
 
 export async function connectExternalBroker(options: ExternalBrokerOptions): Promise<MqttIngest> {
-  const { telemetry, log } = options;
+  const { telemetry, delivery, log } = options;
   /** The plans read lately (null: unknown device), one shared object per kind of plan. */
   const plans = new Map<string, { plan: IngestPlan | null; until: number }>();
 
@@ -438,9 +452,9 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       const kind = match[2]!;
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
       const cached = cachedPlan(deviceId, Date.now());
-      if (cached) return handleDeviceMessage(telemetry, deviceId, kind, payload, cached.basic);
+      if (cached) return handleDeviceMessage({ telemetry, delivery }, deviceId, kind, payload, cached.basic);
       const handle = (plan: IngestPlan | null): Promise<void> => {
-        if (plan) return handleDeviceMessage(telemetry, deviceId, kind, payload, plan.basic);
+        if (plan) return handleDeviceMessage({ telemetry, delivery }, deviceId, kind, payload, plan.basic);
         log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
         return Promise.resolve();
       };
@@ -467,7 +481,7 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
   }
 
   let next = 0;
-  telemetry.setCommandSink({
+  const detach = delivery.useTransport({
     async publish(deviceId, message) {
       const client = clients[next++ % clients.length]!;
       await client.publishAsync(`dev/${deviceId}/cmd`, commandPayload(message), { qos: 1 });
@@ -478,7 +492,7 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
   return {
     port: null,
     async close() {
-      telemetry.setCommandSink(null);
+      detach();
       await Promise.all(clients.map((c) => c.endAsync().catch(() => undefined)));
     },
   };

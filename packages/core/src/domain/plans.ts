@@ -137,6 +137,17 @@ export function devicePlan(device: DevicePlanInput, nowMs: number): PlanName {
   return planOfTier(device.tier, deviceTrialDays(device, nowMs));
 }
 
+/**
+ * The plan whose data rules apply to a device's records (storage days, Basic thinning): its plan
+ * (`devicePlan`), except that a device nobody has added yet keeps its data as a trial device
+ * does. Its trial starts when it is added; until then (factory tests, provisioning) every record
+ * is kept and none is thinned.
+ */
+export function dataPlan(device: DevicePlanInput, nowMs: number): PlanName {
+  if (device.tier !== PREMIUM_TIER_NAME && deviceTrialDays(device, nowMs) === null) return 'Trial';
+  return devicePlan(device, nowMs);
+}
+
 /** The trial days a device has left at `nowMs` (negative once over), or null when nobody has added it yet. */
 export function deviceTrialDays(device: Pick<DevicePlanInput, 'added_ts'>, nowMs: number): number | null {
   const addedTs = device.added_ts;

@@ -100,6 +100,16 @@ export function higherRole(a: DeviceRole | null | undefined, b: DeviceRole | nul
   return ROLE_RANK[left] >= ROLE_RANK[right] ? left : right;
 }
 
+/**
+ * A user's role on a device from every role they hold on it (a direct grant, group
+ * memberships): the highest wins; null when they hold none.
+ */
+export function effectiveRole(roles: readonly (DeviceRole | null | undefined)[]): DeviceRole | null {
+  let best: DeviceRole | null = null;
+  for (const role of roles) best = higherRole(best, role);
+  return best;
+}
+
 /** True when the role is at least the given one. */
 export function roleAtLeast(role: unknown, minimum: DeviceRole): boolean {
   return ROLE_RANK[parseRole(role)] >= ROLE_RANK[minimum];

@@ -90,75 +90,6 @@ export async function unlockScript(db: Db, deviceId: string, userId: string | nu
   return true;
 }
 
-/**
- * The saved script to send now, with its version, marked sent at `now`: when that version was
- * not sent yet, or was sent before `resendBefore` and is still not acknowledged. Null otherwise.
- */
-/** Of the given devices, those with a pending script (it may be due for sending). */
-export async function devicesWithPendingScript(db: Db, ids: string[]): Promise<string[]> {
-  const rows = await db.query<{ device_id: string }>(
-    'SELECT device_id FROM device_scripts WHERE device_id = ANY($1::text[]) AND pending_script IS NOT NULL',
-    [ids],
-  );
-  return rows.map((r) => r.device_id);
-}
-
-export async function takeScriptToSend(
-  db: Db,
-  deviceId: string,
-  now: Date,
-  resendBefore: Date,
-): Promise<{ script: string; version: number } | null> {
-  const rows = await db.query<{ script: string; version: number }>(
-    `UPDATE device_scripts SET sent_script = pending_script, sent_version = pending_version, sent_at = $2
-     WHERE device_id = $1 AND pending_script IS NOT NULL
-       AND (sent_version IS DISTINCT FROM pending_version OR sent_at IS NULL OR sent_at < $3)
-     RETURNING pending_script AS script, pending_version AS version`,
-    [deviceId, now, resendBefore],
-  );
-  return rows[0] ?? null;
-}
-
-/**
- * The device acknowledges script `version`: when it is the version sent, that script becomes the
- * one the device runs (and stops being pending unless a newer one was saved since): 'applied';
- * a version already applied: 'already'; an older version than the one now saved (a newer one is
- * on its way): 'superseded', nothing changed; anything else: 'unknown', nothing changed. With
- * checkOnly, answers the same and changes nothing at all.
- */
-export async function acknowledgeScript(
-  db: Db,
-  deviceId: string,
-  version: number,
-  checkOnly = false,
-): Promise<'applied' | 'already' | 'superseded' | 'unknown'> {
-  const state = async () => {
-    const rows = await db.query<{ sent: boolean; applied_version: number; pending_version: number }>(
-      `SELECT (sent_script IS NOT NULL AND sent_version = $2) AS sent, applied_version, pending_version
-       FROM device_scripts WHERE device_id = $1`,
-      [deviceId, version],
-    );
-    const row = rows[0];
-    if (!row) return 'unknown';
-    if (row.sent) return 'applied';
-    if (version <= row.applied_version) return 'already';
-    return version < row.pending_version ? 'superseded' : 'unknown';
-  };
-  if (checkOnly) return state();
-  const applied = await db.query(
-    `UPDATE device_scripts SET script = sent_script, applied_version = sent_version,
-       pending_script = CASE WHEN pending_version = sent_version THEN NULL ELSE pending_script END,
-       pending_since = CASE WHEN pending_version = sent_version THEN NULL ELSE pending_since END,
-       sent_script = NULL, sent_version = NULL, sent_at = NULL
-     WHERE device_id = $1 AND sent_version = $2 AND sent_script IS NOT NULL
-     RETURNING device_id`,
-    [deviceId, version],
-  );
-  if (applied.length > 0) return 'applied';
-  const after = await state();
-  return after === 'applied' ? 'unknown' : after;
-}
-
 // ---- files -----------------------------------------------------------------------------------
 
 export interface NewDeviceFile {
@@ -188,21 +119,4 @@ export async function countFiles(db: Db, deviceId: string): Promise<number> {
     deviceId,
   ]);
   return rows[0]?.n ?? 0;
-}
-
-export interface DeviceFileRow {
-  file_name: string;
-  size: number;
-  sha256: string;
-  /** Base64 of the bytes. */
-  data: string;
-}
-
-/** A file stored for this device (null for another device's file or an unknown id). */
-export async function findFile(db: Db, deviceId: string, fileId: number): Promise<DeviceFileRow | null> {
-  const rows = await db.query<DeviceFileRow>(
-    'SELECT file_name, size, sha256, data FROM device_files WHERE device_id = $1 AND id = $2',
-    [deviceId, fileId],
-  );
-  return rows[0] ?? null;
 }

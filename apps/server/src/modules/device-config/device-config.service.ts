@@ -3,11 +3,11 @@
  * script with its edit lock, and firmware and file pushes (queued as commands through telemetry).
  *
  * A change is kept as a pending config (a partial document merged into earlier pending changes)
- * with a version that every change bumps; telemetry's delivery sends it with that version at the
- * device's next contact (again after the resend interval while unacknowledged). It stays pending
- * until the device acknowledges the version (`{config: version}`); the devices service then merges
- * the version sent into the applied config and this service writes 'config applied' to the
- * device's server log. The script works the same way (`{script: version}`, 'script applied').
+ * with a version that every change bumps; the delivery module sends it with that version at the
+ * device's next contact (again after the resend interval while unacknowledged), keeps it pending
+ * until the device acknowledges the version (`{config: version}`), then merges the version sent
+ * into the applied config and logs 'config applied'. The script works the same way
+ * (`{script: version}`, 'script applied').
  * Files are fetched by the device from GET /api/ingest/{id}/file/{fileId}.
  */
 import { createHash } from 'node:crypto';
@@ -34,20 +34,30 @@ import {
   type ScriptLock,
   type ScriptLockResponse,
   type ScriptResponse,
+  type CommandView,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict, forbidden } from '../../errors';
 import type { User } from '../auth/auth.service';
-import { deviceNotFound, type DevicesService } from '../devices/devices.service';
-import type { CommandView, TelemetryService } from '../telemetry/telemetry.service';
+import { deviceNotFound, type AccessService } from '../access/access.service';
+import type { DeliveryService } from '../delivery/delivery.service';
+import type { DeviceLogService } from '../device-log/device-log.service';
+import type { DevicesService } from '../devices/devices.service';
+import type { DeviceRegistry } from '../devices/devices.registry';
+import type { TelemetryService } from '../telemetry/telemetry.service';
 import * as repo from './device-config.repository';
 
 export interface DeviceConfigDeps {
   db: Db;
   clock: Clock;
-  devices: DevicesService;
-  telemetry: TelemetryService;
+  access: AccessService;
+  registry: DeviceRegistry;
+  devices: Pick<DevicesService, 'displaySettings'>;
+  delivery: DeliveryService;
+  deviceLog: DeviceLogService;
+  /** The records import (POST /import with records). */
+  telemetry: Pick<TelemetryService, 'importRecords'>;
 }
 
 type Doc = Record<string, unknown>;
@@ -81,32 +91,14 @@ function lockView(row: repo.ScriptRow | null): ScriptLock | null {
 }
 
 export function createDeviceConfigService(deps: DeviceConfigDeps) {
-  const { db, clock, devices, telemetry } = deps;
-
-  devices.onConfigApplied((deviceId, _applied, version) =>
-    telemetry.log(deviceId, 'config', `config applied (version ${version})`),
-  );
-  telemetry.setDeviceConfigHooks({
-    devicesWithPendingScript: (ids) => repo.devicesWithPendingScript(db, ids),
-    acknowledgeScript: async (deviceId, version, checkOnly) => {
-      const result = await repo.acknowledgeScript(db, deviceId, version, checkOnly);
-      if (result === 'applied' && !checkOnly)
-        await telemetry.log(deviceId, 'config', `script applied (version ${version})`);
-      return result;
-    },
-    deviceFile: async (deviceId, fileId) => {
-      const row = await repo.findFile(db, deviceId, fileId);
-      if (!row) return null;
-      return { fileName: row.file_name, size: row.size, sha256: row.sha256, bytes: Buffer.from(row.data, 'base64') };
-    },
-  });
+  const { db, clock, access, registry, devices, delivery, deviceLog, telemetry } = deps;
 
   async function configView(deviceId: string): Promise<DeviceConfigResponse> {
-    const device = await devices.getDevice(deviceId);
+    const device = await registry.getDevice(deviceId);
     if (!device) throw deviceNotFound();
     const pending = device.pending_config;
     const since = pending ? await repo.findPendingSince(db, deviceId) : null;
-    const state = pending ? await devices.pendingConfigState(deviceId) : { version: null, sentAt: null };
+    const state = pending ? await delivery.configState(deviceId) : { version: null, sentAt: null };
     return {
       deviceid: deviceId,
       config: device.config,
@@ -122,9 +114,9 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
   }
 
   async function queueChange(deviceId: string, change: Doc): Promise<void> {
-    const { wasPending } = await devices.mergePendingConfig(deviceId, change);
+    const { wasPending } = await registry.mergePendingConfig(deviceId, change);
     await repo.touchPendingSince(db, deviceId, clock.now(), !wasPending);
-    telemetry.deliverSoon(deviceId);
+    delivery.deliverSoon(deviceId);
   }
 
   async function scriptView(deviceId: string): Promise<ScriptResponse> {
@@ -146,14 +138,14 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     // ---- config document ----------------------------------------------------------------
 
     async getConfig(user: User, deviceId: string): Promise<DeviceConfigResponse> {
-      await devices.authorize(user.id, deviceId, null);
+      await access.authorize(user.id, deviceId, null);
       return configView(deviceId);
     },
 
     async putConfig(user: User, deviceId: string, body: DeviceConfigPutBody): Promise<DeviceConfigResponse> {
-      await devices.authorize(user.id, deviceId, 'editDeviceSettings');
+      await access.authorize(user.id, deviceId, 'editDeviceSettings');
       await queueChange(deviceId, body.config);
-      await telemetry.log(
+      await deviceLog.write(
         deviceId,
         'config',
         `Config change queued by ${user.email}: ${Object.keys(body.config.settings).join(', ')}`,
@@ -172,11 +164,11 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
       body: DeviceImportBody,
     ): Promise<DeviceConfigImportResult | ImportResult> {
       if (body.config === undefined) return telemetry.importRecords(user.id, deviceId, body.records ?? []);
-      await devices.authorize(user.id, deviceId, 'editDeviceSettings');
+      await access.authorize(user.id, deviceId, 'editDeviceSettings');
       const { change, ignoredFields } = configImportChange(body.config);
       if (!change) throw badRequest(CONFIG_IMPORT_MESSAGES.nothingToImport);
       await queueChange(deviceId, change);
-      await telemetry.log(
+      await deviceLog.write(
         deviceId,
         'config',
         `Config imported by ${user.email}: ${Object.keys(change.settings).join(', ')}`,
@@ -185,7 +177,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     },
 
     async putCustomSettings(user: User, deviceId: string, body: CustomSettingsBody): Promise<{ message: string }> {
-      const role = await devices.authorize(user.id, deviceId, 'customSettings');
+      const role = await access.authorize(user.id, deviceId, 'customSettings');
       if (role === 'OPERATOR') {
         const display = await devices.displaySettings(deviceId);
         const refused = Object.keys(body.values).filter((name) => !canEditCustomSetting(role, display[name]));
@@ -196,7 +188,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
         if (error) throw badRequest(error);
       }
       await queueChange(deviceId, { settings: { script: normaliseCustomValues(body.values) } });
-      await telemetry.log(
+      await deviceLog.write(
         deviceId,
         'config',
         `Custom settings queued by ${user.email}: ${Object.keys(body.values).join(', ')}`,
@@ -207,27 +199,27 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     // ---- script -------------------------------------------------------------------------
 
     async getScript(user: User, deviceId: string): Promise<ScriptResponse> {
-      await devices.authorize(user.id, deviceId, 'scripting');
+      await access.authorize(user.id, deviceId, 'scripting');
       return scriptView(deviceId);
     },
 
     async putScript(user: User, deviceId: string, scriptFileBase64: string): Promise<ScriptResponse> {
-      await devices.authorize(user.id, deviceId, 'scripting');
+      await access.authorize(user.id, deviceId, 'scripting');
       const size = base64DecodedSize(scriptFileBase64);
       if (size > SCRIPT_MAX_BYTES) throw badRequest(DEVICE_CONFIG_MESSAGES.scriptTooLarge);
       if (!(await repo.savePendingScript(db, deviceId, user.id, scriptFileBase64, clock.now())))
         throw await lockedBy(deviceId);
-      await telemetry.log(
+      await deviceLog.write(
         deviceId,
         'config',
         `Script (${size} bytes) saved by ${user.email}; delivered at the next contact`,
       );
-      telemetry.deliverSoon(deviceId);
+      delivery.deliverSoon(deviceId);
       return scriptView(deviceId);
     },
 
     async setScriptLock(user: User, deviceId: string, lock: boolean): Promise<ScriptLockResponse> {
-      await devices.authorize(user.id, deviceId, 'scripting');
+      await access.authorize(user.id, deviceId, 'scripting');
       if (lock) {
         if (!(await repo.lockScript(db, deviceId, user.id, clock.now()))) throw await lockedBy(deviceId);
       } else if (!(await db.transaction((tx) => repo.unlockScript(tx, deviceId, user.id)))) {
@@ -237,34 +229,21 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     },
 
     async forceScriptUnlock(user: User, deviceId: string): Promise<ScriptLockResponse> {
-      await devices.authorize(user.id, deviceId, 'adminSettings');
+      await access.authorize(user.id, deviceId, 'adminSettings');
       await db.transaction((tx) => repo.unlockScript(tx, deviceId, null));
-      await telemetry.log(deviceId, 'config', `Script lock released by ${user.email}`);
+      await deviceLog.write(deviceId, 'config', `Script lock released by ${user.email}`);
       return { deviceid: deviceId, lock: null };
-    },
-
-    /**
-     * For delivery at the device's next contact: the saved script (base64) and its version, marked
-     * sent; null when there is none or it was sent less than `resendAfterMs` ago. It stays pending
-     * (and the device's current script stays the applied one) until the device acknowledges it.
-     */
-    async takePendingScript(
-      deviceId: string,
-      resendAfterMs = telemetry.options.resendAfterMs,
-    ): Promise<{ script: string; version: number } | null> {
-      const now = clock.now();
-      return repo.takeScriptToSend(db, deviceId, now, new Date(now.getTime() - resendAfterMs));
     },
 
     // ---- firmware and files -------------------------------------------------------------
 
     async pushFirmware(user: User, deviceId: string, body: FirmwarePostBody): Promise<CommandView> {
-      await devices.authorize(user.id, deviceId, 'adminSettings');
-      return telemetry.queueCommand(user.id, deviceId, 'Admin.Firmware', { firmwareName: body.firmwareName });
+      await access.authorize(user.id, deviceId, 'adminSettings');
+      return delivery.queueCommand(deviceId, 'Admin.Firmware', { firmwareName: body.firmwareName }, user.id);
     },
 
     async pushFile(user: User, deviceId: string, body: DeviceFilePutBody): Promise<CommandView> {
-      await devices.authorize(user.id, deviceId, 'editDeviceSettings');
+      await access.authorize(user.id, deviceId, 'editDeviceSettings');
       const size = base64DecodedSize(body.fileDataBase64);
       if (size > DEVICE_FILE_MAX_BYTES)
         throw new AppError(413, 'PAYLOAD_TOO_LARGE', DEVICE_CONFIG_MESSAGES.fileTooLarge);
@@ -285,7 +264,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
         fileId,
         path: `/api/ingest/${encodeURIComponent(deviceId)}/file/${fileId}`,
       };
-      return telemetry.queueCommand(user.id, deviceId, 'Admin.File', args);
+      return delivery.queueCommand(deviceId, 'Admin.File', args, user.id);
     },
   };
 }

@@ -80,15 +80,6 @@ export async function updateProvisioning(
   ]);
 }
 
-/** Of the given devices, those with a pending config (it may be due for sending). */
-export async function devicesWithPendingConfig(db: Db, ids: string[]): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
-    'SELECT id FROM devices WHERE id = ANY($1::text[]) AND pending_config IS NOT NULL',
-    [ids],
-  );
-  return rows.map((r) => r.id);
-}
-
 /** Moves each device's last contact forward to its given time (epoch seconds); never back. */
 export async function markContacts(db: Db, contacts: ReadonlyMap<string, number>): Promise<void> {
   await db.query(
@@ -119,65 +110,6 @@ export async function reportFirmware(
       WHERE d.id = r.id AND d.fw IS DISTINCT FROM r.fw
       RETURNING d.id, old.fw AS previous, d.fw`,
     [[...reports.keys()], [...reports.values()]],
-  );
-}
-
-/** Where a device's pending config stands: its version, what was sent (and when) and the last version applied. */
-export interface ConfigDeliveryRow {
-  config: Record<string, unknown>;
-  pending_config: Record<string, unknown> | null;
-  config_version: number;
-  applied_config_version: number;
-  sent_config: Record<string, unknown> | null;
-  sent_config_version: number | null;
-  config_sent_at: Date | null;
-}
-
-export async function findConfigDelivery(db: Db, id: string, forUpdate = false): Promise<ConfigDeliveryRow | null> {
-  const rows = await db.query<ConfigDeliveryRow>(
-    `SELECT config, pending_config, config_version, applied_config_version, sent_config, sent_config_version, config_sent_at
-     FROM devices WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0] ?? null;
-}
-
-/**
- * The pending config to send now, with its version, marked sent at `now`: when that version was
- * not sent yet, or was sent before `resendBefore` and is still not acknowledged. Null otherwise.
- */
-export async function takeConfigToSend(
-  db: Db,
-  id: string,
-  now: Date,
-  resendBefore: Date,
-): Promise<{ config: Record<string, unknown>; version: number } | null> {
-  const rows = await db.query<{ config: Record<string, unknown>; version: number }>(
-    `UPDATE devices SET sent_config = pending_config, sent_config_version = config_version, config_sent_at = $2
-     WHERE id = $1 AND pending_config IS NOT NULL
-       AND (sent_config_version IS DISTINCT FROM config_version OR config_sent_at IS NULL OR config_sent_at < $3)
-     RETURNING pending_config AS config, config_version AS version`,
-    [id, now, resendBefore],
-  );
-  return rows[0] ?? null;
-}
-
-/**
- * The device applied the config it was sent: `config` becomes the applied one, `version` the
- * applied version; the pending config is cleared when nothing newer was merged into it since.
- */
-export async function applySentConfig(
-  db: Db,
-  id: string,
-  config: Record<string, unknown>,
-  version: number,
-): Promise<void> {
-  await db.query(
-    `UPDATE devices SET config = $2, applied_config_version = $3,
-       pending_config = CASE WHEN config_version = $3 THEN NULL ELSE pending_config END,
-       sent_config = NULL, sent_config_version = NULL, config_sent_at = NULL
-     WHERE id = $1`,
-    [id, JSON.stringify(config), version],
   );
 }
 

@@ -2,25 +2,20 @@
  * Devices: provisioning, device keys, claiming with the setup password, device users and
  * invitations, the settings record, setup passwords and the distributor actions.
  *
- * Access rule of every device call: a user without a role on the device (a stranger) gets 404
+ * Access to every device call is decided by the one gate (modules/access): a stranger gets 404
  * 'Device not found', the same answer as for a device that does not exist; a role without the
- * capability gets 403. Roles come from direct grants (group grants join with the groups issue).
+ * capability gets 403.
  */
-import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  DEFAULT_FIRMWARE,
   DEVICE_ID_PATTERN,
   DEVICE_MESSAGES,
   PASSWORDS_MESSAGES,
   PLANS,
   PROV_MESSAGES,
   PROV_TEST_COMMAND,
-  SETUP_PASSWORD_ALPHABET,
-  SETUP_PASSWORD_LENGTH,
   can,
   canUseDistributorTools,
-  defaultDeviceConfig,
   deviceAddOutcome,
   deviceFamily,
   devicePlan,
@@ -30,13 +25,11 @@ import {
   isProvisioning,
   isStaffAdmin,
   STAFF_TIME_DIFFERENCE_MIN_S,
-  mergeDeviceConfig,
   notesImagePath,
   provTestLogMessage,
   removesLastAdmin,
   type BrandConfig,
   type Capability,
-  type DeviceModel,
   type DeviceRole,
   type DeviceSettingsPutBody,
   type DeviceSettingsResponse,
@@ -51,20 +44,27 @@ import {
   type ProvEditDeviceBody,
   type ProvLogEntry,
   type ProvRunTestBody,
+  type CommandView,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict, forbidden, rateLimited } from '../../errors';
-import { randomToken, sameDigest, sha256 } from '../../security';
+import { sameDigest, sha256 } from '../../security';
 import type { Mailer } from '../mail/mail.service';
 import type { User } from '../auth/auth.service';
-import type { CommandView } from '../telemetry/telemetry.service';
+import { deviceNotFound, type AccessService } from '../access/access.service';
+import type { DeliveryService } from '../delivery/delivery.service';
+import type { TelemetryService } from '../telemetry/telemetry.service';
+import type { DeviceRegistry } from './devices.registry';
 import { deviceInviteMail } from './devices.mail';
 import { claimUrl, deviceLabelSvg } from './devices.label';
 import * as repo from './devices.repository';
 import type { DeviceRow } from './devices.repository';
+import { asRecord, deviceName, toProvDevice, type ProvisionedDevice } from './devices.summary';
 
 export type { DeviceRow } from './devices.repository';
+export type { DeviceSummary, ProvisionedDevice } from './devices.summary';
+export { newSetupPassword } from './devices.summary';
 
 const MINUTE = 60_000;
 
@@ -84,12 +84,14 @@ export interface DevicesDeps {
   limits?: DeviceLimits;
   /** The caller's second factor (auth service), asked before a setup password is shown; absent: refused for MFA users. */
   mfa?: MfaStepUp;
-  /** Queues a command for the device on behalf of staff (telemetry's command queue), for the provisioning test run. */
-  queueCommand?: (deviceId: string, method: string, args: unknown, createdBy: string) => Promise<CommandView>;
-  /** The newest value of every key of a device (telemetry), for DATA_latest in the settings record. */
-  latest?: (deviceId: string) => Promise<Record<string, { v: unknown; ts: number }>>;
-  /** Server time minus device time at the device's newest record, seconds (telemetry). */
-  clockDifference?: (deviceId: string) => Promise<number | null>;
+  /** The one access gate. */
+  access: AccessService;
+  /** The devices table as other modules read and write it (created before this service). */
+  registry: DeviceRegistry;
+  /** Queues a command for the device on behalf of staff (the delivery module), for the provisioning test run. */
+  delivery: Pick<DeliveryService, 'queueCommand'>;
+  /** Readings of the device (telemetry): DATA_latest and the staff clock difference of the settings record. */
+  readings: Pick<TelemetryService, 'latest' | 'clockDifference'>;
 }
 
 /** Checks of the caller's second factor, from the auth service. */
@@ -102,89 +104,13 @@ export interface MfaStepUp {
   checkStepUpSms(user: User, code: string): Promise<boolean>;
 }
 
-/** What other modules (ingest, device calls) read of a device. */
-export interface DeviceSummary {
-  id: string;
-  model: string;
-  family: string;
-  fw: string;
-  tier: string;
-  name: string;
-  added_ts: number | null;
-  trial_reset_ts: number | null;
-  last_contact: number | null;
-  config: Record<string, unknown>;
-  pending_config: Record<string, unknown> | null;
-}
-
-/** The credentials of a device, returned once when it is made. */
-export interface ProvisionedDevice extends ProvDevice {
-  setupPassword: string;
-  deviceKey: string;
-}
-
 /** Where request-dependent text comes from (brand, link origin). */
 export interface DeviceRequestContext {
   brand: BrandConfig;
   linkOrigin: string;
 }
 
-/** Hears of a config version the device acknowledged (and that is now the applied config). */
-export type ConfigListener = (deviceId: string, applied: Record<string, unknown>, version: number) => Promise<void>;
-
-export const deviceNotFound = () => new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
 const badClaim = () => new AppError(403, 'FORBIDDEN', DEVICE_MESSAGES.badClaim);
-
-/** A random setup password for the label (8 characters, no look-alikes). */
-export function newSetupPassword(): string {
-  let out = '';
-  for (let i = 0; i < SETUP_PASSWORD_LENGTH; i += 1)
-    out += SETUP_PASSWORD_ALPHABET[randomInt(SETUP_PASSWORD_ALPHABET.length)];
-  return out;
-}
-
-const asRecord = (v: unknown): Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-
-/** config.settings.device.name, or '' when missing. */
-function configName(config: Record<string, unknown>): string {
-  const name = asRecord(asRecord(asRecord(config).settings).device).name;
-  return typeof name === 'string' ? name : '';
-}
-
-function deviceName(row: DeviceRow): string {
-  return row.portal_name ?? (configName(row.config) || row.id);
-}
-
-function toSummary(row: DeviceRow): DeviceSummary {
-  return {
-    id: row.id,
-    model: row.model,
-    family: row.family,
-    fw: row.fw,
-    tier: row.tier,
-    name: deviceName(row),
-    added_ts: row.added_ts,
-    trial_reset_ts: row.trial_reset_ts,
-    last_contact: row.last_contact,
-    config: row.config,
-    pending_config: row.pending_config,
-  };
-}
-
-function toProvDevice(row: DeviceRow): ProvDevice {
-  return {
-    deviceid: row.id,
-    model: row.model as DeviceModel,
-    family: row.family as ProvDevice['family'],
-    fw: row.fw,
-    name: deviceName(row),
-    tier: row.tier,
-    added: row.added_ts !== null,
-    createdAt: row.created_at.toISOString(),
-    lastContact: row.last_contact,
-  };
-}
 
 /** The notes with images[slot] set to the address of the stored image, or null for none. */
 function withNotesImage(
@@ -217,24 +143,9 @@ function withDeviceBlock(
 }
 
 export function createDevicesService(deps: DevicesDeps) {
-  const { db, clock } = deps;
+  const { db, clock, access, registry } = deps;
   const limits = deps.limits ?? DEFAULT_DEVICE_LIMITS;
   const nowSeconds = () => clock.now().getTime() / 1000;
-  let dummyKeyHash: string | undefined;
-  const configListeners: ConfigListener[] = [];
-
-  async function roleOf(userId: string, deviceId: string): Promise<DeviceRole | null> {
-    if (!DEVICE_ID_PATTERN.test(deviceId)) return null;
-    return repo.findGrant(db, deviceId, userId);
-  }
-
-  /** The caller's role; 404 for a stranger (or no device), 403 without the capability. */
-  async function authorize(userId: string, deviceId: string, capability: Capability | null): Promise<DeviceRole> {
-    const role = await roleOf(userId, deviceId);
-    if (role === null) throw deviceNotFound();
-    if (capability !== null && !can(role, capability)) throw forbidden();
-    return role;
-  }
 
   async function loadDevice(deviceId: string): Promise<DeviceRow> {
     const row = await repo.findDevice(db, deviceId);
@@ -257,8 +168,8 @@ export function createDevicesService(deps: DevicesDeps) {
 
   /** Staff admins see the device-versus-server time difference when it is at least 5 s (spec 2 section 6). */
   async function staffTimeDifference(deviceId: string, user: User): Promise<{ timeDifferenceS?: number }> {
-    if (!isStaffAdmin(user.userGroups) || !deps.clockDifference) return {};
-    const difference = await deps.clockDifference(deviceId);
+    if (!isStaffAdmin(user.userGroups)) return {};
+    const difference = await deps.readings.clockDifference(deviceId);
     return difference !== null && Math.abs(difference) >= STAFF_TIME_DIFFERENCE_MIN_S
       ? { timeDifferenceS: difference }
       : {};
@@ -274,7 +185,7 @@ export function createDevicesService(deps: DevicesDeps) {
         PORTAL_deviceName: deviceName(row),
         PORTAL_deviceNotes: row.notes,
         PORTAL_add_next_user_without_pass: { active: row.add_without_pass === 'ADMIN' },
-        DATA_latest: deps.latest ? await deps.latest(row.id) : {},
+        DATA_latest: await deps.readings.latest(row.id),
         tier: {
           name: row.tier,
           dataToPortal: PLANS[plan].dataToPortal,
@@ -323,163 +234,10 @@ export function createDevicesService(deps: DevicesDeps) {
     }
   }
 
-  async function createDevice(
-    id: string,
-    body: ProvEditDeviceBody,
-    author: string | null,
-  ): Promise<ProvisionedDevice | null> {
-    const deviceKey = randomToken();
-    const setupPassword = newSetupPassword();
-    const fw = body.fw ?? DEFAULT_FIRMWARE;
-    const config = defaultDeviceConfig({ id, model: body.model, name: body.name ?? id, fw });
-    const now = clock.now();
-    const family = deviceFamily(body.model);
-    const inserted = await repo.insertDevice(db, {
-      id,
-      model: body.model,
-      family,
-      fw,
-      keyHash: sha256(deviceKey),
-      setupPassword,
-      config,
-      createdAt: now,
-    });
-    if (!inserted) return null;
-    await repo.insertProvLog(db, id, `Provisioned: ${body.model} ${fw}`, author, now);
-    return { ...toProvDevice(await loadDevice(id)), setupPassword, deviceKey };
-  }
-
   return {
-    // ---- for other modules (ingest, device calls) ---------------------------------------
+    // ---- for other modules (ingest, device calls): the registry ---------------------------
 
-    /** True when `key` is the device's key; constant time, and as slow for unknown ids. */
-    async verifyDeviceKey(id: string, key: string): Promise<boolean> {
-      const stored = DEVICE_ID_PATTERN.test(id) ? await repo.findKeyHash(db, id) : null;
-      dummyKeyHash ??= sha256(randomToken());
-      const match = sameDigest(sha256(key), stored ?? dummyKeyHash);
-      return stored !== null && match;
-    },
-
-    async getDevice(id: string): Promise<DeviceSummary | null> {
-      if (!DEVICE_ID_PATTERN.test(id)) return null;
-      const row = await repo.findDevice(db, id);
-      return row ? toSummary(row) : null;
-    },
-
-    /**
-     * Records the contacts of several devices at once (device id -> epoch seconds), in `tx` when
-     * given (the ingest writer's transaction); last_contact only moves forward.
-     */
-    /** Firmware the devices report running (diagnostics `fw`); returns those that changed. */
-    reportFirmware(reports: ReadonlyMap<string, string>, tx?: Db) {
-      return reports.size > 0 ? repo.reportFirmware(tx ?? db, reports) : Promise.resolve([]);
-    },
-
-    /** Of the given devices, those with a pending config. */
-    devicesWithPendingConfig(ids: string[]): Promise<string[]> {
-      return ids.length > 0 ? repo.devicesWithPendingConfig(db, ids) : Promise.resolve([]);
-    },
-
-    async markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void> {
-      if (contacts.size > 0) await repo.markContacts(tx ?? db, contacts);
-    },
-
-    /**
-     * The pending config to send now with its version ("pushed next time the device makes
-     * contact"), marked sent; null when there is none, or when this version was sent less than
-     * `resendAfterMs` ago and is still not acknowledged. It stays pending until acknowledged.
-     */
-    async takeConfigToSend(
-      id: string,
-      resendAfterMs: number,
-    ): Promise<{ config: Record<string, unknown>; version: number } | null> {
-      if (!DEVICE_ID_PATTERN.test(id)) return null;
-      const now = clock.now();
-      return repo.takeConfigToSend(db, id, now, new Date(now.getTime() - resendAfterMs));
-    },
-
-    /**
-     * The device acknowledges config `version`: the version it was sent is merged into the
-     * applied config (the pending config is cleared unless a newer change was merged into it
-     * meanwhile) and listeners hear of it ('applied'); a version already applied is 'already';
-     * an older version than the one now pending (a newer one is in flight and includes it) is
-     * 'superseded' and changes nothing; any other version is 'unknown' and changes nothing.
-     * With checkOnly, answers the same and changes nothing at all.
-     */
-    async acknowledgeConfig(
-      id: string,
-      version: number,
-      checkOnly = false,
-    ): Promise<'applied' | 'already' | 'superseded' | 'unknown'> {
-      if (!DEVICE_ID_PATTERN.test(id)) return 'unknown';
-      const outcome = await db.transaction(async (tx) => {
-        const row = await repo.findConfigDelivery(tx, id, !checkOnly);
-        if (!row) return { result: 'unknown' as const };
-        if (row.sent_config !== null && row.sent_config_version === version) {
-          if (checkOnly) return { result: 'applied' as const };
-          const applied = mergeDeviceConfig(row.config, row.sent_config);
-          await repo.applySentConfig(tx, id, applied, version);
-          return { result: 'applied' as const, applied: row.sent_config };
-        }
-        if (version <= row.applied_config_version) return { result: 'already' as const };
-        return { result: version < row.config_version ? ('superseded' as const) : ('unknown' as const) };
-      });
-      if (outcome.result === 'applied' && outcome.applied) {
-        for (const listener of configListeners) {
-          await listener(id, outcome.applied, version).catch((error: unknown) =>
-            deps.log.warn({ err: error, deviceId: id }, 'Config listener failed'),
-          );
-        }
-      }
-      return outcome.result;
-    },
-
-    /** The version of the pending config (null with none) and when that version was last sent. */
-    async pendingConfigState(id: string): Promise<{ version: number | null; sentAt: Date | null }> {
-      const row = DEVICE_ID_PATTERN.test(id) ? await repo.findConfigDelivery(db, id) : null;
-      if (!row || row.pending_config === null) return { version: null, sentAt: null };
-      return {
-        version: row.config_version,
-        sentAt: row.sent_config_version === row.config_version ? row.config_sent_at : null,
-      };
-    },
-
-    /** Calls `listener` after the device acknowledged a config version, which is now applied. */
-    onConfigApplied(listener: ConfigListener): void {
-      configListeners.push(listener);
-    },
-
-    /** Merges a change into the pending config (row locked); answers the applied config, the new pending one and whether one was pending before. */
-    async mergePendingConfig(
-      id: string,
-      change: Record<string, unknown>,
-    ): Promise<{ config: Record<string, unknown>; pending: Record<string, unknown>; wasPending: boolean }> {
-      return db.transaction(async (tx) => {
-        const row = await repo.findDevice(tx, id, true);
-        if (!row) throw deviceNotFound();
-        const pending = mergeDeviceConfig(row.pending_config ?? {}, change);
-        await repo.setPendingConfig(tx, id, pending);
-        return { config: row.config, pending, wasPending: row.pending_config !== null };
-      });
-    },
-
-    /** True when `password` is the device's setup password (constant time; false for an unknown device). */
-    async checkSetupPassword(deviceId: string, password: string): Promise<boolean> {
-      const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(db, deviceId) : null;
-      const match = sameDigest(sha256(password), sha256(row?.setup_password ?? randomToken()));
-      return row !== null && match;
-    },
-
-    setPendingConfig(id: string, config: Record<string, unknown> | null): Promise<void> {
-      return repo.setPendingConfig(db, id, config);
-    },
-
-    setAppliedConfig(id: string, config: Record<string, unknown>): Promise<void> {
-      return repo.setAppliedConfig(db, id, config);
-    },
-
-    roleOf,
-    authorize,
+    ...registry,
 
     // ---- provisioning -------------------------------------------------------------------
 
@@ -510,13 +268,12 @@ export function createDevicesService(deps: DevicesDeps) {
         );
         return { created: false, device: toProvDevice(await loadDevice(id)) };
       }
-      const device = await createDevice(id, body, author);
+      const device = await registry.createDevice(id, body, author);
       if (!device) throw conflict('The device was created at the same time by another request.');
       return { created: true, device };
     },
 
     /** Creates a device with new credentials; null when the id is taken (nothing changes then). */
-    createDevice,
 
     async provDevice(id: string): Promise<ProvDevice> {
       return toProvDevice(await loadDevice(id));
@@ -568,8 +325,12 @@ export function createDevicesService(deps: DevicesDeps) {
       const locked = row.added_ts !== null;
       if (locked && !sameDigest(sha256(body.provLockOverrideCode), sha256(row.setup_password)))
         throw conflict(PROV_MESSAGES.locked);
-      if (!deps.queueCommand) throw new Error('The provisioning test needs the command queue (queueCommand)');
-      const command = await deps.queueCommand(id, PROV_TEST_COMMAND, { method: body.method, fw: body.fw }, user.id);
+      const command = await deps.delivery.queueCommand(
+        id,
+        PROV_TEST_COMMAND,
+        { method: body.method, fw: body.fw },
+        user.id,
+      );
       await repo.insertProvLog(db, id, provTestLogMessage(body, command.commandID, locked), user.email, clock.now());
       return command;
     },
@@ -625,7 +386,7 @@ export function createDevicesService(deps: DevicesDeps) {
       permission: DeviceRole,
       ctx: DeviceRequestContext,
     ): Promise<DeviceUserResult> {
-      await authorize(user.id, deviceId, 'editUsers');
+      await access.authorize(user.id, deviceId, 'editUsers');
       const targetId = await repo.findUserIdByEmail(db, email);
       if (targetId !== null) {
         const existing = await repo.findGrant(db, deviceId, targetId);
@@ -661,14 +422,14 @@ export function createDevicesService(deps: DevicesDeps) {
       targetUserId: string,
       permission: DeviceRole,
     ): Promise<DeviceUserResult> {
-      await authorize(user.id, deviceId, 'editUsers');
+      await access.authorize(user.id, deviceId, 'editUsers');
       await changeGrant(deviceId, targetUserId, permission);
       return { message: DEVICE_MESSAGES.userUpdated, deviceid: deviceId, userid: targetUserId, permission };
     },
 
     /** An ADMIN removes a user; anyone with a role may remove themselves. The last ADMIN stays. */
     async removeUser(user: User, deviceId: string, targetUserId: string): Promise<DeviceUserResult> {
-      await authorize(user.id, deviceId, targetUserId === user.id ? null : 'editUsers');
+      await access.authorize(user.id, deviceId, targetUserId === user.id ? null : 'editUsers');
       await changeGrant(deviceId, targetUserId, null);
       return { message: DEVICE_MESSAGES.userRemoved, deviceid: deviceId, userid: targetUserId };
     },
@@ -677,7 +438,7 @@ export function createDevicesService(deps: DevicesDeps) {
       user: User,
       deviceId: string,
     ): Promise<{ deviceid: string; users: DeviceUserEntry[]; invites: { email: string; permission: DeviceRole }[] }> {
-      await authorize(user.id, deviceId, 'viewUsers');
+      await access.authorize(user.id, deviceId, 'viewUsers');
       const [grants, invites] = [await repo.listGrants(db, deviceId), await repo.listInvites(db, deviceId)];
       return {
         deviceid: deviceId,
@@ -694,12 +455,12 @@ export function createDevicesService(deps: DevicesDeps) {
     },
 
     async getSettings(user: User, deviceId: string): Promise<DeviceSettingsResponse> {
-      const role = await authorize(user.id, deviceId, null);
+      const role = await access.authorize(user.id, deviceId, null);
       return settingsRecord(await loadDevice(deviceId), role, user);
     },
 
     async putSettings(user: User, deviceId: string, body: DeviceSettingsPutBody): Promise<DeviceSettingsResponse> {
-      const role = await authorize(user.id, deviceId, null);
+      const role = await access.authorize(user.id, deviceId, null);
       const required: Capability[] = [];
       if (body.PORTAL_deviceName !== undefined) required.push('editDeviceSettings');
       if (body.PORTAL_deviceNotes !== undefined) required.push('editDeviceNotes');
@@ -740,7 +501,7 @@ export function createDevicesService(deps: DevicesDeps) {
       slot: NotesImageSlot,
       body: NotesImagePutBody,
     ): Promise<DeviceSettingsResponse> {
-      const role = await authorize(user.id, deviceId, 'editDeviceNotes');
+      const role = await access.authorize(user.id, deviceId, 'editDeviceNotes');
       const bytes = Buffer.from(body.dataBase64, 'base64');
       await db.transaction(async (tx) => {
         const row = await repo.findDevice(tx, deviceId, true);
@@ -756,7 +517,7 @@ export function createDevicesService(deps: DevicesDeps) {
 
     /** Removes an asset or brand image (editDeviceNotes; none there is fine) and sets notes.images[slot] to null. */
     async deleteNotesImage(user: User, deviceId: string, slot: NotesImageSlot): Promise<DeviceSettingsResponse> {
-      const role = await authorize(user.id, deviceId, 'editDeviceNotes');
+      const role = await access.authorize(user.id, deviceId, 'editDeviceNotes');
       await db.transaction(async (tx) => {
         const row = await repo.findDevice(tx, deviceId, true);
         if (!row) throw deviceNotFound();
@@ -772,7 +533,7 @@ export function createDevicesService(deps: DevicesDeps) {
       deviceId: string,
       slot: NotesImageSlot,
     ): Promise<{ contentType: ImageType; bytes: Buffer }> {
-      await authorize(user.id, deviceId, null);
+      await access.authorize(user.id, deviceId, null);
       const image = await repo.findNotesImage(db, deviceId, slot);
       if (!image) throw new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.notesImageNotFound);
       return { contentType: image.content_type, bytes: image.bytes };
@@ -785,7 +546,7 @@ export function createDevicesService(deps: DevicesDeps) {
       code: string | undefined,
       brand: BrandConfig,
     ): Promise<{ deviceid: string; setupPassword: string }> {
-      await authorize(user.id, deviceId, 'adminSettings');
+      await access.authorize(user.id, deviceId, 'adminSettings');
       await confirmSecondFactor(user, code, brand);
       const row = await loadDevice(deviceId);
       return { deviceid: deviceId, setupPassword: row.setup_password };
@@ -794,7 +555,7 @@ export function createDevicesService(deps: DevicesDeps) {
     // ---- distributor tools --------------------------------------------------------------
 
     async distributorAction(user: User, deviceId: string, body: DistributorActionBody): Promise<{ message: string }> {
-      const role = await authorize(user.id, deviceId, null);
+      const role = await access.authorize(user.id, deviceId, null);
       if (!canUseDistributorTools(user.userGroups, role)) throw forbidden();
       if (body.action === 'reset-trial') {
         if (!(await repo.activateTrialReset(db, deviceId))) throw conflict(DEVICE_MESSAGES.trialResetUnavailable);

@@ -1,52 +1,12 @@
 /**
- * SQL of telemetry: records, latest values, events, diagnostics, hourly rollups, the server log
- * and the command queue. Batches go in as one jsonb array per table (jsonb_to_recordset), so a
- * group commit of 500 records is a handful of statements on both engines.
+ * SQL of telemetry: records, latest values, events, diagnostics and the hourly and daily
+ * rollups. Batches go in as one jsonb array per table (jsonb_to_recordset), so a group commit of
+ * 500 records is a handful of statements on both engines.
  */
 import type { Db } from '../../db/db';
+import type { DiagnosticsRow, EventRow, LatestRow, RollupRow } from './telemetry.rows';
 
-export interface EventRow {
-  device_id: string;
-  ts: number;
-  topic: string | null;
-  msg: string;
-  lv: number | null;
-  severity: string | null;
-}
-
-export interface RollupRow {
-  device_id: string;
-  key: string;
-  bucket: number;
-  count: number;
-  min: number;
-  max: number;
-  sum: number;
-  first: number;
-  last: number;
-  first_ts: number;
-  last_ts: number;
-}
-
-export interface LatestRow {
-  device_id: string;
-  key: string;
-  value: unknown;
-  ts: number;
-}
-
-export interface ServerLogRow {
-  device_id: string;
-  ts: string;
-  kind: string;
-  message: string;
-}
-
-export interface DiagnosticsRow {
-  device_id: string;
-  ts: number;
-  data: unknown;
-}
+export type { DiagnosticsRow, EventRow, LatestRow, RollupRow } from './telemetry.rows';
 
 /**
  * Inserts records, each row a JSON object text {device_id, ts, received_at, data}, and the
@@ -148,15 +108,6 @@ export async function insertDiagnostics(db: Db, rows: DiagnosticsRow[]): Promise
   await db.query(
     `INSERT INTO diagnostics (device_id, ts, data)
      SELECT device_id, ts, data FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, ts double precision, data jsonb)`,
-    [JSON.stringify(rows)],
-  );
-}
-
-export async function insertServerLog(db: Db, rows: ServerLogRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO server_log (device_id, ts, kind, message)
-     SELECT device_id, ts, kind, message FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, ts timestamptz, kind text, message text)`,
     [JSON.stringify(rows)],
   );
 }
@@ -348,17 +299,8 @@ export function selectRollupBuckets(
   );
 }
 
-export interface HourAggregate {
-  key: string;
-  count: number;
-  min: number;
-  max: number;
-  sum: number;
-  first: number;
-  last: number;
-  first_ts: number;
-  last_ts: number;
-}
+/** A key's aggregate over whole hours: a rollup row without its device and bucket. */
+export type HourAggregate = Omit<RollupRow, 'device_id' | 'bucket'>;
 
 /**
  * Aggregates per key of the whole hours in [from, to) (metrics): the whole UTC days inside the
@@ -419,134 +361,6 @@ export function selectDiagnostics(db: Db, deviceId: string, limit: number): Prom
     deviceId,
     limit,
   ]);
-}
-
-export function selectServerLog(
-  db: Db,
-  deviceId: string,
-  limit: number,
-): Promise<{ id: number; ts: Date; kind: string; message: string }[]> {
-  return db.query(
-    `SELECT id, ts, kind, message FROM server_log WHERE device_id = $1 ORDER BY ts DESC, id DESC LIMIT $2`,
-    [deviceId, limit],
-  );
-}
-
-// ---------------------------------------------------------------- commands
-
-export interface CommandRow {
-  id: number;
-  device_id: string;
-  method: string;
-  args: unknown;
-  state: string;
-  created_at: Date;
-  sent_at: Date | null;
-  acked_at: Date | null;
-  created_by: string | null;
-}
-
-const COMMAND_COLUMNS = 'id, device_id, method, args, state, created_at, sent_at, acked_at, created_by';
-
-export async function insertCommand(
-  db: Db,
-  row: { deviceId: string; method: string; args: unknown; createdAt: Date; createdBy: string | null },
-): Promise<CommandRow> {
-  const rows = await db.query<CommandRow>(
-    `INSERT INTO commands (device_id, method, args, state, created_at, created_by) VALUES ($1, $2, $3::jsonb, 'queued', $4, $5)
-     RETURNING ${COMMAND_COLUMNS}`,
-    [row.deviceId, row.method, row.args === undefined ? null : JSON.stringify(row.args), row.createdAt, row.createdBy],
-  );
-  return rows[0]!;
-}
-
-export function selectCommands(db: Db, deviceId: string, limit: number): Promise<CommandRow[]> {
-  return db.query(
-    `SELECT ${COMMAND_COLUMNS} FROM commands WHERE device_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-    [deviceId, limit],
-  );
-}
-
-/** Cancels a queued (or sent, unacknowledged) command; returns whether one was cancelled. */
-export async function cancelCommand(db: Db, deviceId: string, commandId: number): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE commands SET state = 'cancelled' WHERE device_id = $1 AND id = $2 AND state = 'queued' RETURNING id`,
-    [deviceId, commandId],
-  );
-  return rows.length > 0;
-}
-
-/** A command taken for delivery ('sent' for the first time, or 'resent'), or found 'expired' on the way. */
-export interface DeliveryCommandRow {
-  id: number;
-  method: string;
-  args: unknown;
-  outcome: 'sent' | 'resent' | 'expired';
-}
-
-/**
- * Takes the commands to deliver now, oldest first, at most 50: queued ones, and sent ones not
- * acknowledged since `resendBefore`; marks them sent at `now`. In the same statement, the
- * device's unacknowledged commands queued before `expireBefore` become expired (and are
- * returned as such, never to be delivered).
- */
-/** Of the given devices, those with unacknowledged commands (some may be due for sending or expiry). */
-export async function devicesWithOpenCommands(db: Db, ids: string[]): Promise<string[]> {
-  const rows = await db.query<{ device_id: string }>(
-    `SELECT DISTINCT device_id FROM commands WHERE device_id = ANY($1::text[]) AND state IN ('queued', 'sent')`,
-    [ids],
-  );
-  return rows.map((r) => r.device_id);
-}
-
-export async function takeCommandsToSend(
-  db: Db,
-  deviceId: string,
-  now: Date,
-  resendBefore: Date,
-  expireBefore: Date,
-): Promise<DeliveryCommandRow[]> {
-  const rows = await db.query<DeliveryCommandRow>(
-    `WITH expired AS (
-       UPDATE commands SET state = 'expired'
-        WHERE device_id = $1 AND state IN ('queued', 'sent') AND created_at < $4
-       RETURNING id, method, args, 'expired'::text AS outcome
-     ), picked AS (
-       SELECT id, state AS was FROM commands
-        WHERE device_id = $1 AND created_at >= $4 AND (state = 'queued' OR (state = 'sent' AND sent_at < $3))
-        ORDER BY id LIMIT 50 FOR UPDATE
-     ), sent AS (
-       UPDATE commands c SET state = 'sent', sent_at = $2 FROM picked WHERE c.id = picked.id
-       RETURNING c.id, c.method, c.args, CASE WHEN picked.was = 'sent' THEN 'resent' ELSE 'sent' END AS outcome
-     )
-     SELECT id, method, args, outcome FROM expired UNION ALL SELECT id, method, args, outcome FROM sent`,
-    [deviceId, now, resendBefore, expireBefore],
-  );
-  return rows.sort((a, b) => a.id - b.id);
-}
-
-/** Puts commands back in the queue (delivery failed). */
-export async function requeueCommands(db: Db, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.query(
-    `UPDATE commands SET state = 'queued', sent_at = NULL WHERE id = ANY($1::integer[]) AND state = 'sent'`,
-    [ids],
-  );
-}
-
-/** Acknowledged: queued or sent commands of the device become delivered; returns those that changed. */
-export async function markCommandsDelivered(
-  db: Db,
-  deviceId: string,
-  ids: number[],
-  now: Date,
-): Promise<{ id: number; method: string }[]> {
-  if (ids.length === 0) return [];
-  return db.query(
-    `UPDATE commands SET state = 'delivered', acked_at = $3 WHERE device_id = $1 AND id = ANY($2::integer[]) AND state IN ('queued', 'sent')
-     RETURNING id, method`,
-    [deviceId, ids, now],
-  );
 }
 
 // ---------------------------------------------------------------- retention, deletion, transfer
@@ -710,38 +524,6 @@ export function selectRecordPage(
   return db.query(
     `SELECT ts, data FROM records WHERE device_id = $1 AND ts ${range.inclusive ? '>=' : '>'} $2 AND ts <= $3 ORDER BY ts LIMIT $4`,
     [deviceId, range.from, range.to, limit],
-  );
-}
-
-// ---------------------------------------------------------------- command acknowledgement and expiry
-
-/** The states of those of `ids` that are commands of this device (another device's ids are not found). */
-export function selectCommandStates(
-  db: Db,
-  deviceId: string,
-  ids: number[],
-): Promise<{ id: number; method: string; state: string }[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.query(`SELECT id, method, state FROM commands WHERE device_id = $1 AND id = ANY($2::integer[])`, [
-    deviceId,
-    ids,
-  ]);
-}
-
-/**
- * Unacknowledged (queued or sent) commands queued before `before` become expired, of one device
- * or of all (deviceId null); returns them.
- */
-export function expireCommands(
-  db: Db,
-  before: Date,
-  deviceId: string | null,
-): Promise<{ id: number; device_id: string; method: string }[]> {
-  return db.query(
-    `UPDATE commands SET state = 'expired'
-      WHERE state IN ('queued', 'sent') AND created_at < $1 AND ($2::text IS NULL OR device_id = $2)
-     RETURNING id, device_id, method`,
-    [before, deviceId],
   );
 }
 

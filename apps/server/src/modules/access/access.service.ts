@@ -1,0 +1,33 @@
+/**
+ * The one access gate: every module asks it a user's role on a device, and nothing else decides
+ * one. A user without a role on a device gets 404 'Device not found', byte for byte the answer
+ * for an id that does not exist; a role without the capability gets 403.
+ */
+import { DEVICE_ID_PATTERN, DEVICE_MESSAGES, can, effectiveRole, type Capability, type DeviceRole } from '@portal/core';
+import type { Db } from '../../db/db';
+import { AppError, forbidden } from '../../errors';
+import * as repo from './access.repository';
+
+export const deviceNotFound = () => new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
+
+export function createAccessService(deps: { db: Db }) {
+  const { db } = deps;
+
+  /** The user's role on the device (the highest of all that grant one), or null. */
+  async function roleOf(userId: string, deviceId: string): Promise<DeviceRole | null> {
+    if (!DEVICE_ID_PATTERN.test(deviceId)) return null;
+    return effectiveRole(await repo.findRoles(db, deviceId, userId));
+  }
+
+  /** The caller's role; 404 for a stranger (or no device), 403 without the capability (null: any role). */
+  async function authorize(userId: string, deviceId: string, capability: Capability | null): Promise<DeviceRole> {
+    const role = await roleOf(userId, deviceId);
+    if (role === null) throw deviceNotFound();
+    if (capability !== null && !can(role, capability)) throw forbidden();
+    return role;
+  }
+
+  return { roleOf, authorize };
+}
+
+export type AccessService = ReturnType<typeof createAccessService>;

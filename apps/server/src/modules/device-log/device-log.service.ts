@@ -1,0 +1,37 @@
+/**
+ * The device's server log: every module writes its lines here (ingest refusals, deliveries,
+ * config changes, retention), in the caller's transaction when it gives one.
+ */
+import type { Db } from '../../db/db';
+import type { Clock } from '../../clock';
+import * as repo from './device-log.repository';
+
+export type { ServerLogRow } from './device-log.repository';
+
+/** Longest message kept; a longer one is cut. */
+const MAX_MESSAGE_LENGTH = 2000;
+
+export function createDeviceLogService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    /** Writes one line now. */
+    async write(deviceId: string, kind: string, message: string): Promise<void> {
+      await repo.insertServerLog(db, [
+        { device_id: deviceId, ts: clock.now().toISOString(), kind, message: message.slice(0, MAX_MESSAGE_LENGTH) },
+      ]);
+    },
+
+    /** Writes lines as given, in `tx` when it is a transaction of the caller's. */
+    writeRows(rows: repo.ServerLogRow[], tx: Db = db): Promise<void> {
+      return repo.insertServerLog(tx, rows);
+    },
+
+    /** The newest `limit` lines, newest first. */
+    async list(deviceId: string, limit: number) {
+      const rows = await repo.selectServerLog(db, deviceId, limit);
+      return rows.map((r) => ({ id: r.id, ts: new Date(r.ts).getTime() / 1000, kind: r.kind, message: r.message }));
+    },
+  };
+}
+
+export type DeviceLogService = ReturnType<typeof createDeviceLogService>;

@@ -1,0 +1,110 @@
+/**
+ * The devices table as other modules read and write it: a device's summary, key and setup
+ * password checks, contact times, reported firmware and the pending config. Created before the
+ * modules that need it (telemetry, device config, the devices service), so wiring stays one-way.
+ */
+import {
+  DEFAULT_FIRMWARE,
+  DEVICE_ID_PATTERN,
+  defaultDeviceConfig,
+  deviceFamily,
+  mergeDeviceConfig,
+  type ProvEditDeviceBody,
+} from '@portal/core';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/db';
+import { randomToken, sameDigest, sha256 } from '../../security';
+import { deviceNotFound } from '../access/access.service';
+import * as repo from './devices.repository';
+import {
+  newSetupPassword,
+  toProvDevice,
+  toSummary,
+  type DeviceSummary,
+  type ProvisionedDevice,
+} from './devices.summary';
+
+export function createDeviceRegistry(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  let dummyKeyHash: string | undefined;
+
+  return {
+    /** Creates a device with a new key and setup password (returned once); null when the id is taken. */
+    async createDevice(id: string, body: ProvEditDeviceBody, author: string | null): Promise<ProvisionedDevice | null> {
+      const deviceKey = randomToken();
+      const setupPassword = newSetupPassword();
+      const fw = body.fw ?? DEFAULT_FIRMWARE;
+      const config = defaultDeviceConfig({ id, model: body.model, name: body.name ?? id, fw });
+      const now = clock.now();
+      const family = deviceFamily(body.model);
+      const device = { id, model: body.model, family, fw, keyHash: sha256(deviceKey), setupPassword, config };
+      // The device and its first provisioning-log line, or neither.
+      const inserted = await db.transaction(async (tx) => {
+        if (!(await repo.insertDevice(tx, { ...device, createdAt: now }))) return false;
+        await repo.insertProvLog(tx, id, `Provisioned: ${body.model} ${fw}`, author, now);
+        return true;
+      });
+      if (!inserted) return null;
+      const row = await repo.findDevice(db, id);
+      return { ...toProvDevice(row!), setupPassword, deviceKey };
+    },
+
+    /** True when `key` is the device's key; constant time, and as slow for unknown ids. */
+    async verifyDeviceKey(id: string, key: string): Promise<boolean> {
+      const stored = DEVICE_ID_PATTERN.test(id) ? await repo.findKeyHash(db, id) : null;
+      dummyKeyHash ??= sha256(randomToken());
+      const match = sameDigest(sha256(key), stored ?? dummyKeyHash);
+      return stored !== null && match;
+    },
+
+    async getDevice(id: string): Promise<DeviceSummary | null> {
+      if (!DEVICE_ID_PATTERN.test(id)) return null;
+      const row = await repo.findDevice(db, id);
+      return row ? toSummary(row) : null;
+    },
+
+    /**
+     * Records the contacts of several devices at once (device id -> epoch seconds), in `tx` when
+     * given (the ingest writer's transaction); last_contact only moves forward.
+     */
+    async markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void> {
+      if (contacts.size > 0) await repo.markContacts(tx ?? db, contacts);
+    },
+
+    /** Firmware the devices report running (diagnostics `fw`); returns those that changed. */
+    reportFirmware(reports: ReadonlyMap<string, string>, tx?: Db) {
+      return reports.size > 0 ? repo.reportFirmware(tx ?? db, reports) : Promise.resolve([]);
+    },
+
+    /** Merges a change into the pending config (row locked); answers the applied config, the new pending one and whether one was pending before. */
+    async mergePendingConfig(
+      id: string,
+      change: Record<string, unknown>,
+    ): Promise<{ config: Record<string, unknown>; pending: Record<string, unknown>; wasPending: boolean }> {
+      return db.transaction(async (tx) => {
+        const row = await repo.findDevice(tx, id, true);
+        if (!row) throw deviceNotFound();
+        const pending = mergeDeviceConfig(row.pending_config ?? {}, change);
+        await repo.setPendingConfig(tx, id, pending);
+        return { config: row.config, pending, wasPending: row.pending_config !== null };
+      });
+    },
+
+    /** True when `password` is the device's setup password (constant time; false for an unknown device). */
+    async checkSetupPassword(deviceId: string, password: string): Promise<boolean> {
+      const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(db, deviceId) : null;
+      const match = sameDigest(sha256(password), sha256(row?.setup_password ?? randomToken()));
+      return row !== null && match;
+    },
+
+    setPendingConfig(id: string, config: Record<string, unknown> | null): Promise<void> {
+      return repo.setPendingConfig(db, id, config);
+    },
+
+    setAppliedConfig(id: string, config: Record<string, unknown>): Promise<void> {
+      return repo.setAppliedConfig(db, id, config);
+    },
+  };
+}
+
+export type DeviceRegistry = ReturnType<typeof createDeviceRegistry>;

@@ -1,0 +1,120 @@
+/**
+ * Retention: data older than each device's plan keeps it (records, events, diagnostics, hourly
+ * and daily rollups) is deleted in bounded statements, so ingest's transactions get the tables
+ * between two of them; each device's deletion goes to its server log.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { PLANS, dataPlan } from '@portal/core';
+import type { Db } from '../../db/db';
+import type { Clock } from '../../clock';
+import type { DeviceLogService } from '../device-log/device-log.service';
+import * as repo from './telemetry.repository';
+
+export interface RetentionResult {
+  deviceId: string;
+  cutoff: number;
+  records: number;
+  events: number;
+  diagnostics: number;
+  /** Hourly rollups. */
+  rollups: number;
+  dailyRollups: number;
+}
+
+export interface RetentionOptions {
+  /** How often the retention job runs (0: never; tests call runRetention). */
+  retentionIntervalMs: number;
+  /** Rows deleted per statement by retention, so ingest never waits long behind it. */
+  retentionBatchSize: number;
+}
+
+type Counted = 'records' | 'events' | 'diagnostics' | 'rollups' | 'dailyRollups';
+
+const TABLES: readonly [repo.RetentionTable, Counted][] = [
+  ['records', 'records'],
+  ['events', 'events'],
+  ['diagnostics', 'diagnostics'],
+  ['rollup_hour', 'rollups'],
+  ['rollup_day', 'dailyRollups'],
+];
+
+export function createRetention(deps: {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  deviceLog: DeviceLogService;
+  devices: {
+    getDevice(id: string): Promise<{ tier: string; added_ts: number | null; trial_reset_ts?: number | null } | null>;
+  };
+  /** Runs first: unacknowledged commands past their expiry become expired. */
+  expireCommands(now: Date): Promise<number>;
+  /** Read at each use, so a test may change the batch size. */
+  options: RetentionOptions;
+}) {
+  const { db, clock, log, deviceLog, devices, options } = deps;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  async function run(now: Date): Promise<RetentionResult[]> {
+    await deps.expireCommands(now);
+    const results: RetentionResult[] = [];
+    const limit = options.retentionBatchSize;
+    for (const deviceId of await repo.devicesWithData(db)) {
+      const device = await devices.getDevice(deviceId);
+      if (!device) continue;
+      const days = PLANS[dataPlan(device, now.getTime())].dataStorageDays;
+      const cutoff = now.getTime() / 1000 - days * 86_400;
+      const result: RetentionResult = {
+        deviceId,
+        cutoff,
+        records: 0,
+        events: 0,
+        diagnostics: 0,
+        rollups: 0,
+        dailyRollups: 0,
+      };
+      for (const [table, field] of TABLES) {
+        for (;;) {
+          const n = await repo.deleteOlderThan(db, table, deviceId, cutoff, limit);
+          result[field] += n;
+          if (n < limit) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      if (result.records + result.events + result.diagnostics + result.rollups + result.dailyRollups > 0) {
+        const when = new Date(cutoff * 1000).toISOString();
+        const message = `retention: deleted ${result.records} records older than ${when} (${days} days), ${result.events} events, ${result.diagnostics} diagnostics, ${result.rollups} hourly and ${result.dailyRollups} daily rollups`;
+        log.info({ deviceId }, message);
+        await deviceLog.write(deviceId, 'retention', message);
+        results.push(result);
+      }
+    }
+    return results;
+  }
+
+  return {
+    /**
+     * Deletes data older than each device's plan keeps it; first expires unacknowledged
+     * commands older than COMMAND_EXPIRY_S.
+     */
+    run,
+
+    /** Starts the periodic job (stopped by close). */
+    start(): void {
+      if (timer || options.retentionIntervalMs <= 0) return;
+      timer = setInterval(() => {
+        if (running) return;
+        running = run(clock.now())
+          .catch((error: unknown) => log.error({ err: error }, 'retention failed'))
+          .finally(() => (running = null));
+      }, options.retentionIntervalMs);
+      timer.unref();
+    },
+
+    async close(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running?.catch(() => undefined);
+    },
+  };
+}

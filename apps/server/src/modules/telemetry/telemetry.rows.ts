@@ -1,0 +1,37 @@
+/** The rows the ingest writer derives from a batch and the repository stores (no SQL here). */
+
+export interface EventRow {
+  device_id: string;
+  ts: number;
+  topic: string | null;
+  msg: string;
+  lv: number | null;
+  severity: string | null;
+}
+
+export interface RollupRow {
+  device_id: string;
+  key: string;
+  bucket: number;
+  count: number;
+  min: number;
+  max: number;
+  sum: number;
+  first: number;
+  last: number;
+  first_ts: number;
+  last_ts: number;
+}
+
+export interface LatestRow {
+  device_id: string;
+  key: string;
+  value: unknown;
+  ts: number;
+}
+
+export interface DiagnosticsRow {
+  device_id: string;
+  ts: number;
+  data: unknown;
+}
