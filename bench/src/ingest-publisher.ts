@@ -54,7 +54,7 @@ async function connectAll(s: PublisherSetup): Promise<void> {
       const i = next++;
       const d = s.devices[i]!;
       clients[i] = await mqtt.connectAsync(s.url, {
-        clientId: `bench-${d.id}-${process.pid}`,
+        clientId: `${d.id}-bench-${process.pid}`,
         ...(s.authenticate ? { username: d.id, password: d.key } : {}),
         reconnectPeriod: 0,
         connectTimeout: 20_000,

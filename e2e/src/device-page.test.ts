@@ -61,7 +61,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
    */
   async function publish(device: Device, records: Record<string, unknown> | Record<string, unknown>[]): Promise<void> {
     const client = await mqtt.connectAsync(stack.mqttUrl, {
-      clientId: `e2e-${device.id}-${process.pid}-${Date.now()}`,
+      clientId: `${device.id}-e2e-${process.pid}-${Date.now()}`,
       username: device.id,
       password: device.deviceKey,
       reconnectPeriod: 0,
