@@ -14,9 +14,9 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_EXPIRY_S, MAX_ACK_IDS } from '@portal/core';
 import { HttpLink, MqttLink, SimDevice, type DeviceLink } from '@portal/simulator';
-import { type ApiClient, type DbKind, type TestPortal, findPostgres, signedIn, startTestPortal } from './helpers';
-import { type RoleFixture, deviceWithRoles, expectError, provision } from './device-helpers';
-import { connectDevice, inbox, until } from './ingest-helpers';
+import { type ApiClient, type DbKind, type TestPortal, findPostgres, signedIn, startTestPortal } from '../helpers';
+import { type RoleFixture, deviceWithRoles, expectError, provision } from '../device-helpers';
+import { connectDevice, inbox, until } from '../ingest-helpers';
 
 type Command = {
   commandID: number;

@@ -11,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authenticator } from 'otplib';
 import { DEVICE_MESSAGES, DeviceSettingsResponseSchema, type DeviceRole } from '@portal/core';
-import { openDatabase } from '../src/db/db';
-import { migrate } from '../src/db/migrate';
-import { systemClock } from '../src/clock';
-import { createDeviceRegistry } from '../src/modules/devices/devices.registry';
+import { openDatabase } from '../../src/db/db';
+import { migrate } from '../../src/db/migrate';
+import { systemClock } from '../../src/clock';
+import { createDeviceRegistry } from '../../src/modules/devices/devices.registry';
 import {
   type DbKind,
   type MailCatcher,
@@ -26,7 +26,7 @@ import {
   totpCode,
   uniqueEmail,
   wrongTotpCode,
-} from './helpers';
+} from '../helpers';
 import {
   type RoleFixture,
   claim,
@@ -37,11 +37,11 @@ import {
   provisioningStaff,
   randomDeviceId,
   signedInUser,
-} from './device-helpers';
+} from '../device-helpers';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ROLES: DeviceRole[] = ['ADMIN', 'USER', 'OPERATOR', 'VIEW'];
 
 const body = <T>(res: { body: unknown }) => res.body as T;

@@ -3,15 +3,15 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../src/db/db';
+import { openDatabase } from '../../src/db/db';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, loadConfig } from '../src/config';
-import { startPortal } from '../src/portal';
+import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { startPortal } from '../../src/portal';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 describe('configuration', () => {
   it('has defaults for everything', () => {
