@@ -86,17 +86,22 @@ export function operationIdOf(method: string, url: string): string {
   return method.toLowerCase() + words.join('');
 }
 
+/** Methods whose requests Fastify reads a body of, whether or not the route's schema has one. */
+const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** The error statuses the plugins answer on this route, whatever its handler does. */
 function pluginErrorStatuses(route: RouteOptions, schema: FastifySchema, secured: boolean): number[] {
   const methods = [route.method].flat();
+  // A body is parsed (malformed JSON: 400), limited (413) and typed (415) even where none is expected.
+  const readsBody = methods.some((m) => BODY_METHODS.has(m));
   const statuses: number[] = [];
-  if (schema.params || schema.querystring || schema.body || schema.headers) statuses.push(400);
+  if (schema.params || schema.querystring || schema.body || schema.headers || readsBody) statuses.push(400);
   if (secured) statuses.push(401);
   if (methods.some((m) => !SAFE_METHODS.has(m)) && route.config?.csrf !== false) statuses.push(403);
-  if (schema.body) statuses.push(413);
+  if (readsBody) statuses.push(413);
   // The router's limit on a path parameter (app.ts, maxParamLength).
   if (route.url.includes(':')) statuses.push(414);
-  if (schema.body) statuses.push(415);
+  if (readsBody) statuses.push(415);
   if (route.config?.rateLimit) statuses.push(429);
   return statuses;
 }

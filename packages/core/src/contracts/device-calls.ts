@@ -3,7 +3,7 @@
  * document or records), the provisioning test run, and the messages of the setup-password step-up.
  */
 import { z } from 'zod';
-import { ImportBodySchema, ImportResultSchema } from './device-data';
+import { ExportRecordsSchema, ImportBodySchema, ImportResultSchema } from './device-data';
 import { DeviceConfigResponseSchema, DeviceConfigSettingsSchema } from './device-config';
 import { FirmwareSchema } from './devices';
 import { safeString } from './fields';
@@ -63,6 +63,13 @@ export type DeviceConfigImportResult = z.infer<typeof DeviceConfigImportResultSc
 
 /** What POST /device/{id}/import answers: a config import result or a records import result. */
 export const DeviceImportResultSchema = z.union([DeviceConfigImportResultSchema, ImportResultSchema]);
+
+/** GET /device/{id}/export?format=config: the applied config (as GET /config's `config`), which POST /import takes back. */
+export const ExportConfigSchema = z.object({ config: DeviceConfigResponseSchema.shape.config });
+export type ExportConfig = z.infer<typeof ExportConfigSchema>;
+
+/** GET /device/{id}/export as JSON: the records (format json) or the config document (format config). */
+export const DeviceExportJsonSchema = z.union([ExportRecordsSchema, ExportConfigSchema]);
 
 /**
  * The change a config import queues: the document without the identity fields of

@@ -40,6 +40,13 @@ export type ImportResult = z.infer<typeof ImportResultSchema>;
 /** Records as CSV or JSON; `config`: the applied config document, as POST /device/{id}/import takes it. */
 export const EXPORT_FORMATS = ['csv', 'json', 'config'] as const;
 
+/** GET /device/{id}/export?format=json: the records of the range as stored (ts and the keys asked for). */
+export const ExportRecordsSchema = z.object({
+  deviceid: z.string(),
+  records: z.array(z.record(z.string(), z.unknown())),
+});
+export type ExportRecords = z.infer<typeof ExportRecordsSchema>;
+
 // ---- Queries of the read calls (spec 2 section 7) ------------------------------------------------
 
 /** A number in a query string: '' counts as missing, anything else must read as a finite number. */

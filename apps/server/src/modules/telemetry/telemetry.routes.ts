@@ -12,6 +12,7 @@ import {
   DEFAULT_RPC_COMMANDS,
   DEFAULT_SERVER_LOG_ENTRIES,
   DeleteDataBodySchema,
+  DeviceExportJsonSchema,
   DeleteDataResultSchema,
   DiagnosticsResponseSchema,
   ExportQuerySchema,
@@ -199,7 +200,14 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
           'fromTime/toTime are epoch seconds (inclusive); dataKeys is a comma list (default: every key); format csv (default) or json; format config exports the applied config document ({config}) that POST /import takes back.',
         params: AnyDeviceParamsSchema,
         querystring: ExportQuerySchema,
-        response: { 200: z.string().describe('CSV (text/csv) or JSON (application/json), streamed'), ...errors },
+        response: {
+          200: {
+            description:
+              'The file, streamed: CSV (format csv, the default), the records as JSON (format json) or the applied config (format config)',
+            content: { 'text/csv': { schema: z.string() }, 'application/json': { schema: DeviceExportJsonSchema } },
+          },
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
