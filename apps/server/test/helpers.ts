@@ -17,6 +17,7 @@ import { hashPassword } from '../src/security';
 import { findUserByEmail, insertUser, type User } from '../src/modules/auth/auth.repository';
 import { latestOutboxMessages } from '../src/modules/mail/mail.repository';
 import { dropSchema, firstReachablePostgres, postgresCandidates } from './dev-postgres';
+import { checkResponse } from './openapi/response-contract';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -109,6 +110,15 @@ export interface TestPortalOptions {
   mqttShareGroup?: string;
 }
 
+/** One answer a client received; route is the document's path template of the operation it reached. */
+export interface ResponseLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  route?: string | undefined;
+  contentType?: string;
+}
+
 export interface TestPortal {
   portal: Portal;
   /** http://127.0.0.1:{port} */
@@ -119,7 +129,7 @@ export interface TestPortal {
   /** A fresh client with its own cookie jar. */
   client(): ApiClient;
   /** Every response any client of this portal received (to assert that nothing answered 5xx). */
-  responses: { method: string; path: string; status: number }[];
+  responses: ResponseLogEntry[];
   close(): Promise<void>;
 }
 
@@ -307,8 +317,11 @@ export class ApiClient {
       else this.jar.set(parsed.name, parsed.value);
     }
     let body: unknown = undefined;
-    if ((res.headers['content-type'] ?? '').includes('application/json') && res.text) body = JSON.parse(res.text);
-    this.log.push({ method, path, status: res.status });
+    const contentType = res.headers['content-type'] ?? '';
+    if (contentType.includes('application/json') && res.text) body = JSON.parse(res.text);
+    // The answer must be one the OpenAPI document describes: a violation fails the test that got it.
+    const operation = await checkResponse(this.base, { method, path, status: res.status, contentType, text: res.text });
+    this.log.push({ method, path, status: res.status, route: operation?.route, contentType });
     return {
       status: res.status,
       headers: res.headers,
