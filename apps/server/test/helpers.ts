@@ -4,6 +4,7 @@
  * repository, and PostgreSQL discovery for the second run of the suite.
  */
 import http from 'node:http';
+import { describe, it } from 'vitest';
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -66,6 +67,25 @@ export function findPostgres(): Promise<string | null> {
 }
 
 export { dropSchema };
+
+/**
+ * Declares `suite` when PostgreSQL is reachable. Otherwise, under REQUIRE_SERVICES=1 (CI), a
+ * test named `title` that fails saying so; else a skipped one, and a line in the output.
+ */
+export async function describeWhenPostgres(title: string, suite: () => void): Promise<void> {
+  if (await findPostgres()) return suite();
+  const tried = `tried ${PG_CANDIDATES.join(', ')}; set TEST_DATABASE_URL`;
+  if (process.env.REQUIRE_SERVICES === '1') {
+    describe(title, () => {
+      it('has PostgreSQL (REQUIRE_SERVICES=1)', () => {
+        throw new Error(`PostgreSQL is not reachable (${tried})`);
+      });
+    });
+    return;
+  }
+  console.log(`PostgreSQL is not reachable (${tried}): ${title} is skipped.`);
+  describe.skip(`${title}: PostgreSQL not reachable`, () => it('skipped', () => undefined));
+}
 
 export const newSchemaName = () => `t_${randomBytes(6).toString('hex')}`;
 

@@ -21,8 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNSTORABLE_TEXT_MESSAGE } from '@portal/core';
 import { OPENAPI_PATH } from '../../src/plugins/swagger';
 import {
-  PG_CANDIDATES,
-  findPostgres,
+  describeWhenPostgres,
   makeUser,
   signedIn,
   startTestPortal,
@@ -731,17 +730,4 @@ function describeFuzz(kind: DbKind) {
 
 describeFuzz('pglite');
 
-const pgUrl = await findPostgres();
-if (pgUrl) {
-  describeFuzz('postgres');
-} else if (process.env.REQUIRE_SERVICES === '1') {
-  describe('OpenAPI fuzz (postgres)', () => {
-    it('has PostgreSQL (REQUIRE_SERVICES=1)', () => {
-      throw new Error(`PostgreSQL is not reachable (tried ${PG_CANDIDATES.join(', ')}; set TEST_DATABASE_URL)`);
-    });
-  });
-} else {
-  describe.skip('OpenAPI fuzz (postgres): PostgreSQL not reachable', () => {
-    it('skipped', () => undefined);
-  });
-}
+await describeWhenPostgres('OpenAPI fuzz (postgres)', () => describeFuzz('postgres'));

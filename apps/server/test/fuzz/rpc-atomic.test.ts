@@ -4,7 +4,7 @@
  * command must not stay queued.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_CANDIDATES, findPostgres, startTestPortal, type DbKind, type TestPortal } from '../helpers';
+import { describeWhenPostgres, startTestPortal, type DbKind, type TestPortal } from '../helpers';
 import { claim, provision, signedInUser } from '../device-helpers';
 
 function describeAtomic(kind: DbKind) {
@@ -55,16 +55,4 @@ function describeAtomic(kind: DbKind) {
 
 describeAtomic('pglite');
 
-if (await findPostgres()) {
-  describeAtomic('postgres');
-} else if (process.env.REQUIRE_SERVICES === '1') {
-  describe('rpc atomic (postgres)', () => {
-    it('has PostgreSQL (REQUIRE_SERVICES=1)', () => {
-      throw new Error(`PostgreSQL is not reachable (tried ${PG_CANDIDATES.join(', ')}; set TEST_DATABASE_URL)`);
-    });
-  });
-} else {
-  describe.skip('rpc atomic (postgres): PostgreSQL not reachable', () => {
-    it('skipped', () => undefined);
-  });
-}
+await describeWhenPostgres('rpc atomic (postgres)', () => describeAtomic('postgres'));

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLOUR_MESSAGE, JSON_TOO_DEEP_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '@portal/core';
-import { PG_CANDIDATES, findPostgres, startTestPortal, type ApiClient, type DbKind, type TestPortal } from '../helpers';
+import { describeWhenPostgres, startTestPortal, type ApiClient, type DbKind, type TestPortal } from '../helpers';
 import { claim, expectError, provision, signedInUser, type Provisioned } from '../device-helpers';
 import { connectDevice, until } from '../ingest-helpers';
 
@@ -196,16 +196,4 @@ function describeText(kind: DbKind) {
 
 describeText('pglite');
 
-if (await findPostgres()) {
-  describeText('postgres');
-} else if (process.env.REQUIRE_SERVICES === '1') {
-  describe('text the database cannot store (postgres)', () => {
-    it('has PostgreSQL (REQUIRE_SERVICES=1)', () => {
-      throw new Error(`PostgreSQL is not reachable (tried ${PG_CANDIDATES.join(', ')}; set TEST_DATABASE_URL)`);
-    });
-  });
-} else {
-  describe.skip('text the database cannot store (postgres): PostgreSQL not reachable', () => {
-    it('skipped', () => undefined);
-  });
-}
+await describeWhenPostgres('text the database cannot store (postgres)', () => describeText('postgres'));
