@@ -1,17 +1,8 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { formatDistanceStrict, type FormatDistanceToken, type Locale } from 'date-fns';
 import { enUS } from 'date-fns/locale';
-import { CARD_MESSAGES, eventColourClass, eventLabel } from '@portal/core';
+import { CARD_MESSAGES, eventColourClass, eventLabel, type DataEvent } from '@portal/core';
 import './cards.css';
-
-/** One event of the device's latest record (spec 2 section 3); `ts` is in epoch seconds. */
-export interface DeviceEvent {
-  ts: number;
-  msg: string;
-  lv: number | null;
-  topic: string | null;
-  severity: string | null;
-}
 
 /** How often the relative ages are refreshed. */
 const AGE_REFRESH_MS = 30_000;
@@ -67,7 +58,7 @@ export function RelativeTime({ ts, className }: { ts: number; className?: string
   );
 }
 
-function EventRows({ events }: { events: readonly DeviceEvent[] }) {
+function EventRows({ events }: { events: readonly DataEvent[] }) {
   return (
     // The list scrolls inside the card, so it takes focus to be scrolled from the keyboard.
     <div className="dd-events" role="region" aria-label="Events, newest first" tabIndex={0}>
@@ -102,7 +93,7 @@ function EventSkeleton() {
 }
 
 /** The Events card: the device's events newest first, each with its level badge, message, topic and age. */
-export function EventsCard({ events, loading = false }: { events: readonly DeviceEvent[]; loading?: boolean }) {
+export function EventsCard({ events, loading = false }: { events: readonly DataEvent[]; loading?: boolean }) {
   const titleId = useId();
   const newestFirst = useMemo(() => [...events].sort((a, b) => b.ts - a.ts), [events]);
   const showCount = !loading && newestFirst.length > 0;
