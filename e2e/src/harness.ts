@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext } from 'playwright-core';
-import type { DeviceModel, UserGroup } from '@portal/core';
+import { DEVICE_ID_ALPHABET, type DeviceModel, type UserGroup } from '@portal/core';
 import { startPortal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
 import { launchBrowser } from './browser';
@@ -130,7 +130,6 @@ export function uniqueEmail(tag: string): string {
   return `${tag}-${process.pid}-${counter}@example.com`;
 }
 
-const DEVICE_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** A fresh device id: the tag (upper case letters or digits) and random letters or digits, 9 in all. */
 export function freshDeviceId(tag = 'E2E'): string {
   const rest = Array.from(randomBytes(9 - tag.length), (b) => DEVICE_ID_ALPHABET[b % DEVICE_ID_ALPHABET.length]);
