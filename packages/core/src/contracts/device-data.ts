@@ -145,9 +145,6 @@ export const ServerLogResponseSchema = z.object({
 });
 export type ServerLogResponse = z.infer<typeof ServerLogResponseSchema>;
 
-/** A queued device command as the rpc, firmware, file and provisioning-test calls answer it. */
-export type CommandView = z.infer<typeof CommandViewSchema>;
-
 /** GET /device/{id}/rpc: the command queue, newest first. */
 export const RpcListResponseSchema = z.object({ deviceid: z.string(), commands: z.array(CommandViewSchema) });
 export type RpcListResponse = z.infer<typeof RpcListResponseSchema>;

@@ -295,7 +295,7 @@ export function parseDeviceRecord(input: unknown, nowSeconds: number): RecordPar
   return { ok: true, record: out as DeviceRecord, dropped };
 }
 
-/** A queued device command as the rpc, firmware and file calls answer it. */
+/** A queued device command as the rpc, firmware, file and provisioning-test calls answer it. */
 export const CommandViewSchema = z.object({
   commandID: z.number(),
   method: z.string(),
@@ -306,3 +306,4 @@ export const CommandViewSchema = z.object({
   ackedAt: z.string().nullable(),
   createdBy: z.string().nullable(),
 });
+export type CommandView = z.infer<typeof CommandViewSchema>;
