@@ -114,6 +114,7 @@ export async function startEmbeddedBroker(options: {
   log: FastifyBaseLogger;
 }): Promise<MqttIngest> {
   const { telemetry, delivery, log, limits } = options;
+  const services: DeviceServices = { telemetry, delivery };
   const sessions = new WeakMap<Client, Session>();
   const online = new Map<string, Client>();
   /** Each connection's limits (mqtt-guard.ts), and the device on it once accepted. */
@@ -169,7 +170,7 @@ export async function startEmbeddedBroker(options: {
       // Nothing a device publishes is kept by the broker.
       packet.retain = false;
       handleDeviceMessage(
-        { telemetry, delivery },
+        services,
         session.deviceId,
         match[2]!,
         Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
@@ -404,6 +405,7 @@ export function holdPubacks(
 
 export async function connectExternalBroker(options: ExternalBrokerOptions): Promise<MqttIngest> {
   const { telemetry, delivery, log } = options;
+  const services: DeviceServices = { telemetry, delivery };
   /** The plans read lately (null: unknown device), one shared object per kind of plan. */
   const plans = new Map<string, { plan: IngestPlan | null; until: number }>();
 
@@ -452,9 +454,9 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       const kind = match[2]!;
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
       const cached = cachedPlan(deviceId, Date.now());
-      if (cached) return handleDeviceMessage({ telemetry, delivery }, deviceId, kind, payload, cached.basic);
+      if (cached) return handleDeviceMessage(services, deviceId, kind, payload, cached.basic);
       const handle = (plan: IngestPlan | null): Promise<void> => {
-        if (plan) return handleDeviceMessage({ telemetry, delivery }, deviceId, kind, payload, plan.basic);
+        if (plan) return handleDeviceMessage(services, deviceId, kind, payload, plan.basic);
         log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
         return Promise.resolve();
       };

@@ -304,13 +304,14 @@ export function createDeliveryService(deps: {
 
     /** Stores a command as queued and delivers it at once to an online device (else at its next contact). */
     async queueCommand(deviceId: string, method: string, args: unknown, createdBy: string): Promise<CommandView> {
+      const now = clock.now();
       const row = await db.transaction(async (tx) => {
-        const inserted = await repo.insertCommand(tx, { deviceId, method, args, createdAt: clock.now(), createdBy });
+        const inserted = await repo.insertCommand(tx, { deviceId, method, args, createdAt: now, createdBy });
         await deviceLog.writeRows(
           [
             {
               device_id: deviceId,
-              ts: clock.now().toISOString(),
+              ts: now.toISOString(),
               kind: 'command',
               message: `Command ${inserted.id} ${method} queued`,
             },

@@ -45,6 +45,7 @@ import type { DeliveryService } from '../delivery/delivery.service';
 import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
+import { asRecord } from '../devices/devices.summary';
 import type { TelemetryService } from '../telemetry/telemetry.service';
 import * as repo from './device-config.repository';
 
@@ -64,7 +65,6 @@ type Doc = Record<string, unknown>;
 type CaptureText = { start: string | null; end: string | null; request: string | null };
 
 const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
-const asRecord = (v: unknown): Doc => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Doc) : {});
 
 /** Base64 text decoded as UTF-8 for display; null when it is not base64 of UTF-8 text. */
 export function decodeBase64Text(value: unknown): string | null {

@@ -24,16 +24,11 @@ import {
   type PreparedItem,
 } from '../../ingest/batch';
 import type { DeviceLogService } from '../device-log/device-log.service';
+import type { DeviceRegistry } from '../devices/devices.registry';
 import * as repo from './telemetry.repository';
 
-/** What the writer needs of the devices service (contact times, reported firmware). */
-export interface WriterDevices {
-  markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void>;
-  reportFirmware(
-    reports: ReadonlyMap<string, string>,
-    tx?: Db,
-  ): Promise<{ id: string; previous: string; fw: string }[]>;
-}
+/** What the writer needs of the device registry (contact times, reported firmware). */
+export type WriterDevices = Pick<DeviceRegistry, 'markContacts' | 'reportFirmware'>;
 
 export interface WriterOptions {
   queueCapacity: number;

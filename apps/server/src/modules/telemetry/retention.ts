@@ -8,6 +8,7 @@ import { PLANS, dataPlan } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import type { DeviceLogService } from '../device-log/device-log.service';
+import type { DeviceRegistry } from '../devices/devices.registry';
 import * as repo from './telemetry.repository';
 
 export interface RetentionResult {
@@ -43,9 +44,7 @@ export function createRetention(deps: {
   clock: Clock;
   log: FastifyBaseLogger;
   deviceLog: DeviceLogService;
-  devices: {
-    getDevice(id: string): Promise<{ tier: string; added_ts: number | null; trial_reset_ts?: number | null } | null>;
-  };
+  devices: Pick<DeviceRegistry, 'getDevice'>;
   /** Runs first: unacknowledged commands past their expiry become expired. */
   expireCommands(now: Date): Promise<number>;
   /** Read at each use, so a test may change the batch size. */

@@ -29,9 +29,10 @@ import type { IngestItem, IngestOutcome } from '../../ingest/batch';
 import type { AccessService } from '../access/access.service';
 import type { DeliveryService } from '../delivery/delivery.service';
 import type { DeviceLogService } from '../device-log/device-log.service';
+import type { DeviceRegistry } from '../devices/devices.registry';
 import * as repo from './telemetry.repository';
 import { dataResponseJson, recordPointsJson } from './telemetry.serialize';
-import { createIngestWriter, DEFAULT_WRITER_OPTIONS, type WriterDevices, type WriterOptions } from './ingest-writer';
+import { createIngestWriter, DEFAULT_WRITER_OPTIONS, type WriterOptions } from './ingest-writer';
 import { createRetention, type RetentionOptions, type RetentionResult } from './retention';
 import { exportFile, FAR_FUTURE, splitKeys, type ExportFile } from './export';
 import { bucketSource, bucketWidth, bucketsByKey, floorHour, requestedWidth } from './downsample';
@@ -40,18 +41,11 @@ export type { RetentionResult } from './retention';
 export { csvCell, EXPORT_PAGE_SIZE } from './export';
 export { bucketSource, bucketWidth } from './downsample';
 
-/** What telemetry needs of the devices service (structural: the devices service satisfies it). */
-export interface TelemetryDevices extends WriterDevices {
-  verifyDeviceKey(id: string, key: string): Promise<boolean>;
-  getDevice(id: string): Promise<{
-    id: string;
-    tier: string;
-    added_ts: number | null;
-    trial_reset_ts?: number | null;
-    config: Record<string, unknown>;
-  } | null>;
-  checkSetupPassword(deviceId: string, password: string): Promise<boolean>;
-}
+/** What telemetry needs of the device registry. */
+export type TelemetryDevices = Pick<
+  DeviceRegistry,
+  'verifyDeviceKey' | 'getDevice' | 'checkSetupPassword' | 'markContacts' | 'reportFirmware'
+>;
 
 export type TelemetryOptions = WriterOptions & RetentionOptions;
 
