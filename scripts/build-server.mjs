@@ -8,7 +8,6 @@ import { readFile, mkdir } from 'node:fs/promises';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, stop } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_BUNDLE = join(root, 'apps/server/dist/main.mjs');
@@ -42,6 +41,8 @@ export function serverBuildIsStale() {
 export async function buildServer() {
   await mkdir(dirname(SERVER_BUNDLE), { recursive: true });
   const bundleDir = dirname(SERVER_BUNDLE);
+  // Loaded only when a build is needed: a start with a current bundle never loads esbuild.
+  const { build, stop } = await import('esbuild');
   try {
     await build({
       entryPoints: [join(root, 'apps/server/src/main.ts')],
