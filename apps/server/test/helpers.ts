@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { authenticator } from 'otplib';
 import type { UserGroup } from '@portal/core';
-import { loadConfig } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
 import { startPortal, type Portal, type PortalOptions } from '../src/portal';
 import type { Clock } from '../src/clock';
 import { hashPassword } from '../src/security';
@@ -176,16 +176,32 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 10_000),
     MAP_TILE_URL: options.mapTileUrl,
   });
+  return startPortalForTest(
+    config,
+    {
+      ...(schema ? { dbSchema: schema } : {}),
+      ...(options.authLimits ? { authLimits: options.authLimits } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      ...(options.mqttShareGroup ? { mqttShareGroup: options.mqttShareGroup } : {}),
+    },
+    async () => {
+      if (databaseUrl && schema) await dropSchema(databaseUrl, schema);
+    },
+  );
+}
+
+/**
+ * A portal started from `config` on a test clock with its logs captured, as a TestPortal;
+ * `afterClose` runs once it closed (e.g. dropping its schema).
+ */
+export async function startPortalForTest(
+  config: Config,
+  options: Omit<PortalOptions, 'clock' | 'logStream'> = {},
+  afterClose?: () => Promise<void>,
+): Promise<TestPortal> {
   const clock = new TestClock();
   const logs = captureLogs();
-  const portal = await startPortal(config, {
-    clock,
-    logStream: logs.stream,
-    ...(schema ? { dbSchema: schema } : {}),
-    ...(options.authLimits ? { authLimits: options.authLimits } : {}),
-    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
-    ...(options.mqttShareGroup ? { mqttShareGroup: options.mqttShareGroup } : {}),
-  });
+  const portal = await startPortal(config, { clock, logStream: logs.stream, ...options });
   const base = `http://127.0.0.1:${portal.port}`;
   const responses: TestPortal['responses'] = [];
   return {
@@ -198,7 +214,7 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     client: () => new ApiClient(base, responses),
     async close() {
       await portal.close();
-      if (databaseUrl && schema) await dropSchema(databaseUrl, schema);
+      await afterClose?.();
     },
   };
 }

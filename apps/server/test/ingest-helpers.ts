@@ -6,15 +6,12 @@ import { expect } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Db } from '../src/db/db';
 import { loadConfig } from '../src/config';
-import { startPortal } from '../src/portal';
 import type { TelemetryOptions } from '../src/modules/telemetry/telemetry.service';
 import {
-  ApiClient,
-  TestClock,
-  captureLogs,
   dropSchema,
   findPostgres,
   newSchemaName,
+  startPortalForTest,
   type DbKind,
   type TestPortal,
 } from './helpers';
@@ -101,26 +98,7 @@ export async function reopenableDb(kind: DbKind): Promise<ReopenableDb> {
         WEB_DIST: '/nonexistent-web-dist',
         RATE_LIMIT_PER_MINUTE: '10000',
       });
-      const clock = new TestClock();
-      const logs = captureLogs();
-      const portal = await startPortal(config, {
-        clock,
-        logStream: logs.stream,
-        telemetry,
-        ...(databaseUrl ? { dbSchema: schema } : {}),
-      });
-      const base = `http://127.0.0.1:${portal.port}`;
-      const responses: TestPortal['responses'] = [];
-      return {
-        portal,
-        base,
-        port: portal.port,
-        clock,
-        logs,
-        responses,
-        client: () => new ApiClient(base, responses),
-        close: () => portal.close(),
-      };
+      return startPortalForTest(config, { telemetry, ...(databaseUrl ? { dbSchema: schema } : {}) });
     },
     async cleanup() {
       if (dir) rmSync(dir, { recursive: true, force: true });

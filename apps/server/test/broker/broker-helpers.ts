@@ -1,8 +1,7 @@
 /** A portal with its embedded broker under given MQTT settings, and raw sockets to talk to it. */
 import net from 'node:net';
 import { loadConfig } from '../../src/config';
-import { startPortal } from '../../src/portal';
-import { ApiClient, TestClock, captureLogs, type TestPortal } from '../helpers';
+import { startPortalForTest, type TestPortal } from '../helpers';
 
 /** A portal on an in-memory database and ephemeral ports, with these extra variables (e.g. MQTT_MAX_PACKET_BYTES). */
 export async function startBrokerPortal(env: Record<string, string>): Promise<TestPortal> {
@@ -17,21 +16,7 @@ export async function startBrokerPortal(env: Record<string, string>): Promise<Te
     RATE_LIMIT_PER_MINUTE: '10000',
     ...env,
   });
-  const clock = new TestClock();
-  const logs = captureLogs();
-  const portal = await startPortal(config, { clock, logStream: logs.stream });
-  const base = `http://127.0.0.1:${portal.port}`;
-  const responses: TestPortal['responses'] = [];
-  return {
-    portal,
-    base,
-    port: portal.port,
-    clock,
-    logs,
-    responses,
-    client: () => new ApiClient(base, responses),
-    close: () => portal.close(),
-  };
+  return startPortalForTest(config);
 }
 
 /** A plain TCP connection to the broker, and a promise of its close (with when it came). */
