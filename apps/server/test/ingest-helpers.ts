@@ -7,6 +7,7 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Db } from '../src/db/db';
 import { loadConfig } from '../src/config';
 import type { TelemetryOptions } from '../src/modules/telemetry/telemetry.service';
+import type { LatestRow, RollupRow } from '../src/modules/telemetry/telemetry.rows';
 import {
   dropSchema,
   findPostgres,
@@ -129,16 +130,7 @@ export async function postRecords(tp: TestPortal, device: { id: string; key: str
 const STRUCTURED = new Set(['ts', 'events', 'can1', 'can2']);
 
 /** One rollup row's figures (of an hour or a day). */
-export interface Agg {
-  count: number;
-  min: number;
-  max: number;
-  sum: number;
-  first: number;
-  last: number;
-  first_ts: number;
-  last_ts: number;
-}
+export type Agg = Omit<RollupRow, 'device_id' | 'key' | 'bucket'>;
 
 export interface Derived {
   hours: Map<string, Agg>;
@@ -192,14 +184,14 @@ export async function expectedFromRecords(db: Db, ids: string[]): Promise<Derive
 /** The derived rows stored for these devices. */
 export async function storedDerived(db: Db, ids: string[]): Promise<Derived> {
   const aggs = async (table: string) => {
-    const rows = await db.query<Agg & { device_id: string; key: string; bucket: number }>(
+    const rows = await db.query<RollupRow>(
       `SELECT device_id, key, bucket, count, min, max, sum, first, last, first_ts, last_ts FROM ${table}
         WHERE device_id = ANY($1::text[])`,
       [ids],
     );
     return new Map(rows.map(({ device_id, key, bucket, ...a }) => [`${device_id}/${key}/${bucket}`, a]));
   };
-  const latest = await db.query<{ device_id: string; key: string; value: unknown; ts: number }>(
+  const latest = await db.query<LatestRow>(
     'SELECT device_id, key, value, ts FROM latest WHERE device_id = ANY($1::text[])',
     [ids],
   );
