@@ -5,15 +5,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
-import type { UserGroup } from '@portal/core';
+import { SESSION_MAX_AGE_S, type UserGroup } from '@portal/core';
 import { forbidden, unauthenticated } from '../errors';
 import { guardOf } from './route-security';
-import {
-  CHALLENGE_MAX_AGE_SECONDS,
-  SESSION_MAX_AGE_SECONDS,
-  type AuthService,
-  type User,
-} from '../modules/auth/auth.service';
+import { CHALLENGE_MAX_AGE_SECONDS, type AuthService, type User } from '../modules/auth/auth.service';
 
 export const SESSION_COOKIE = 'portal_session';
 export const MFA_COOKIE = 'portal_mfa';
@@ -44,7 +39,7 @@ function cookieOptions(request: FastifyRequest, maxAge: number) {
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, sessionId: string): void {
-  reply.setCookie(SESSION_COOKIE, sessionId, cookieOptions(request, SESSION_MAX_AGE_SECONDS));
+  reply.setCookie(SESSION_COOKIE, sessionId, cookieOptions(request, SESSION_MAX_AGE_S));
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {

@@ -40,7 +40,6 @@ export type { ChallengeKind, User } from './auth.repository';
 const MINUTE = 60_000;
 /** The session's life: the 7 days of spec 1 section 9, as core's SESSION_MAX_AGE_S. */
 export const SESSION_TTL_MS = SESSION_MAX_AGE_S * 1000;
-export const SESSION_MAX_AGE_SECONDS = SESSION_TTL_MS / 1000;
 export const CHALLENGE_TTL_MS = 5 * MINUTE;
 export const CHALLENGE_MAX_AGE_SECONDS = CHALLENGE_TTL_MS / 1000;
 export const RESET_CODE_TTL_MS = 60 * MINUTE;
