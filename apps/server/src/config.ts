@@ -151,6 +151,19 @@ export interface Config {
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+/** A whole number from `min` to `max` ('must be min-max' otherwise), `fallback` when unset or blank. */
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be a whole number')
+      .min(min, `must be ${min}-${max}`)
+      .max(max, `must be ${min}-${max}`)
+      .default(fallback),
+  );
+
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
 
 const booleanText = z
@@ -185,15 +198,7 @@ const TrustProxySchema = z.string().transform((text): TrustProxy => {
 });
 
 const EnvSchema = z.object({
-  PORT: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be a whole number')
-      .min(0, 'must be 0-65535')
-      .max(65535, 'must be 0-65535')
-      .default(8080),
-  ),
+  PORT: wholeNumber(0, 65535, 8080),
   HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
   PUBLIC_URL: z.preprocess(
     blankToUndefined,
@@ -237,15 +242,7 @@ const EnvSchema = z.object({
     blankToUndefined,
     z.string().max(500, 'must be at most 500 characters').optional(),
   ),
-  MQTT_PORT: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be a whole number')
-      .min(0, 'must be 0-65535')
-      .max(65535, 'must be 0-65535')
-      .default(1883),
-  ),
+  MQTT_PORT: wholeNumber(0, 65535, 1883),
   MQTT_URL: z.preprocess(
     blankToUndefined,
     z
@@ -253,15 +250,7 @@ const EnvSchema = z.object({
       .regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://')
       .optional(),
   ),
-  MQTT_SHARED_CONNECTIONS: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be a whole number')
-      .min(1, 'must be 1-1000')
-      .max(1000, 'must be 1-1000')
-      .default(128),
-  ),
+  MQTT_SHARED_CONNECTIONS: wholeNumber(1, 1000, 128),
   MQTT_MAX_PACKET_BYTES: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -271,24 +260,8 @@ const EnvSchema = z.object({
       .max(268_435_460, 'must be at most 268435460 (the largest MQTT packet)')
       .default(DEFAULT_MQTT_MAX_PACKET_BYTES),
   ),
-  MQTT_CONNECT_TIMEOUT_MS: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be a whole number')
-      .min(100, 'must be 100-600000')
-      .max(600_000, 'must be 100-600000')
-      .default(10_000),
-  ),
-  INGEST_HOLD_MS: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ message: 'must be a number' })
-      .int('must be a whole number')
-      .min(0, 'must be 0-60000')
-      .max(60_000, 'must be 0-60000')
-      .default(5000),
-  ),
+  MQTT_CONNECT_TIMEOUT_MS: wholeNumber(100, 600_000, 10_000),
+  INGEST_HOLD_MS: wholeNumber(0, 60_000, 5000),
   RATE_LIMIT_PER_MINUTE: z.preprocess(
     blankToUndefined,
     z.coerce
