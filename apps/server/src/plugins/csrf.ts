@@ -2,12 +2,12 @@
  * CSRF guard: a state-changing call must carry `X-Requested-With: portal`. A cross-site form
  * cannot set the header, and a cross-site fetch that sets it needs a CORS preflight we never grant.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { AppError } from '../errors';
 
 export const CSRF_HEADER = 'x-requested-with';
 export const CSRF_VALUE = 'portal';
-export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,10 +16,14 @@ declare module 'fastify' {
   }
 }
 
+/** Whether a `method` request to a route with `config` must carry the header (the guard, and the document's 403). */
+export function demandsCsrfHeader(method: string, config: FastifyContextConfig | undefined): boolean {
+  return !SAFE_METHODS.has(method) && config?.csrf !== false;
+}
+
 export function registerCsrf(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    if (request.routeOptions.config?.csrf === false) return;
+    if (!demandsCsrfHeader(request.method, request.routeOptions.config)) return;
     if (request.headers[CSRF_HEADER] !== CSRF_VALUE) {
       throw new AppError(403, 'CSRF', `Missing header X-Requested-With: ${CSRF_VALUE}`);
     }

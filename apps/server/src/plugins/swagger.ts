@@ -12,7 +12,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_COOKIE } from './auth';
-import { SAFE_METHODS } from './csrf';
+import { demandsCsrfHeader } from './csrf';
 import { errorResponses } from './errors';
 import { routeSecurity, type SecuritySchemeName } from './route-security';
 
@@ -97,7 +97,7 @@ function pluginErrorStatuses(route: RouteOptions, schema: FastifySchema, secured
   const statuses: number[] = [];
   if (schema.params || schema.querystring || schema.body || schema.headers || readsBody) statuses.push(400);
   if (secured) statuses.push(401);
-  if (methods.some((m) => !SAFE_METHODS.has(m)) && route.config?.csrf !== false) statuses.push(403);
+  if (methods.some((m) => demandsCsrfHeader(m, route.config))) statuses.push(403);
   if (readsBody) statuses.push(413);
   // The router's limit on a path parameter (app.ts, maxParamLength).
   if (route.url.includes(':')) statuses.push(414);
