@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
+    /** Sent as the Retry-After header (seconds) when set. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -16,7 +18,9 @@ export const unauthenticated = (message = 'No current user') => new AppError(401
 export const forbidden = (message = 'You do not have permission to do this.') =>
   new AppError(403, 'FORBIDDEN', message);
 export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
-export const rateLimited = () => new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+/** 429; `retryAfterSeconds`, when known, is sent as Retry-After. */
+export const rateLimited = (retryAfterSeconds?: number) =>
+  new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, retryAfterSeconds);
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minutes and try again.';
 export const UNKNOWN_ERROR_MESSAGE = 'An unknown error occurred';

@@ -71,7 +71,10 @@ export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) =>
 
 export function registerErrorHandling(app: FastifyInstance, options: { fallback?: NotFoundFallback } = {}): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return send(reply, error.statusCode, error.code, error.message);
+    if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
+      return send(reply, error.statusCode, error.code, error.message);
+    }
     if (hasZodFastifySchemaValidationErrors(error) || Array.isArray(error.validation)) {
       return send(reply, 400, 'BAD_REQUEST', describeValidation(error.validation as Issue[], error.validationContext));
     }

@@ -1,5 +1,5 @@
 /** /api/auth/* and /api/user-login: parse, authorise, call one service function, set cookies. */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -25,7 +25,7 @@ import {
   signedInUser,
 } from '../../plugins/auth';
 import type { RateLimit } from '../../plugins/rate-limit';
-import { SignInThrottled, type AuthService, type RequestContext } from './auth.service';
+import type { AuthService, RequestContext } from './auth.service';
 
 const CodeParamsSchema = z.strictObject({ code: z.string().min(1).max(200) });
 
@@ -34,16 +34,6 @@ const context = (request: FastifyRequest): RequestContext => ({
   linkOrigin: request.linkOrigin,
   clientAddress: request.ip,
 });
-
-/** A sign-in step that must wait answers 429 with Retry-After (seconds). */
-async function withRetryAfter<T>(reply: FastifyReply, step: Promise<T>): Promise<T> {
-  try {
-    return await step;
-  } catch (error) {
-    if (error instanceof SignInThrottled) void reply.header('retry-after', String(error.retryAfterSeconds));
-    throw error;
-  }
-}
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rateLimit: RateLimit): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -90,10 +80,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
       },
     },
     async (request, reply) => {
-      const result = await withRetryAfter(
-        reply,
-        auth.login(request.body, context(request), request.cookies[SESSION_COOKIE]),
-      );
+      const result = await auth.login(request.body, context(request), request.cookies[SESSION_COOKIE]);
       if (result.status === 'SIGNED_IN') {
         if (request.cookies[MFA_COOKIE]) clearMfaCookie(request, reply);
         setSessionCookie(request, reply, result.sessionId);
@@ -116,9 +103,11 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
       },
     },
     async (request, reply) => {
-      const result = await withRetryAfter(
-        reply,
-        auth.completeMfa(request.cookies[MFA_COOKIE], request.body.code, request.ip, request.cookies[SESSION_COOKIE]),
+      const result = await auth.completeMfa(
+        request.cookies[MFA_COOKIE],
+        request.body.code,
+        request.ip,
+        request.cookies[SESSION_COOKIE],
       );
       clearMfaCookie(request, reply);
       setSessionCookie(request, reply, result.sessionId);

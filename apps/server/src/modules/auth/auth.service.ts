@@ -18,7 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import type { BackgroundTasks } from '../../background';
-import { AppError, RATE_LIMITED_MESSAGE, rateLimited, unauthenticated } from '../../errors';
+import { AppError, rateLimited, unauthenticated } from '../../errors';
 import {
   dummyPasswordHash,
   hashPassword,
@@ -82,13 +82,6 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   signupWarningsPerAddress: 3,
   windowMs: 15 * MINUTE,
 };
-
-/** 429 for a sign-in that must wait; the route sends retryAfterSeconds as Retry-After. */
-export class SignInThrottled extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
-  }
-}
 
 export interface AuthDeps {
   db: Db;
@@ -223,8 +216,8 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   /**
-   * Starts a sign-in attempt of `email` from a client: throws SignInThrottled while the failures
-   * so far make it wait, else records it as a failure before the password or code is checked.
+   * Starts a sign-in attempt of `email` from a client: throws a 429 with Retry-After while the
+   * failures so far make it wait, else records it as a failure before the password or code is checked.
    * One attempt per address at a time is judged and recorded, so parallel guesses count too.
    */
   async function beginSignInAttempt(email: string, clientAddress: string): Promise<SignInAttempt> {
@@ -236,7 +229,7 @@ export function createAuthService(deps: AuthDeps) {
       if (waitMs > 0) return { waitMs };
       return { id: await repo.insertSignInFailure(tx, { email, client, createdAt: now }) };
     });
-    if ('waitMs' in judged) throw new SignInThrottled(retryAfterSeconds(judged.waitMs));
+    if ('waitMs' in judged) throw rateLimited(retryAfterSeconds(judged.waitMs));
     return { id: judged.id, email, client };
   }
 
