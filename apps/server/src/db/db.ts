@@ -19,8 +19,6 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export { DbError } from './db-error';
-
 /** True when `error` is a unique-constraint violation (SQLSTATE 23505), on either engine. */
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
