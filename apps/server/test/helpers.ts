@@ -191,6 +191,24 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
 }
 
 /**
+ * The configuration of a quiet test portal: in-memory database, ephemeral ports, no demo seed,
+ * warnings only; `env` adds or overrides variables.
+ */
+export function quietTestConfig(env: NodeJS.ProcessEnv = {}): Config {
+  return loadConfig({
+    PORT: '0',
+    MQTT_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: '/nonexistent-web-dist',
+    RATE_LIMIT_PER_MINUTE: '10000',
+    ...env,
+  });
+}
+
+/**
  * A portal started from `config` on a test clock with its logs captured, as a TestPortal;
  * `afterClose` runs once it closed (e.g. dropping its schema).
  */

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Db } from '../src/db/db';
-import { loadConfig } from '../src/config';
 import type { TelemetryOptions } from '../src/modules/telemetry/telemetry.service';
 import type { LatestRow, RollupRow } from '../src/modules/telemetry/telemetry.rows';
 import {
   dropSchema,
   findPostgres,
   newSchemaName,
+  quietTestConfig,
   startPortalForTest,
   type DbKind,
   type TestPortal,
@@ -88,17 +88,7 @@ export async function reopenableDb(kind: DbKind): Promise<ReopenableDb> {
   return {
     kind,
     async start(telemetry = {}) {
-      const config = loadConfig({
-        PORT: '0',
-        MQTT_PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dir ?? 'memory://',
-        DATABASE_URL: databaseUrl,
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        WEB_DIST: '/nonexistent-web-dist',
-        RATE_LIMIT_PER_MINUTE: '10000',
-      });
+      const config = quietTestConfig({ DATA_DIR: dir ?? 'memory://', DATABASE_URL: databaseUrl });
       return startPortalForTest(config, { telemetry, ...(databaseUrl ? { dbSchema: schema } : {}) });
     },
     async cleanup() {

@@ -1,22 +1,10 @@
 /** A portal with its embedded broker under given MQTT settings, and raw sockets to talk to it. */
 import net from 'node:net';
-import { loadConfig } from '../../src/config';
-import { startPortalForTest, type TestPortal } from '../helpers';
+import { quietTestConfig, startPortalForTest, type TestPortal } from '../helpers';
 
 /** A portal on an in-memory database and ephemeral ports, with these extra variables (e.g. MQTT_MAX_PACKET_BYTES). */
 export async function startBrokerPortal(env: Record<string, string>): Promise<TestPortal> {
-  const config = loadConfig({
-    PORT: '0',
-    MQTT_PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: 'memory://',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
-    WEB_DIST: '/nonexistent-web-dist',
-    RATE_LIMIT_PER_MINUTE: '10000',
-    ...env,
-  });
-  return startPortalForTest(config);
+  return startPortalForTest(quietTestConfig(env));
 }
 
 /** A plain TCP connection to the broker, and a promise of its close (with when it came). */
