@@ -27,6 +27,9 @@ import { isOwnClientId } from './mqtt-rules';
 
 const OWN_TOPIC = /^dev\/([^/]+)\/(data|diag|ack)$/;
 
+/** Through an external broker, a device counts as connected this long after its last message. */
+const SEEN_WINDOW_MS = 5 * 60_000;
+
 export interface MqttIngest {
   /** The embedded broker's port; null with an external broker. */
   port: number | null;
@@ -435,6 +438,18 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
     return read;
   }
 
+  /**
+   * When each device's last message reached this instance. The broker does not tell who is
+   * connected, so a device counts as online for SEEN_WINDOW_MS after a message of its own; any
+   * other device gets what is queued for it at its next contact, instead of a publish to nobody
+   * that would then wait out the resend delay.
+   */
+  const seen = new Map<string, number>();
+  const isOnline = (deviceId: string): boolean => {
+    const at = seen.get(deviceId);
+    return at !== undefined && Date.now() - at < SEEN_WINDOW_MS;
+  };
+
   const tag = randomBytes(4).toString('hex');
   const clients: MqttClient[] = [];
   const subscribe = async (i: number) => {
@@ -454,9 +469,12 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       const kind = match[2]!;
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
       const cached = cachedPlan(deviceId, Date.now());
-      if (cached) return handleDeviceMessage(services, deviceId, kind, payload, cached.basic);
       const handle = (plan: IngestPlan | null): Promise<void> => {
-        if (plan) return handleDeviceMessage(services, deviceId, kind, payload, plan.basic);
+        if (plan) {
+          if (seen.size >= 100_000) seen.clear();
+          seen.set(deviceId, Date.now());
+          return handleDeviceMessage(services, deviceId, kind, payload, plan.basic);
+        }
         log.debug({ deviceId }, 'MQTT message from an unknown device ignored');
         return Promise.resolve();
       };
@@ -488,7 +506,7 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       const client = clients[next++ % clients.length]!;
       await client.publishAsync(`dev/${deviceId}/cmd`, commandPayload(message), { qos: 1 });
     },
-    isOnline: () => undefined,
+    isOnline,
   });
 
   return {

@@ -630,6 +630,8 @@ if (await brokerReachable(EXTERNAL_URL)) {
       await tp?.close();
     });
 
+    // A command queued before the device connects waits for its first message (the broker cannot
+    // say who is connected; a publish to nobody would wait out the resend delay).
     it('stores what devices publish on the broker and sends commands back through it', async () => {
       expect(tp.portal.mqttPort).toBeNull();
       const fx = await deviceWithRoles(tp);
@@ -662,6 +664,14 @@ if (await brokerReachable(EXTERNAL_URL)) {
               (c) => c.commandID === commandId,
             )?.state === 'delivered',
         );
+        // The device made contact moments ago: a command queued now goes out at once, not at its next message.
+        const second = await fx.users.ADMIN.client.post(`/api/device/${id}/rpc`, {
+          method: 'Admin.Trigger',
+          args: { index: 1 },
+        });
+        const secondId = (second.body as { commandID: number }).commandID;
+        const pushed = (await box.next(`dev/${id}/cmd`)) as { commands: { id: number }[] };
+        expect(pushed.commands.map((c) => c.id)).toEqual([secondId]);
       } finally {
         await device.endAsync();
       }
