@@ -5,9 +5,9 @@
 //
 //   node scripts/build-server.mjs      (npm run build:server)
 import { readFile, mkdir } from 'node:fs/promises';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { whyStale } from './stale.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_BUNDLE = join(root, 'apps/server/dist/main.mjs');
@@ -21,21 +21,9 @@ const INPUTS = [
   fileURLToPath(import.meta.url),
 ];
 
-function newestInput() {
-  let newest = 0;
-  for (const input of INPUTS) {
-    const stat = statSync(input);
-    if (!stat.isDirectory()) newest = Math.max(newest, stat.mtimeMs);
-    else
-      for (const entry of readdirSync(input, { recursive: true, withFileTypes: true }))
-        if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-/** True when there is no bundle or a source is newer than it. */
-export function serverBuildIsStale() {
-  return !existsSync(SERVER_BUNDLE) || newestInput() > statSync(SERVER_BUNDLE).mtimeMs;
+/** Why the bundle must be compiled again (there is none, or a source is newer than it), or null. */
+export function whyServerBuildIsStale() {
+  return whyStale(SERVER_BUNDLE, INPUTS, root);
 }
 
 export async function buildServer() {

@@ -1,7 +1,7 @@
 /**
  * The demo fleet of `npm start` (scripts/start.mjs runs this once the portal listens): six ORB and
- * QUAD devices provisioned by the staff account and added by the demo account through the portal's
- * public API, then run by the simulator over the portal's MQTT broker. Device keys are answered only
+ * QUAD devices provisioned by the staff account and added by the demo account into its two groups
+ * (a site and its vehicles) through the portal's public API, then run by the simulator over the portal's MQTT broker. Device keys are answered only
  * once, so they are kept in DATA_DIR/demo-fleet.json to run the same fleet again after a restart.
  * The server knows nothing of the simulator: this is an ordinary API client and a fleet of devices.
  *
@@ -15,30 +15,33 @@ import { startFleet, type Fleet, type FleetDevice } from '@portal/simulator';
 import { loadConfig } from '../apps/server/src/config';
 import { DEMO_USER, STAFF_USER } from '../apps/server/src/seed';
 
-const DEMO_DEVICES: readonly { id: string; model: DeviceModel; name: string }[] = [
-  { id: 'DEMO00001', model: 'ORB-C1', name: 'Yard Pump 1' },
-  { id: 'DEMO00002', model: 'ORB-X1', name: 'Cold Store' },
-  { id: 'DEMO00003', model: 'QUAD-C2', name: 'Excavator 12' },
-  { id: 'DEMO00004', model: 'QUAD-X2', name: 'Haul Truck 7' },
-  { id: 'DEMO00005', model: 'QUAD-C2', name: 'Generator North' },
-  { id: 'DEMO00006', model: 'ORB-C1', name: 'Tank Farm 3' },
+/** The demo account's groups (created through POST /api/group); each demo device is added into one. */
+export const DEMO_GROUPS = ['North Yard', 'Vehicles'] as const;
+
+const DEMO_DEVICES: readonly { id: string; model: DeviceModel; name: string; group: (typeof DEMO_GROUPS)[number] }[] = [
+  { id: 'DEMO00001', model: 'ORB-C1', name: 'Yard Pump 1', group: 'North Yard' },
+  { id: 'DEMO00002', model: 'ORB-X1', name: 'Cold Store', group: 'North Yard' },
+  { id: 'DEMO00003', model: 'QUAD-C2', name: 'Excavator 12', group: 'Vehicles' },
+  { id: 'DEMO00004', model: 'QUAD-X2', name: 'Haul Truck 7', group: 'Vehicles' },
+  { id: 'DEMO00005', model: 'QUAD-C2', name: 'Generator North', group: 'North Yard' },
+  { id: 'DEMO00006', model: 'ORB-C1', name: 'Tank Farm 3', group: 'North Yard' },
 ];
 
 /** Seconds between the demo devices' contacts (their delivered config may change it). */
 const DEMO_INTERVAL_S = 15;
 
 /** Trigger buttons of the demo devices' scripts (config.settings.script.triggers). */
-const DEMO_TRIGGERS = [
+export const DEMO_TRIGGERS = [
   { index: 1, name: 'Sound Horn', colour: '#0284c7' },
   { index: 2, name: 'Beacon On', colour: '#16a34a' },
   { index: 3, name: 'Stop Engine', colour: '#d32f2f' },
 ];
 
 /** Custom settings of the demo devices' scripts (num* numbers, str* text). */
-const DEMO_CUSTOM_SETTINGS = { numSpeedLimit: 80, numIdleMinutes: 10, strSiteName: 'North Yard' };
+export const DEMO_CUSTOM_SETTINGS = { numSpeedLimit: 80, numIdleMinutes: 10, strSiteName: 'North Yard' };
 
 /** Display settings that show the Data page's kinds of card on the demo devices. */
-const DEMO_DISPLAY_SETTINGS = {
+export const DEMO_DISPLAY_SETTINGS = {
   vsys: {
     displayType: 'gauge',
     sort: 1,
@@ -106,7 +109,7 @@ async function signIn(httpUrl: string, account: { email: string; password: strin
  */
 async function provisionDemoDevices(httpUrl: string): Promise<FleetDevice[]> {
   const staff = await signIn(httpUrl, STAFF_USER);
-  const made: { device: FleetDevice; setupPassword: string }[] = [];
+  const made: { device: FleetDevice; setupPassword: string; group: (typeof DEMO_GROUPS)[number] }[] = [];
   try {
     for (const spec of DEMO_DEVICES) {
       const known = await staff.status('GET', `/api/prov-portal-get-device/${spec.id}`);
@@ -122,6 +125,7 @@ async function provisionDemoDevices(httpUrl: string): Promise<FleetDevice[]> {
       made.push({
         device: { id: spec.id, key: created.deviceKey, model: spec.model, seed: spec.id },
         setupPassword: created.setupPassword,
+        group: spec.group,
       });
     }
   } finally {
@@ -129,8 +133,19 @@ async function provisionDemoDevices(httpUrl: string): Promise<FleetDevice[]> {
   }
   const demo = await signIn(httpUrl, DEMO_USER);
   try {
-    for (const { device, setupPassword } of made)
-      await demo.json('POST', `/api/device/${device.id}/user`, { setupPassword });
+    // The demo account's groups, made once (with the first devices), then each device added into its group.
+    const groupids = new Map<string, string>();
+    if (made.length > 0) {
+      const existing = await demo.json<{ groupid: string; groupName: string }[]>('GET', '/api/groups');
+      for (const name of DEMO_GROUPS) {
+        const found = existing.find((g) => g.groupName === name);
+        const groupid =
+          found?.groupid ?? (await demo.json<{ groupid: string }>('POST', '/api/group', { groupName: name })).groupid;
+        groupids.set(name, groupid);
+      }
+    }
+    for (const { device, setupPassword, group } of made)
+      await demo.json('POST', `/api/device/${device.id}/user`, { setupPassword, groupid: groupids.get(group) });
   } finally {
     await demo.signOut();
   }

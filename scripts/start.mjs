@@ -1,15 +1,28 @@
 // `npm start`: builds what is missing, then starts the portal on its embedded defaults.
-import { existsSync } from 'node:fs';
 import { spawnSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { SERVER_BUNDLE, buildServer, serverBuildIsStale } from './build-server.mjs';
+import { SERVER_BUNDLE, buildServer, whyServerBuildIsStale } from './build-server.mjs';
+import { whyStale } from './stale.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const webDist = join(root, 'apps/web/dist/index.html');
+const forced = process.env.REBUILD === '1' ? 'REBUILD=1' : null;
 
-if (!existsSync(webDist) || process.env.REBUILD === '1') {
-  console.log('Building the web app (first start)…');
+/** What the web build is made of: its sources, public files, page, config and manifest, and core's. */
+const WEB_INPUTS = [
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/package.json',
+  'packages/core/src',
+  'packages/core/package.json',
+].map((path) => join(root, path));
+
+// Built when there is no build or a source is newer than it (after a pull), or with REBUILD=1.
+const webStale = forced ?? whyStale(join(root, 'apps/web/dist/index.html'), WEB_INPUTS, root);
+if (webStale) {
+  console.log(`Building the web app (${webStale})…`);
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) {
     console.error('The web app failed to build.');
@@ -19,8 +32,9 @@ if (!existsSync(webDist) || process.env.REBUILD === '1') {
 
 // The server runs compiled, not through a TypeScript loader: it starts sooner and smaller
 // (docs/decisions.md, 'Server start'). Rebuilt (about a second) when a server or core source is newer.
-if (process.env.REBUILD === '1' || serverBuildIsStale()) {
-  console.log('Compiling the server…');
+const serverStale = forced ?? whyServerBuildIsStale();
+if (serverStale) {
+  console.log(`Compiling the server (${serverStale})…`);
   await buildServer().catch(() => {
     console.error('The server failed to compile.');
     process.exit(1);

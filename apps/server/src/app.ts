@@ -26,6 +26,7 @@ import { registerRequestContext } from './plugins/request-context';
 import { perMinute, registerRateLimit } from './plugins/rate-limit';
 import { registerSwagger } from './plugins/swagger';
 import { registerStatic } from './plugins/static';
+import { registerCompression } from './plugins/compression';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStorableInput } from './plugins/storable-input';
 import { answerClientError } from './plugins/http-parse-errors';
@@ -49,6 +50,7 @@ import { registerClientErrorsRoutes } from './modules/client-errors/client-error
 import { createHealthService } from './modules/health/health.service';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerSiteRoutes } from './modules/site/site.routes';
+import { registerRobotsRoute } from './modules/site/robots';
 import { createAccessService, type AccessService } from './modules/access/access.service';
 import { createDeliveryService, type DeliveryOptions, type DeliveryService } from './modules/delivery/delivery.service';
 import { createDeviceLogService } from './modules/device-log/device-log.service';
@@ -211,10 +213,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     background,
     limits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits },
-    onSignup: async (user) => void (await devices.applyInvites(user.id, user.email)),
+    onSignup: async (user) => {
+      await devices.applyInvites(user.id, user.email);
+      await groups.applyInvites(user.id, user.email);
+    },
   });
   const access = createAccessService({ db });
   const deviceLog = createDeviceLogService({ db, clock });
+  const groups = createGroupsService({ db, clock, mailer, log: app.log, access });
   const delivery = createDeliveryService({
     db,
     clock,
@@ -240,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     mfa: auth,
     access,
+    groups,
     registry,
     delivery,
     readings: telemetry,
@@ -255,7 +262,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     telemetry,
   });
   const account = createAccountService({ db, clock, sms, auth });
-  const groups = createGroupsService({ db });
   const outbox = createOutboxService({ db });
   const clientErrors = createClientErrorsService();
   const health = createHealthService({ db });
@@ -275,12 +281,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCsrf(app);
   await registerAuth(app, auth);
   await registerRateLimit(app);
-  await registerSwagger(app);
+  // The web app's files before compression: they leave as the build compressed them. Every route
+  // declared after it (the API, the OpenAPI document) is compressed over 1 kB.
   const fallback = await registerStatic(app, options.webDist ?? null);
+  await registerCompression(app);
+  await registerSwagger(app);
   registerErrorHandling(app, { fallback });
 
   registerHealthRoutes(app, health);
   registerSiteRoutes(app, { mapTiles });
+  registerRobotsRoute(app);
   registerAuthRoutes(app, auth, rateLimit);
   registerAccountRoutes(app, account, rateLimit);
   registerGroupsRoutes(app, groups);

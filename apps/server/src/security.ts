@@ -59,6 +59,13 @@ export function randomDigits(length = 6): string {
   return code;
 }
 
+/** `length` characters drawn uniformly from `alphabet` (recovery codes). */
+export function randomChars(alphabet: string, length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i += 1) text += alphabet[randomInt(alphabet.length)];
+  return text;
+}
+
 /** sha256 hex digest: how tokens and codes are stored and looked up. */
 export function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');

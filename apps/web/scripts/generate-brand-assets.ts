@@ -4,62 +4,23 @@
  * Run: npx tsx apps/web/scripts/generate-brand-assets.ts
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { BRANDS, BRAND_IDS, type BrandConfig } from '@portal/core';
+import {
+  BRANDS,
+  BRAND_IDS,
+  PAGE_COLOURS,
+  brandPalette,
+  contrastRatio,
+  mixColours,
+  textOn,
+  type BrandConfig,
+} from '@portal/core';
 
-type Rgb = [number, number, number];
+const WHITE = PAGE_COLOURS.white;
 
-function hexToRgb(hex: string): Rgb {
-  const value = Number.parseInt(hex.replace('#', ''), 16);
-  return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
-}
-
-function rgbToHex([r, g, b]: Rgb): string {
-  return '#' + [r, g, b].map((c) => Math.round(c).toString(16).padStart(2, '0')).join('');
-}
-
-/** `weight` of colour a, the rest of colour b. */
-function mix(a: string, b: string, weight: number): string {
-  const ca = hexToRgb(a);
-  const cb = hexToRgb(b);
-  return rgbToHex([0, 1, 2].map((i) => ca[i]! * weight + cb[i]! * (1 - weight)) as Rgb);
-}
-
-function luminance(hex: string): number {
-  const channel = (c: number) => {
-    const s = c / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  const [r, g, b] = hexToRgb(hex).map(channel) as Rgb;
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-function contrast(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-const INK = '#111827';
-const WHITE = '#ffffff';
-
-/** White or ink, whichever reads better on the colour (WCAG AA where possible). */
-function onColour(hex: string): string {
-  return contrast(hex, WHITE) >= 4.5 ? WHITE : INK;
-}
-
+/** The brand's tokens: the colours of core's brandPalette (AA contrast rules) and the logo height. */
 function styleSheet(brand: BrandConfig): string {
-  const primary = brand.primary;
-  const link = contrast(primary, WHITE) >= 4.5 ? primary : mix(primary, '#000000', 0.7);
   const tokens: Record<string, string> = {
-    '--brand-primary': primary,
-    '--brand-primary-hover': mix(primary, '#000000', 0.85),
-    '--brand-primary-strong': mix(primary, '#000000', 0.7),
-    '--brand-primary-soft': mix(primary, WHITE, 0.08),
-    '--brand-primary-tint': mix(primary, WHITE, 0.16),
-    '--brand-focus': mix(primary, WHITE, 0.45),
-    '--brand-on-primary': onColour(primary),
-    '--brand-accent': brand.accent,
-    '--brand-on-accent': onColour(brand.accent),
-    '--brand-link': link,
+    ...brandPalette(brand),
     '--brand-logo-height': `${brand.mainBrandHeight}px`,
   };
   const body = Object.entries(tokens)
@@ -141,7 +102,7 @@ function escapeXml(text: string): string {
 
 /** The mark: a rounded square in the primary colour with a telemetry pulse line, and an accent dot. */
 function mark(brand: BrandConfig, x = 0): string {
-  const on = onColour(brand.primary);
+  const on = textOn(brand.primary);
   return [
     `<rect x="${x}" y="1" width="40" height="40" rx="9" fill="${brand.primary}"/>`,
     `<path d="M${x + 7} 24h6.5l4-9.5 6 15 4.5-10.5h5" fill="none" stroke="${on}" stroke-width="3.4" stroke-linecap="round" stroke-linejoin="round"/>`,
@@ -153,7 +114,8 @@ function logo(brand: BrandConfig): string {
   const textX = 50;
   const width = textWidth(brand.name);
   const total = textX + width + 2;
-  const ink = contrast(brand.primary, WHITE) >= 7 ? brand.primary : mix(brand.primary, '#000000', 0.8);
+  const ink =
+    contrastRatio(brand.primary, WHITE) >= 7 ? brand.primary : mixColours(brand.primary, PAGE_COLOURS.black, 0.8);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} 42" width="${total}" height="42" role="img" aria-label="${escapeXml(brand.name)}">` +
     `<title>${escapeXml(brand.name)}</title>` +

@@ -1,3 +1,5 @@
+// First: Zod reads its configuration when it loads, in whichever chunk that happens.
+import './lib/zod-jitless';
 import { createRoot } from 'react-dom/client';
 import './styles/layers.css';
 import 'primeicons/primeicons.css';

@@ -1,7 +1,13 @@
 /**
  * Serves the built web app (WEB_DIST). Any GET outside /api that is not a file gets index.html
- * (client-side routes); hashed files under /assets/ are cached for good, index.html never.
- * Without a build, pages answer 503 with a one-line hint.
+ * (client-side routes); hashed files under /assets/ are cached for good, everything else is
+ * revalidated (no-cache). Without a build, pages answer 503 with a one-line hint.
+ *
+ * The build writes a brotli (.br) and a gzip (.gz) copy beside each text file over 1 kB
+ * (apps/web/vite.config.ts); a client gets the copy its Accept-Encoding prefers (br, then gzip),
+ * with the file's own content type, else the file itself. Every answer says Vary: Accept-Encoding,
+ * so a cache keeps each encoding apart. Nothing here is compressed per request (plugins/compression.ts
+ * leaves these content types alone).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +18,8 @@ import type { NotFoundFallback } from './errors';
 export const NOT_BUILT_MESSAGE = 'The web app is not built: run npm run build';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
+/** The build's own bookkeeping (Vite's manifest): never served. */
+const BUILD_INTERNALS = '/.vite/';
 
 /** Registers static serving when `webDist` holds a build; returns the history fallback. */
 export async function registerStatic(app: FastifyInstance, webDist: string | null): Promise<NotFoundFallback> {
@@ -22,15 +30,20 @@ export async function registerStatic(app: FastifyInstance, webDist: string | nul
   await app.register(fastifyStatic, {
     root: webDist,
     cacheControl: false,
+    preCompressed: true,
+    allowedPath: (pathName) => !pathName.startsWith(BUILD_INTERNALS),
+    // `path` is the file sent: the copy (.br, .gz) when one was chosen.
     setHeaders: (res, path) => {
       const rel = path.slice(webDist.length).replace(/\\/g, '/');
       res.setHeader('cache-control', rel.startsWith('/assets/') ? IMMUTABLE : NO_CACHE);
+      res.setHeader('vary', 'Accept-Encoding');
     },
   });
   return (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    // A missing hashed asset is a real 404 (an old tab after a deploy), not a page.
-    if (path.startsWith('/assets/')) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    // A missing hashed asset is a real 404 (an old tab after a deploy), not a page; so is the build's manifest.
+    if (path.startsWith('/assets/') || path.startsWith(BUILD_INTERNALS))
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     return reply.header('cache-control', NO_CACHE).sendFile('index.html');
   };
 }

@@ -1,7 +1,5 @@
 /** Favourites and recent lists kept in local storage (spec 1 sections 3 and 9, spec 2 section 9). */
 
-import { z } from 'zod';
-
 /** Local-storage keys of the web app. */
 export const STORAGE_KEYS = {
   favourites: 'portal.favourites',
@@ -20,13 +18,28 @@ export const USER_SCOPED_STORAGE_KEYS = [
 /** Each list keeps at most this many entries. */
 export const LIST_MAX_ENTRIES = 10;
 
-export const ListEntrySchema = z.object({
-  id: z.string().min(1).max(200),
-  name: z.string().max(200),
+export interface ListEntry {
+  id: string;
+  name: string;
   /** Epoch milliseconds of the visit or of adding the favourite. */
-  ts: z.number(),
-});
-export type ListEntry = z.infer<typeof ListEntrySchema>;
+  ts: number;
+}
+
+const ENTRY_TEXT_MAX = 200;
+
+/**
+ * A stored entry read back: id 1-200 characters, name up to 200, ts a finite number; other
+ * fields are dropped. A plain check rather than a schema: the entry chunk of the web app reads
+ * the lists at start, and a schema here would pull Zod into every route (the sign-in budget).
+ */
+function readListEntry(item: unknown): ListEntry | null {
+  if (typeof item !== 'object' || item === null) return null;
+  const { id, name, ts } = item as Record<string, unknown>;
+  const fits = (text: unknown, min: number): text is string =>
+    typeof text === 'string' && text.length >= min && text.length <= ENTRY_TEXT_MAX;
+  if (!fits(id, 1) || !fits(name, 0) || typeof ts !== 'number' || !Number.isFinite(ts)) return null;
+  return { id, name, ts };
+}
 
 /**
  * Adds an entry: a repeated id replaces the old entry (new name and ts), and beyond `max`
@@ -76,8 +89,8 @@ export function parseStoredList(raw: string | null | undefined, max: number = LI
   let list: ListEntry[] = [];
   // Oldest first, so a later duplicate of an id wins.
   const entries = data.flatMap((item) => {
-    const parsed = ListEntrySchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
+    const entry = readListEntry(item);
+    return entry ? [entry] : [];
   });
   entries.sort((a, b) => a.ts - b.ts);
   for (const entry of entries) list = addListEntry(list, entry, max);

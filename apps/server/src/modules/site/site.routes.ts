@@ -1,8 +1,9 @@
-/** What the web app reads of the site's configuration at run time (the map tile server). */
+/** What the web app reads of the site's configuration at run time (the map tile server), and the user guide. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { MapTiles } from '@portal/core';
+import { userGuidePages } from './user-guide';
 
 const MapTilesSchema = z.object({ url: z.string(), attribution: z.string() });
 
@@ -17,5 +18,11 @@ export function registerSiteRoutes(app: FastifyInstance, site: { mapTiles: MapTi
       },
     },
     () => site.mapTiles,
+  );
+
+  // The Docs link's page: the user guide for the brand of the host (a page, not part of the API).
+  const guide = userGuidePages();
+  app.get('/docs/', { schema: { hide: true } }, (request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(guide(request.brand)),
   );
 }
