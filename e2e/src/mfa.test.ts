@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticator } from 'otplib';
 import { chromiumAvailable, newPage } from './browser';
@@ -63,6 +64,76 @@ describe.skipIf(!chromiumAvailable() && !required)('multi-factor authentication'
     expect(Date.now() - submittedAt).toBeGreaterThanOrEqual(2000);
     expect(await alert.textContent()).toContain('Invalid code received for user');
     expect(await code.inputValue()).toBe('');
+    await context.close();
+  });
+
+  it('turning MFA on says what changed and shows recovery codes once; the enabling code is refused as used; a recovery code signs in once', async () => {
+    const owner = uniqueEmail('mfa-recovery');
+    await stack.createVerifiedUser(owner, password);
+    const { context, page } = await newPage(stack.browser);
+    await page.goto(stack.url('/login'));
+    await signIn(page, owner, password);
+    await expectText(page, 'You have no devices yet');
+    await page.goto(stack.url('/account/mfa'));
+    await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+    await page.getByRole('button', { name: 'Show QR code' }).click();
+    const key = ((await page.getByLabel('Secret key', { exact: true }).textContent()) ?? '').replace(/\s/g, '');
+    // The next step's code (inside the drift window): it stays 'used' for a minute and more.
+    const enablingCode = authenticator.clone({ epoch: Date.now() + 30_000 }).generate(key);
+    await page.getByLabel('Enter the 6-digit code the app shows.').fill(enablingCode);
+    await page.getByRole('button', { name: 'Turn on' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Success' });
+    await dialog.waitFor();
+    const text = (await dialog.textContent()) ?? '';
+    expect(text).toContain(
+      'Multi-factor authentication is on. From your next sign-in you will be asked for a code from your authenticator app.',
+    );
+    expect(text).toContain('Store these codes somewhere safe. Each can be used once.');
+    const codes = await dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
+    expect(codes).toHaveLength(10);
+    for (const code of codes) expect(code).toMatch(/^[0-9a-z]{4}-[0-9a-z]{4}$/);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Download .txt' }).click(),
+    ]);
+    expect(file.suggestedFilename()).toBe('default-recovery-codes.txt');
+    const saved = readFileSync((await file.path())!, 'utf8');
+    for (const code of codes) expect(saved).toContain(`\n${code}\n`);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expectText(page, '10 recovery codes left.');
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await signIn(page, owner, password);
+    const code = page.getByLabel('Code', { exact: true });
+    await code.waitFor();
+    await code.pressSequentially(enablingCode);
+    const alert = page.locator('.p-inline-message-error');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(
+      'This code has already been used. Wait for the next code from your authenticator app.',
+    );
+
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    const recovery = page.getByLabel('Recovery code', { exact: true });
+    await recovery.fill(codes[0]!.toUpperCase());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expectText(page, 'You have no devices yet');
+    await expectPath(page, '/');
+    await page.goto(stack.url('/account/mfa'));
+    await expectText(page, '9 recovery codes left.');
+
+    // Used once: the same code is refused at the next sign-in.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await signIn(page, owner, password);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code', { exact: true }).fill(codes[0]!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('This recovery code is not valid or has already been used.');
     await context.close();
   });
 

@@ -8,6 +8,12 @@ import {
   isValidPhone,
   normaliseEmail,
 } from '../domain/validation';
+import {
+  RECOVERY_CODE_FORMAT_MESSAGE,
+  RECOVERY_CODE_INPUT_MAX_LENGTH,
+  isValidRecoveryCode,
+  normaliseRecoveryCode,
+} from '../domain/recovery-codes';
 import { safeString } from './fields';
 
 /** An e-mail field: lower-cased, trimmed, standard pattern, no .cm/.om. */
@@ -51,6 +57,16 @@ export type LoginBody = z.infer<typeof LoginBodySchema>;
 
 export const MfaBodySchema = z.strictObject({ code: MfaCodeSchema });
 export type MfaBody = z.infer<typeof MfaBodySchema>;
+
+/** A recovery code as typed; parsed to its `xxxx-xxxx` form (normaliseRecoveryCode). */
+export const RecoveryCodeSchema = safeString()
+  .max(RECOVERY_CODE_INPUT_MAX_LENGTH, RECOVERY_CODE_FORMAT_MESSAGE)
+  .refine(isValidRecoveryCode, RECOVERY_CODE_FORMAT_MESSAGE)
+  .transform((code) => normaliseRecoveryCode(code) ?? code);
+
+/** POST /api/auth/mfa/recovery: a one-time recovery code in place of the 6-digit code. */
+export const MfaRecoveryBodySchema = z.strictObject({ recoveryCode: RecoveryCodeSchema });
+export type MfaRecoveryBody = z.input<typeof MfaRecoveryBodySchema>;
 
 export const ResetRequestBodySchema = z.strictObject({ email: EmailSchema });
 export type ResetRequestBody = z.infer<typeof ResetRequestBodySchema>;
@@ -113,3 +129,27 @@ export const TotpEnableBodySchema = z.strictObject({ code: MfaCodeSchema });
 export const SmsSetupBodySchema = z.strictObject({ phone: PhoneSchema });
 export const SmsEnableBodySchema = z.strictObject({ code: MfaCodeSchema });
 export const MfaDisableBodySchema = z.strictObject({ password: safeString().min(1).max(PASSWORD_MAX_LENGTH) });
+/** POST /api/account/mfa/recovery-codes: a new set replaces the old one; the password confirms it. */
+export const RecoveryCodesRenewBodySchema = z.strictObject({
+  password: safeString().min(1).max(PASSWORD_MAX_LENGTH),
+});
+
+/** MFA turned on: what changed, the user, and the recovery codes, shown this once. */
+export const MfaEnabledResponseSchema = z.object({
+  message: z.string(),
+  user: UserInfoSchema,
+  recoveryCodes: z.array(z.string()),
+});
+export type MfaEnabledResponse = z.infer<typeof MfaEnabledResponseSchema>;
+
+/** MFA turned off: what changed, and the user. */
+export const MfaDisabledResponseSchema = z.object({ message: z.string(), user: UserInfoSchema });
+export type MfaDisabledResponse = z.infer<typeof MfaDisabledResponseSchema>;
+
+/** A new set of recovery codes, shown this once. */
+export const RecoveryCodesResponseSchema = z.object({ message: z.string(), recoveryCodes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponseSchema>;
+
+/** GET /api/account/mfa/recovery-codes: how many unused recovery codes the user has. */
+export const RecoveryCodesStatusSchema = z.object({ remaining: z.number().int().min(0) });
+export type RecoveryCodesStatus = z.infer<typeof RecoveryCodesStatusSchema>;

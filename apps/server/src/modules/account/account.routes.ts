@@ -5,7 +5,12 @@ import {
   ChangePasswordBodySchema,
   MessageResponseSchema,
   MfaDisableBodySchema,
+  MfaDisabledResponseSchema,
+  MfaEnabledResponseSchema,
   ProfileUpdateBodySchema,
+  RecoveryCodesRenewBodySchema,
+  RecoveryCodesResponseSchema,
+  RecoveryCodesStatusSchema,
   SmsEnableBodySchema,
   SmsSetupBodySchema,
   TotpEnableBodySchema,
@@ -72,9 +77,10 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Turn on authenticator-app codes with a code from the pending secret',
+        summary:
+          'Turn on authenticator-app codes with a code from the pending secret; answers a new set of one-time recovery codes (shown once)',
         body: TotpEnableBodySchema,
-        response: { 200: UserInfoSchema, ...errorResponses(400, 401, 403, 413, 429) },
+        response: { 200: MfaEnabledResponseSchema, ...errorResponses(400, 401, 403, 413, 429) },
       },
     },
     (request) => account.enableTotp(signedInUser(request), request.brand, request.body.code),
@@ -102,9 +108,10 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Turn on SMS codes with the code sent by the setup call',
+        summary:
+          'Turn on SMS codes with the code sent by the setup call; answers a new set of one-time recovery codes (shown once)',
         body: SmsEnableBodySchema,
-        response: { 200: UserInfoSchema, ...errorResponses(400, 401, 403, 413, 429) },
+        response: { 200: MfaEnabledResponseSchema, ...errorResponses(400, 401, 403, 413, 429) },
       },
     },
     (request) => account.enableSms(signedInUser(request), request.brand, request.body.code),
@@ -117,11 +124,40 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
       preHandler: requireUser,
       schema: {
         tags,
-        summary: 'Turn multi-factor authentication off (password required)',
+        summary: 'Turn multi-factor authentication off (password required); deletes the recovery codes',
         body: MfaDisableBodySchema,
-        response: { 200: UserInfoSchema, ...errorResponses(400, 401, 403, 413, 429) },
+        response: { 200: MfaDisabledResponseSchema, ...errorResponses(400, 401, 403, 413, 429) },
       },
     },
     (request) => account.disableMfa(signedInUser(request), request.body.password),
+  );
+
+  r.get(
+    '/api/account/mfa/recovery-codes',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'How many unused one-time recovery codes the user has (never the codes)',
+        response: { 200: RecoveryCodesStatusSchema, ...errorResponses(401) },
+      },
+    },
+    (request) => account.recoveryCodesStatus(signedInUser(request)),
+  );
+
+  r.post(
+    '/api/account/mfa/recovery-codes',
+    {
+      ...limited,
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Make a new set of one-time recovery codes (password required); the old ones stop working. 409 when MFA is off',
+        body: RecoveryCodesRenewBodySchema,
+        response: { 200: RecoveryCodesResponseSchema, ...errorResponses(400, 401, 403, 409, 413, 429) },
+      },
+    },
+    (request) => account.renewRecoveryCodes(signedInUser(request), request.body.password),
   );
 }

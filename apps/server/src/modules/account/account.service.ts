@@ -1,7 +1,17 @@
 /** The account page: profile, password change and enrolment of multi-factor authentication. */
 import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
-import type { BrandConfig, ChangePasswordBody, ProfileUpdateBody, TotpSetupResponse, UserInfo } from '@portal/core';
+import type {
+  BrandConfig,
+  ChangePasswordBody,
+  MfaDisabledResponse,
+  MfaEnabledResponse,
+  ProfileUpdateBody,
+  RecoveryCodesResponse,
+  RecoveryCodesStatus,
+  TotpSetupResponse,
+  UserInfo,
+} from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict } from '../../errors';
@@ -24,6 +34,13 @@ export const ACCOUNT_MESSAGES = {
   phoneLockedBySms: 'Turn off SMS multi-factor authentication before changing the phone number.',
   mfaNotAllowed: 'Multi-factor authentication is not available on this site.',
   smsCodeSent: (phone: string) => `We have sent a code to ${phone}.`,
+  totpOn:
+    'Multi-factor authentication is on. From your next sign-in you will be asked for a code from your authenticator app.',
+  smsOn: (phone: string) =>
+    `Multi-factor authentication is on. From your next sign-in you will be asked for a code we text to ${phone}.`,
+  mfaOff: 'Multi-factor authentication is off. From your next sign-in you will need only your password.',
+  recoveryCodesRenewed: 'You have new recovery codes. The old ones no longer work.',
+  mfaNotOn: 'Turn on multi-factor authentication first.',
 } as const;
 
 export interface AccountDeps {
@@ -34,6 +51,7 @@ export interface AccountDeps {
 }
 
 const mfaInvalid = () => new AppError(400, 'MFA_INVALID', AUTH_MESSAGES.mfaInvalid);
+const wrongPassword = () => new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
 
 function assertMfaAllowed(brand: BrandConfig): void {
   if (!brand.allowMFA) throw new AppError(403, 'MFA_NOT_ALLOWED', ACCOUNT_MESSAGES.mfaNotAllowed);
@@ -69,14 +87,18 @@ export function createAccountService(deps: AccountDeps) {
       return { secret, otpauthUrl, qrSvg };
     },
 
-    async enableTotp(user: User, brand: BrandConfig, code: string): Promise<UserInfo> {
+    /** Turns TOTP on with a code of the pending secret; a new set of recovery codes comes with it. */
+    async enableTotp(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse> {
       assertMfaAllowed(brand);
       const secret = user.totpPendingSecret;
       const step = secret ? matchTotpStep(code, secret, clock.now()) : null;
       if (!secret || step === null) throw mfaInvalid();
-      // The enabling code's step is recorded, so the same code cannot then sign in.
-      if (!(await repo.enableTotp(db, user.id, secret, step))) throw mfaInvalid();
-      return reload(user.id);
+      const recoveryCodes = await db.transaction(async (tx) =>
+        // The enabling code's step is recorded, so the same code cannot then sign in.
+        (await repo.enableTotp(tx, user.id, secret, step)) ? auth.issueRecoveryCodes(user.id, tx) : null,
+      );
+      if (!recoveryCodes) throw mfaInvalid();
+      return { message: ACCOUNT_MESSAGES.totpOn, user: await reload(user.id), recoveryCodes };
     },
 
     async setupSms(user: User, brand: BrandConfig, phone: string): Promise<{ message: string }> {
@@ -91,7 +113,8 @@ export function createAccountService(deps: AccountDeps) {
       return { message: ACCOUNT_MESSAGES.smsCodeSent(phone) };
     },
 
-    async enableSms(user: User, brand: BrandConfig, code: string): Promise<UserInfo> {
+    /** Turns SMS codes on with the texted code; a new set of recovery codes comes with it. */
+    async enableSms(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse> {
       assertMfaAllowed(brand);
       const pending = user.smsPending;
       const attempts = pending ? await repo.spendSmsPendingAttempt(db, user.id, clock.now(), MAX_MFA_ATTEMPTS) : null;
@@ -100,15 +123,36 @@ export function createAccountService(deps: AccountDeps) {
         if (attempts >= MAX_MFA_ATTEMPTS) await repo.clearSmsPending(db, user.id);
         throw mfaInvalid();
       }
-      await repo.enableSms(db, user.id, pending.phone);
-      return reload(user.id);
+      const recoveryCodes = await db.transaction(async (tx) => {
+        await repo.enableSms(tx, user.id, pending.phone);
+        return auth.issueRecoveryCodes(user.id, tx);
+      });
+      return { message: ACCOUNT_MESSAGES.smsOn(pending.phone), user: await reload(user.id), recoveryCodes };
     },
 
-    async disableMfa(user: User, password: string): Promise<UserInfo> {
-      if (!(await auth.checkPassword(user, password)))
-        throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
-      await repo.disableMfa(db, user.id);
-      return reload(user.id);
+    /** Turns MFA off (password required); the recovery codes go with it. */
+    async disableMfa(user: User, password: string): Promise<MfaDisabledResponse> {
+      if (!(await auth.checkPassword(user, password))) throw wrongPassword();
+      await db.transaction(async (tx) => {
+        await repo.disableMfa(tx, user.id);
+        await auth.deleteRecoveryCodes(user.id, tx);
+      });
+      return { message: ACCOUNT_MESSAGES.mfaOff, user: await reload(user.id) };
+    },
+
+    async recoveryCodesStatus(user: User): Promise<RecoveryCodesStatus> {
+      return { remaining: await auth.countRecoveryCodes(user.id) };
+    },
+
+    /**
+     * A new set of recovery codes in place of the old one. The password confirms it, as for turning
+     * MFA off: a session left open is not enough to take over the second factor.
+     */
+    async renewRecoveryCodes(user: User, password: string): Promise<RecoveryCodesResponse> {
+      if (!(await auth.checkPassword(user, password))) throw wrongPassword();
+      if (user.mfaType === 'NONE') throw conflict(ACCOUNT_MESSAGES.mfaNotOn);
+      const recoveryCodes = await auth.issueRecoveryCodes(user.id);
+      return { message: ACCOUNT_MESSAGES.recoveryCodesRenewed, recoveryCodes };
     },
   };
 }

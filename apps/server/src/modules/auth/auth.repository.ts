@@ -429,3 +429,38 @@ export async function storeStepUpChallenge(
   );
   return rows.length === 1;
 }
+
+// ---- MFA recovery codes (one-time codes that sign in in place of the 6-digit code)
+
+/** Replaces the user's recovery codes with `codeHashes` (inside a transaction, so never half a set). */
+export async function replaceRecoveryCodes(db: Db, userId: string, codeHashes: string[], now: Date): Promise<void> {
+  await db.query('DELETE FROM mfa_recovery_codes WHERE user_id = $1', [userId]);
+  await db.query('INSERT INTO mfa_recovery_codes (user_id, code_hash, created_at) SELECT $1, unnest($2::text[]), $3', [
+    userId,
+    codeHashes,
+    now,
+  ]);
+}
+
+export async function deleteRecoveryCodes(db: Db, userId: string): Promise<void> {
+  await db.query('DELETE FROM mfa_recovery_codes WHERE user_id = $1', [userId]);
+}
+
+/**
+ * Uses up a recovery code: true when this call deleted it. One statement, so of two parallel uses
+ * of one code only one succeeds.
+ */
+export async function useRecoveryCode(db: Db, userId: string, codeHash: string): Promise<boolean> {
+  const rows = await db.query<{ user_id: string }>(
+    'DELETE FROM mfa_recovery_codes WHERE user_id = $1 AND code_hash = $2 RETURNING user_id',
+    [userId, codeHash],
+  );
+  return rows.length === 1;
+}
+
+export async function countRecoveryCodes(db: Db, userId: string): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mfa_recovery_codes WHERE user_id = $1', [
+    userId,
+  ]);
+  return rows[0]?.n ?? 0;
+}

@@ -1,5 +1,5 @@
 /** /api/auth/* and /api/user-login: parse, authorise, call one service function, set cookies. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -7,6 +7,7 @@ import {
   LoginResponseSchema,
   MessageResponseSchema,
   MfaBodySchema,
+  MfaRecoveryBodySchema,
   ResetCompleteBodySchema,
   ResetRequestBodySchema,
   SessionResponseSchema,
@@ -34,6 +35,17 @@ const context = (request: FastifyRequest): RequestContext => ({
   linkOrigin: request.linkOrigin,
   clientAddress: request.ip,
 });
+
+/** The second step passed (a 6-digit code or a recovery code): the challenge cookie goes, the session starts. */
+function signedInAfterMfa<U>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: { sessionId: string; user: U },
+): { status: 'SIGNED_IN'; user: U } {
+  clearMfaCookie(request, reply);
+  setSessionCookie(request, reply, result.sessionId);
+  return { status: 'SIGNED_IN', user: result.user };
+}
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rateLimit: RateLimit): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -109,9 +121,30 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
         request.ip,
         request.cookies[SESSION_COOKIE],
       );
-      clearMfaCookie(request, reply);
-      setSessionCookie(request, reply, result.sessionId);
-      return { status: 'SIGNED_IN' as const, user: result.user };
+      return signedInAfterMfa(request, reply, result);
+    },
+  );
+
+  r.post(
+    '/api/auth/mfa/recovery',
+    {
+      ...limited,
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Second sign-in step with a one-time recovery code instead of the 6-digit code (cookie portal_mfa); each code signs in once',
+        body: MfaRecoveryBodySchema,
+        response: { 200: LoginResponseSchema, ...errorResponses(400, 401, 403, 413, 429) },
+      },
+    },
+    async (request, reply) => {
+      const result = await auth.completeMfaWithRecoveryCode(
+        request.cookies[MFA_COOKIE],
+        request.body.recoveryCode,
+        request.ip,
+        request.cookies[SESSION_COOKIE],
+      );
+      return signedInAfterMfa(request, reply, result);
     },
   );
 

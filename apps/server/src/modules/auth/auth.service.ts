@@ -5,8 +5,12 @@
  */
 import { authenticator } from 'otplib';
 import {
+  RECOVERY_CODE_ALPHABET,
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODE_LENGTH,
   SESSION_MAX_AGE_S,
   UserGroupSchema,
+  formatRecoveryCode,
   type BrandConfig,
   type LoginBody,
   type ResetCompleteBody,
@@ -22,6 +26,7 @@ import { AppError, rateLimited, unauthenticated } from '../../errors';
 import {
   dummyPasswordHash,
   hashPassword,
+  randomChars,
   randomDigits,
   randomId,
   randomToken,
@@ -32,7 +37,7 @@ import {
 import type { Mailer, SmsSender } from '../mail/mail.service';
 import { resetMail, signInCodeSms, signupAttemptMail, stepUpCodeSms, verificationMail } from './auth.mail';
 import * as repo from './auth.repository';
-import type { ChallengeKind, User } from './auth.repository';
+import type { Challenge, ChallengeKind, User } from './auth.repository';
 import { clientKey, retryAfterSeconds, signInWaitMs, type SignInThrottlePolicy } from './sign-in-throttle';
 
 export type { ChallengeKind, User } from './auth.repository';
@@ -57,6 +62,8 @@ export const AUTH_MESSAGES = {
   badCredentials: 'Incorrect username or password.',
   notVerified: 'Your e-mail address is not verified yet. We have sent you a new verification link.',
   mfaInvalid: 'Invalid code received for user',
+  mfaCodeUsed: 'This code has already been used. Wait for the next code from your authenticator app.',
+  recoveryCodeInvalid: 'This recovery code is not valid or has already been used.',
   signInExpired: 'Your sign-in has expired. Please sign in again.',
   signedOut: 'Signed out',
   resetRequested: 'If an account exists for that address, we have sent it a link to reset the password.',
@@ -164,6 +171,32 @@ const stepUpKey = (userId: string) => `step-up:${userId}`;
 /** A new step-up SMS is sent at most this often. */
 export const STEP_UP_RESEND_MS = MINUTE;
 const resetKey = (email: string) => `reset:${email}`;
+/** How a recovery code is stored: the sha256 of the user id and the code (`xxxx-xxxx`). */
+export const recoveryCodeHash = (userId: string, code: string) => sha256(`${userId}:${code}`);
+
+/** A new set of recovery codes, distinct, from the CSPRNG. */
+function newRecoveryCodes(): string[] {
+  const codes = new Set<string>();
+  while (codes.size < RECOVERY_CODE_COUNT)
+    codes.add(formatRecoveryCode(randomChars(RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH)));
+  return [...codes];
+}
+
+/**
+ * What the code step made of an answer: 'valid' (the challenge is used up), 'expired' (another
+ * request used it up first), or why the code was refused.
+ */
+type ChallengeAnswer = 'valid' | 'expired' | 'invalid' | 'used' | 'recovery-invalid';
+
+const REFUSALS: Record<Exclude<ChallengeAnswer, 'valid' | 'expired'>, () => AppError> = {
+  invalid: () => new AppError(401, 'MFA_INVALID', AUTH_MESSAGES.mfaInvalid),
+  // The code matches the current window but its time step was used (RFC 6238 5.2): the next one will do.
+  used: () => new AppError(401, 'MFA_CODE_USED', AUTH_MESSAGES.mfaCodeUsed),
+  'recovery-invalid': () => new AppError(401, 'MFA_INVALID', AUTH_MESSAGES.recoveryCodeInvalid),
+};
+
+/** Thrown inside a transaction to roll it back when the challenge was used up meanwhile. */
+class ChallengeGone extends Error {}
 const signupWarningKey = (email: string) => `signup-warning:${email}`;
 
 export function createAuthService(deps: AuthDeps) {
@@ -247,6 +280,41 @@ export function createAuthService(deps: AuthDeps) {
   async function signedInFrom(attempt: SignInAttempt): Promise<void> {
     await repo.clearSignInFailures(db, attempt.email, attempt.client);
   }
+
+  /**
+   * The code step of a sign-in: spends one of the challenge's attempts, counts the attempt for the
+   * address as a password attempt is counted, and lets `check` judge the answer (and use up the
+   * challenge when it is right). A refused answer stays a failed sign-in.
+   */
+  async function answerChallenge(
+    challengeToken: string | undefined,
+    clientAddress: string,
+    previousSessionId: string | undefined,
+    check: (challenge: Challenge, user: User, tokenHash: string) => Promise<ChallengeAnswer>,
+  ): Promise<{ user: UserInfo; sessionId: string }> {
+    if (!challengeToken) throw unauthenticated(AUTH_MESSAGES.signInExpired);
+    const tokenHash = sha256(challengeToken);
+    const challenge = await repo.spendChallengeAttempt(db, tokenHash, clock.now(), MAX_MFA_ATTEMPTS);
+    if (!challenge) throw unauthenticated(AUTH_MESSAGES.signInExpired);
+    const user = await repo.findUserById(db, challenge.userId);
+    if (!user) throw unauthenticated(AUTH_MESSAGES.signInExpired);
+    const attempt = await beginSignInAttempt(user.email, clientAddress);
+    const answer = await check(challenge, user, tokenHash);
+    if (answer === 'expired') {
+      await notAFailure(attempt);
+      throw unauthenticated(AUTH_MESSAGES.signInExpired);
+    }
+    if (answer !== 'valid') {
+      if (challenge.attempts >= MAX_MFA_ATTEMPTS) await repo.deleteChallenge(db, tokenHash);
+      await signInFailed();
+      throw REFUSALS[answer]();
+    }
+    await signedInFrom(attempt);
+    return { user: toUserInfo(user), sessionId: await startSession(user, previousSessionId) };
+  }
+
+  const useUpChallenge = async (tokenHash: string): Promise<ChallengeAnswer> =>
+    (await repo.deleteChallenge(db, tokenHash)) ? 'valid' : 'expired';
 
   return {
     toUserInfo,
@@ -333,34 +401,65 @@ export function createAuthService(deps: AuthDeps) {
       clientAddress: string,
       previousSessionId?: string,
     ): Promise<{ user: UserInfo; sessionId: string }> {
-      if (!challengeToken) throw unauthenticated(AUTH_MESSAGES.signInExpired);
-      const tokenHash = sha256(challengeToken);
-      const now = clock.now();
-      const challenge = await repo.spendChallengeAttempt(db, tokenHash, now, MAX_MFA_ATTEMPTS);
-      if (!challenge) throw unauthenticated(AUTH_MESSAGES.signInExpired);
-      const user = await repo.findUserById(db, challenge.userId);
-      if (!user) throw unauthenticated(AUTH_MESSAGES.signInExpired);
-      const attempt = await beginSignInAttempt(user.email, clientAddress);
-      let valid: boolean;
-      if (challenge.kind === 'SOFTWARE_TOKEN_MFA') {
-        const step =
-          user.mfaType === 'TOTP' && user.totpSecret !== null ? matchTotpStep(code, user.totpSecret, now) : null;
-        // A code is accepted once: its step must be later than the last one used (RFC 6238 5.2).
-        valid = step !== null && (await repo.claimTotpStep(db, user.id, step));
-      } else {
-        valid = challenge.codeHash !== null && sameDigest(sha256(code), challenge.codeHash);
-      }
-      if (!valid) {
-        if (challenge.attempts >= MAX_MFA_ATTEMPTS) await repo.deleteChallenge(db, tokenHash);
-        await signInFailed();
-        throw new AppError(401, 'MFA_INVALID', AUTH_MESSAGES.mfaInvalid);
-      }
-      if (!(await repo.deleteChallenge(db, tokenHash))) {
-        await notAFailure(attempt);
-        throw unauthenticated(AUTH_MESSAGES.signInExpired);
-      }
-      await signedInFrom(attempt);
-      return { user: toUserInfo(user), sessionId: await startSession(user, previousSessionId) };
+      return answerChallenge(challengeToken, clientAddress, previousSessionId, async (challenge, user, tokenHash) => {
+        if (challenge.kind === 'SOFTWARE_TOKEN_MFA') {
+          const step =
+            user.mfaType === 'TOTP' && user.totpSecret !== null
+              ? matchTotpStep(code, user.totpSecret, clock.now())
+              : null;
+          if (step === null) return 'invalid';
+          // A code is accepted once: its step must be later than the last one used (RFC 6238 5.2).
+          if (!(await repo.claimTotpStep(db, user.id, step))) return 'used';
+        } else if (challenge.codeHash === null || !sameDigest(sha256(code), challenge.codeHash)) {
+          return 'invalid';
+        }
+        return useUpChallenge(tokenHash);
+      });
+    },
+
+    /**
+     * The code step answered with a recovery code (either kind of challenge). The code and the
+     * challenge are used up together, so a code is not lost to a sign-in that another request ended.
+     */
+    async completeMfaWithRecoveryCode(
+      challengeToken: string | undefined,
+      recoveryCode: string,
+      clientAddress: string,
+      previousSessionId?: string,
+    ): Promise<{ user: UserInfo; sessionId: string }> {
+      return answerChallenge(challengeToken, clientAddress, previousSessionId, async (_challenge, user, tokenHash) => {
+        const codeHash = recoveryCodeHash(user.id, recoveryCode);
+        try {
+          return await db.transaction(async (tx): Promise<ChallengeAnswer> => {
+            if (!(await repo.useRecoveryCode(tx, user.id, codeHash))) return 'recovery-invalid';
+            if (!(await repo.deleteChallenge(tx, tokenHash))) throw new ChallengeGone();
+            return 'valid';
+          });
+        } catch (error) {
+          if (error instanceof ChallengeGone) return 'expired';
+          throw error;
+        }
+      });
+    },
+
+    /**
+     * A new set of recovery codes for the user, replacing the old one; returns the codes (shown
+     * once). Pass the transaction that turns MFA on, so both happen or neither.
+     */
+    async issueRecoveryCodes(userId: string, tx: Db = db): Promise<string[]> {
+      const codes = newRecoveryCodes();
+      const hashes = codes.map((code) => recoveryCodeHash(userId, code));
+      await repo.replaceRecoveryCodes(tx, userId, hashes, clock.now());
+      return codes;
+    },
+
+    async deleteRecoveryCodes(userId: string, tx: Db = db): Promise<void> {
+      await repo.deleteRecoveryCodes(tx, userId);
+    },
+
+    /** How many unused recovery codes the user has. */
+    countRecoveryCodes(userId: string): Promise<number> {
+      return repo.countRecoveryCodes(db, userId);
     },
 
     async logout(sessionId: string | undefined): Promise<{ message: string }> {

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import type { UseMutationResult } from '@tanstack/react-query';
+import { Suspense, lazy, useState, type FormEvent } from 'react';
+import { useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
-import { isValidMfaCode, type TotpSetupResponse, type UserInfo } from '@portal/core';
+import { isValidMfaCode, type MfaEnabledResponse, type TotpSetupResponse, type UserInfo } from '@portal/core';
 import { CodeInput } from '@/components/ui/code-input';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -13,8 +13,16 @@ import { useEnableSms } from '../api/enable-sms';
 import { useEnableTotp } from '../api/enable-totp';
 import { useSetupSms } from '../api/setup-sms';
 import { useSetupTotp } from '../api/setup-totp';
+import { RECOVERY_CODES_QUERY_KEY } from '../api/get-recovery-codes';
 import { useStoreUser } from '../hooks/use-store-user';
 import { PHONE_HINT } from './profile-tab';
+import type { IssuedRecoveryCodes } from './recovery-codes-dialog';
+import { RecoveryCodesPanel } from './recovery-codes-panel';
+
+// Shown once, right after MFA is turned on or a new set is made: its code (and PrimeReact's dialog) loads then.
+const RecoveryCodesDialog = lazy(() =>
+  import('./recovery-codes-dialog').then((m) => ({ default: m.RecoveryCodesDialog })),
+);
 
 const STATUS: Record<UserInfo['mfa'], string> = {
   NONE: 'Off',
@@ -22,10 +30,16 @@ const STATUS: Record<UserInfo['mfa'], string> = {
   SMS: 'On: text message',
 };
 
-/** Multi-factor authentication: status, enrol an authenticator app or SMS, turn off. */
+/** Multi-factor authentication: status, enrol an authenticator app or SMS, recovery codes, turn off. */
 export function MfaTab({ user }: { user: UserInfo }) {
   const [method, setMethod] = useState<'TOTP' | 'SMS' | null>(null);
+  // Kept here: turning MFA on swaps the setup form for the 'on' state, and the codes must stay shown.
+  const [issued, setIssued] = useState<IssuedRecoveryCodes | null>(null);
   const enabled = user.mfa !== 'NONE';
+  const onEnabled = (answer: MfaEnabledResponse) => {
+    setMethod(null);
+    setIssued({ message: answer.message, codes: answer.recoveryCodes, email: answer.user.email });
+  };
 
   return (
     <div className="mfa-tab">
@@ -40,11 +54,14 @@ export function MfaTab({ user }: { user: UserInfo }) {
         </div>
       </div>
       {enabled ? (
-        <TurnOff />
+        <>
+          <RecoveryCodesPanel email={user.email} onIssued={setIssued} />
+          <TurnOff />
+        </>
       ) : method === 'TOTP' ? (
-        <TotpSetup onCancel={() => setMethod(null)} />
+        <TotpSetup onCancel={() => setMethod(null)} onEnabled={onEnabled} />
       ) : method === 'SMS' ? (
-        <SmsSetup initialPhone={user.phone} onCancel={() => setMethod(null)} />
+        <SmsSetup initialPhone={user.phone} onCancel={() => setMethod(null)} onEnabled={onEnabled} />
       ) : (
         <>
           <p className="muted">
@@ -66,26 +83,36 @@ export function MfaTab({ user }: { user: UserInfo }) {
           </div>
         </>
       )}
+      {issued && (
+        <Suspense fallback={null}>
+          <RecoveryCodesDialog issued={issued} onHide={() => setIssued(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }
 
 /**
  * The code of a setup's last step and its submit: turns MFA on with a valid code (the user is
- * stored and the answer shown), or clears the code and shows the error.
+ * stored and `onEnabled` shows the answer with its recovery codes), or clears the code and shows the error.
  */
-function useEnableWithCode(enableMutation: UseMutationResult<UserInfo, Error, string>) {
+function useEnableWithCode(
+  enableMutation: UseMutationResult<MfaEnabledResponse, Error, string>,
+  onEnabled: (answer: MfaEnabledResponse) => void,
+) {
   const [code, setCode] = useState('');
   const dialog = useMessageDialog();
   const storeUser = useStoreUser();
+  const queryClient = useQueryClient();
 
   const enable = (event?: FormEvent) => {
     event?.preventDefault();
     if (!isValidMfaCode(code) || enableMutation.isPending) return;
     enableMutation.mutate(code, {
-      onSuccess: (user) => {
-        storeUser(user);
-        dialog.showSuccess(user);
+      onSuccess: (answer) => {
+        void queryClient.invalidateQueries({ queryKey: RECOVERY_CODES_QUERY_KEY });
+        storeUser(answer.user);
+        onEnabled(answer);
       },
       onError: (error) => {
         setCode('');
@@ -99,12 +126,17 @@ function useEnableWithCode(enableMutation: UseMutationResult<UserInfo, Error, st
 
 const TOTP_CODE = fieldIds('mfa-totp-code');
 
-function TotpSetup({ onCancel }: { onCancel: () => void }) {
+interface SetupProps {
+  onCancel: () => void;
+  onEnabled: (answer: MfaEnabledResponse) => void;
+}
+
+function TotpSetup({ onCancel, onEnabled }: SetupProps) {
   const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
   const dialog = useMessageDialog();
   const setupMutation = useSetupTotp();
   const enableMutation = useEnableTotp();
-  const { code, setCode, enable } = useEnableWithCode(enableMutation);
+  const { code, setCode, enable } = useEnableWithCode(enableMutation, onEnabled);
 
   const start = () =>
     setupMutation.mutate(undefined, {
@@ -183,14 +215,14 @@ function TotpSetup({ onCancel }: { onCancel: () => void }) {
 const SMS_PHONE = fieldIds('mfa-sms-phone');
 const SMS_CODE = fieldIds('mfa-sms-code');
 
-function SmsSetup({ initialPhone, onCancel }: { initialPhone: string; onCancel: () => void }) {
+function SmsSetup({ initialPhone, onCancel, onEnabled }: SetupProps & { initialPhone: string }) {
   const [phone, setPhone] = useState(initialPhone);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const touched = useTouched();
   const dialog = useMessageDialog();
   const setupMutation = useSetupSms();
   const enableMutation = useEnableSms();
-  const { code, setCode, enable } = useEnableWithCode(enableMutation);
+  const { code, setCode, enable } = useEnableWithCode(enableMutation, onEnabled);
 
   const invalid = phoneMessage(phone);
   const phoneError = touched.isShown('phone') ? invalid : undefined;
@@ -264,6 +296,7 @@ function TurnOff() {
   const touched = useTouched();
   const dialog = useMessageDialog();
   const storeUser = useStoreUser();
+  const queryClient = useQueryClient();
   const disableMutation = useDisableMfa();
 
   const missing = password === '';
@@ -274,11 +307,12 @@ function TurnOff() {
     touched.touchAll();
     if (missing) return;
     disableMutation.mutate(password, {
-      onSuccess: (user) => {
+      onSuccess: (answer) => {
         setPassword('');
         touched.reset();
-        storeUser(user);
-        dialog.showSuccess(user);
+        void queryClient.invalidateQueries({ queryKey: RECOVERY_CODES_QUERY_KEY });
+        storeUser(answer.user);
+        dialog.showSuccess(answer);
       },
       onError: (error) => {
         setPassword('');
@@ -290,7 +324,9 @@ function TurnOff() {
   return (
     <form className="mfa-step" onSubmit={onSubmit} noValidate>
       <h3>Turn off multi-factor authentication</h3>
-      <p className="muted">Signing in will need only your password. Enter it to confirm.</p>
+      <p className="muted">
+        Signing in will need only your password, and your recovery codes stop working. Enter it to confirm.
+      </p>
       <FormField ids={OFF_PASSWORD} label="Password" error={passwordError}>
         <PasswordInput
           id={OFF_PASSWORD.input}
