@@ -1,7 +1,6 @@
 // The device Data page in Chromium against the real server, with simulated devices publishing over MQTT to the
 // stack's embedded broker (spec 2 sections 2-5 and 8; ledger HDR, CARD, TL and TRG rows).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import mqtt from 'mqtt';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import {
   RECORD_STRUCTURED_KEYS,
@@ -12,7 +11,7 @@ import {
 import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { chromiumAvailable, newPage } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
-import { DEMO, expectPath, signIn } from './helpers';
+import { DEMO, expectPath, signIn, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 
@@ -23,17 +22,6 @@ type Device = Awaited<ReturnType<Stack['provisionDevice']>>;
 type Api = ReturnType<Stack['apiClient']>;
 interface DataAnswer {
   data: Record<string, { v: unknown; ts: number }[]>;
-}
-
-/** Waits until `check` answers something truthy, trying every 250 ms for at most `timeoutMs`. */
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 15_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
@@ -53,24 +41,6 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
   async function addDevice(api: Api, device: Device): Promise<void> {
     const claim = await api('POST', `/api/device/${device.id}/user`, { setupPassword: device.setupPassword });
     if (claim.status !== 200) throw new Error(`adding ${device.id} failed: ${JSON.stringify(claim)}`);
-  }
-
-  /**
-   * Publishes a record (or an array of records) as the device itself: MQTT with its id and key, QoS 1
-   * (acknowledged once stored).
-   */
-  async function publish(device: Device, records: Record<string, unknown> | Record<string, unknown>[]): Promise<void> {
-    const client = await mqtt.connectAsync(stack.mqttUrl, {
-      clientId: `${device.id}-e2e-${process.pid}-${Date.now()}`,
-      username: device.id,
-      password: device.deviceKey,
-      reconnectPeriod: 0,
-    });
-    try {
-      await client.publishAsync(`dev/${device.id}/data`, JSON.stringify(records), { qos: 1 });
-    } finally {
-      await client.endAsync();
-    }
   }
 
   /** Queues a config change as the demo account and waits until the simulated device has applied it. */
@@ -199,7 +169,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     const ts = Date.now() / 1000;
     // One record as an object, as devices send one: a one-record array over MQTT is stored as the array itself
     // (apps/server/src/ingest/batch.ts), after which GET /data answers 500 for the device.
-    await publish(shown, {
+    await stack.publish(shown, {
       ts,
       vsys: 12,
       analog1: 15,
@@ -302,7 +272,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
 
   it('steps through the timeline: Back 1, the heading back to the latest, disabled ends', async () => {
     const now = Math.floor(Date.now() / 1000);
-    await publish(history, [
+    await stack.publish(history, [
       { ts: now - 30, vsys: 11.5 },
       { ts: now - 20, vsys: 12.5 },
       { ts: now - 10, vsys: 13.5 },
@@ -393,7 +363,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     const { context, page } = await signedInPage();
     await openData(page, live);
     await page.getByRole('button', { name: 'Display settings of State 1 Hours' }).click();
-    const dialog = page.getByRole('dialog').filter({ hasText: 'Display Settings: state1_hrs' });
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Display Settings: State 1 Hours' });
     await dialog.waitFor();
     await dialog.getByLabel('Name').fill('Pump Hours');
     await dialog.getByRole('button', { name: 'Apply' }).click();

@@ -21,8 +21,6 @@ import {
   expectedIntervalSeconds,
   gpsAccuracyRadiusMetres,
   gridBreakpointFor,
-  isNoRecentContact,
-  isOffline,
   legacyAlertScheduleLabel,
   nextPollDelayMs,
   offlineAfterSeconds,
@@ -142,16 +140,24 @@ describe('figures of the specification', () => {
 
 describe('polling and contact', () => {
   it.each<[number | null | undefined, number | null | undefined, number]>([
-    [undefined, undefined, 5], // TL-14
-    [null, null, 5],
+    [undefined, undefined, 60], // a config without them runs the default config's 60 x 1
+    [null, null, 60],
     [30, 2, 60], // TL-13
     [60, 1, 60],
-    [0, 1, 5],
-    [-10, 3, 15],
-    [Number.NaN, 2, 10],
+    [5, undefined, 5],
+    [0, 1, 60],
+    [-10, 3, 180],
+    [Number.NaN, 2, 120],
   ])('expectedIntervalSeconds(%j, %j) -> %i', (base, transmit, s) =>
     expect(expectedIntervalSeconds(base, transmit)).toBe(s),
   );
+
+  it('TL-14: without a device config (interval unknown) the poll after new data is 5 s', () => {
+    const nowMs = 1_000_000_000;
+    expect(
+      nextPollDelayMs({ previousDelayMs: 80_000, newData: true, intervalS: null, lastRecordS: nowMs / 1000, nowMs }),
+    ).toBe(POLLING.initialMs);
+  });
 
   it.each([
     [60, 360], // TL-16: not 120
@@ -160,20 +166,6 @@ describe('polling and contact', () => {
     [301, 361],
     [5, 360],
   ])('TL-16 offlineAfterSeconds(%i) -> %i', (interval, s) => expect(offlineAfterSeconds(interval)).toBe(s));
-
-  it('isOffline', () => {
-    const now = 1_000_000_000;
-    expect(isOffline(now / 1000 - 360, 60, now)).toBe(false);
-    expect(isOffline(now / 1000 - 361, 60, now)).toBe(true);
-    expect(isOffline(null, 60, now)).toBe(true);
-  });
-
-  it('isNoRecentContact', () => {
-    const now = 1_000_000_000;
-    expect(isNoRecentContact(now / 1000 - 60, 60, now)).toBe(false);
-    expect(isNoRecentContact(now / 1000 - 61, 60, now)).toBe(true);
-    expect(isNoRecentContact(undefined, 60, now)).toBe(true);
-  });
 
   it('TL-10/TL-11: with nothing new the delay goes 5, 10, 20, 40, 80, 120, 120 s', () => {
     const gaps: number[] = [POLLING.initialMs];

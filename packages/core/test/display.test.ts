@@ -22,6 +22,8 @@ import {
   gaugeError,
   gaugeState,
   isTrendlineDisplay,
+  keyDisplayName,
+  measurementOf,
   mergeDisplaySetting,
   orderedKeys,
   resolveDisplay,
@@ -100,6 +102,50 @@ describe('resolveDisplay: defaults', () => {
   it('digital defaults (CARD-16)', () => {
     expect(DIGITAL_DEFAULTS).toEqual({ lowThreshold: 0.5, lowString: 'OFF', highString: 'ON' });
     expect(resolved('digital1', { displayType: 'digital' }).digital).toEqual(DIGITAL_DEFAULTS);
+  });
+});
+
+describe('keyDisplayName: one name per key (CARD-02)', () => {
+  it.each<[string, unknown, string]>([
+    // The catalogue's name.
+    ['ambient_hum', undefined, 'Humidity'],
+    ['vsys', {}, measurementOf('vsys').name],
+    ['cp1', undefined, 'Custom Param 1'],
+    ['ain3', undefined, 'Analog Input 3'],
+    ['state1_hrs', undefined, 'State 1 Hours'],
+    // A name the user set wins over the catalogue, sanitised and cut to 15 characters.
+    ['cp1', { name: 'Engine Speed' }, 'Engine Speed'],
+    ['ambient_hum', { name: 'Cab "humidity" level' }, 'Cab humidity le'],
+    ['ambient_hum', { name: '   ' }, 'Humidity'],
+    ['ambient_hum', { name: 42 }, 'Humidity'],
+    // Custom settings read their key in words.
+    ['numIdleMinutes', undefined, 'Idle Minutes'],
+    ['numSpeedLimit', undefined, 'Speed Limit'],
+    ['strSiteName', undefined, 'Site Name'],
+    ['str_site_name', undefined, 'Site Name'],
+    ['numGPSRate', undefined, 'GPS Rate'],
+    ['numIdleMinutes', { name: 'Idle time' }, 'Idle time'],
+    // Keys that do not read so, and keys nobody knows: the key itself.
+    ['num1', undefined, 'num1'],
+    ['strength', undefined, 'strength'],
+    ['number_of_starts', undefined, 'number_of_starts'],
+    ['label', undefined, 'label'],
+    ['__proto__', undefined, '__proto__'],
+    ['', undefined, ''],
+  ])('keyDisplayName(%j, %j) -> %j', (key, setting, name) => expect(keyDisplayName(key, setting)).toBe(name));
+
+  it('is the name resolveDisplay gives a card', () => {
+    for (const [key, setting] of [
+      ['ambient_hum', undefined],
+      ['cp2', { name: 'Hydraulic Oil' }],
+      ['label', undefined],
+    ] as const) {
+      expect(resolveDisplay(key, setting, 1).name).toBe(keyDisplayName(key, setting));
+    }
+  });
+
+  it('survives hostile settings', () => {
+    for (const junk of JUNK) expect(keyDisplayName('ambient_hum', junk)).toBe('Humidity');
   });
 });
 

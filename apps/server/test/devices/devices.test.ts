@@ -356,6 +356,8 @@ function describeDevices(dbKind: DbKind): void {
             userid: fx.users.USER.id,
             email: fx.users.USER.email,
             permission: 'USER',
+            direct: true,
+            groups: [],
           });
         }
         for (const role of ['OPERATOR', 'VIEW'] as const)

@@ -23,13 +23,15 @@ export function onToastNeeded(callback: () => void): () => void {
   };
 }
 
-/** Ref callback for the single <Toast> of the app. */
+/**
+ * Ref callback for the single <Toast> of the app. PrimeReact hands its ref a new handle on every
+ * render of the Toast (null first, then the new one), and each toast shown renders it: what is on
+ * screen is kept across those calls, or the next identical toast would not find the one it
+ * replaces and they would stack.
+ */
 export function registerToast(instance: Toast | null): void {
   toast = instance;
-  if (!instance) {
-    shown.clear();
-    return;
-  }
+  if (!instance) return;
   const queued = [...pending];
   pending.clear();
   for (const [id, message] of queued) showToast(message, id);

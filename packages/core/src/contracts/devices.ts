@@ -217,7 +217,18 @@ export const DeviceUserDeleteBodySchema = z.strictObject({
 
 export const PermissionsQuerySchema = z.strictObject({ flattenGroups: z.enum(['true', 'false']).optional() });
 
-export const DeviceUserEntrySchema = z.object({ userid: z.string(), email: z.string(), permission: DeviceRoleSchema });
+/**
+ * A user of the device. With flattenGroups=true, members of the device's groups are listed too:
+ * permission is then the highest of the direct grant and the group levels, `direct` says whether a
+ * direct grant exists, and `groups` names the groups (ids) that give a level.
+ */
+export const DeviceUserEntrySchema = z.object({
+  userid: z.string(),
+  email: z.string(),
+  permission: DeviceRoleSchema,
+  direct: z.boolean().optional(),
+  groups: z.array(z.string()).optional(),
+});
 export const DeviceInviteEntrySchema = z.object({ email: z.string(), permission: DeviceRoleSchema });
 export const PermissionsResponseSchema = z.object({
   deviceid: z.string(),
@@ -232,6 +243,8 @@ export const DeviceUserResultSchema = z.object({
   permission: DeviceRoleSchema.optional(),
   userid: z.string().optional(),
   invited: z.boolean().optional(),
+  /** The group the claim put the device into (only when the claim made the caller its ADMIN). */
+  groupid: z.string().optional(),
 });
 export type DeviceUserResult = z.infer<typeof DeviceUserResultSchema>;
 

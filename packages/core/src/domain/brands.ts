@@ -94,7 +94,7 @@ const SEEDS = {
     hostPrefix: 'remote.',
     primary: '#6d28d9',
     accent: '#312e81',
-    extra: { allowSubBrand: true, allowMFA: true, docsLink: '/docs/remote-monitoring.html' },
+    extra: { allowSubBrand: true, allowMFA: true, docsLink: '/docs/#remote-monitoring' },
   },
 } as const satisfies Record<BrandId, BrandSeed>;
 

@@ -102,9 +102,14 @@ export function gpsAccuracyRadiusMetres(hdop: number): number {
 export const POLLING = {
   initialMs: 5000,
   maxMs: 120_000,
-  defaultBaseInterval: 5,
-  defaultTransmitInterval: 1,
 } as const;
+
+/**
+ * The default config's base_interval (seconds) and transmit_interval (spec 2 section 3): what a
+ * device runs when its config does not say (DESIGN.md section 5; spec 1 section 9's "base interval
+ * 5" is the first poll's 5 s, ledger I-06).
+ */
+export const DEFAULT_INTERVALS = { baseInterval: 60, transmitInterval: 1 } as const;
 
 /** Offline after max(interval + 60, 360) seconds without contact. */
 export const OFFLINE_GRACE_S = 60;
@@ -112,28 +117,19 @@ export const OFFLINE_MIN_S = 360;
 
 const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
 
-/** Expected seconds between records: base_interval x transmit_interval, 5 x 1 without a config. */
+/**
+ * A device's interval, the seconds expected between its records: base_interval x transmit_interval
+ * of its config, each taken from the default config (60 x 1) when missing or not a positive number.
+ */
 export function expectedIntervalSeconds(baseInterval?: number | null, transmitInterval?: number | null): number {
-  const base = positive(baseInterval) ? baseInterval : POLLING.defaultBaseInterval;
-  const transmit = positive(transmitInterval) ? transmitInterval : POLLING.defaultTransmitInterval;
+  const base = positive(baseInterval) ? baseInterval : DEFAULT_INTERVALS.baseInterval;
+  const transmit = positive(transmitInterval) ? transmitInterval : DEFAULT_INTERVALS.transmitInterval;
   return base * transmit;
 }
 
-/** Seconds without contact after which a device is offline. */
+/** Seconds without contact after which a device is offline: max(interval + 60, 360). */
 export function offlineAfterSeconds(intervalS: number): number {
   return Math.max(intervalS + OFFLINE_GRACE_S, OFFLINE_MIN_S);
-}
-
-/** True when the last contact (epoch s) is older than max(interval + 60, 360) s at nowMs. */
-export function isOffline(lastContactS: number | null | undefined, intervalS: number, nowMs: number): boolean {
-  if (typeof lastContactS !== 'number' || !Number.isFinite(lastContactS)) return true;
-  return nowMs / 1000 - lastContactS > offlineAfterSeconds(intervalS);
-}
-
-/** True when the newest record (epoch s) is older than the expected interval: 'No Recent Contact'. */
-export function isNoRecentContact(lastRecordS: number | null | undefined, intervalS: number, nowMs: number): boolean {
-  if (typeof lastRecordS !== 'number' || !Number.isFinite(lastRecordS)) return true;
-  return nowMs / 1000 - lastRecordS > intervalS;
 }
 
 export interface NextPollInput {

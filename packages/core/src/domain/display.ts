@@ -4,6 +4,7 @@
  * reading for every display type, gauge colours, trends, sparklines, and the rules of the
  * Display Settings dialog.
  */
+import { CUSTOM_SETTING_NAME_PATTERN } from '../contracts/device-config';
 import { DISPLAY_TYPES, DigitalSettingsSchema, DisplaySettingSchema, type DisplaySetting } from '../contracts/devices';
 import { LTE_RSSI_UNKNOWN, SPARKLINE_POINTS } from './constants';
 import {
@@ -11,6 +12,7 @@ import {
   catalogueRank,
   isCustomParameterKey,
   isHoursKey,
+  measurementCategory,
   measurementOf,
   type Measurement,
 } from './measurements';
@@ -176,6 +178,44 @@ function isStringKind(sample: unknown, storedType: unknown): boolean {
   return false;
 }
 
+/** A custom setting's key (CUSTOM_SETTING_NAME_PATTERN) whose name starts after the prefix: numIdleMinutes, str_site. */
+const CUSTOM_SETTING_WORDS = /^(?:num|str)_*([A-Z][A-Za-z0-9_]*|(?<=_)[a-z][A-Za-z0-9_]*)$/;
+
+/**
+ * A custom setting's name read from its key: the num/str prefix dropped and the rest split into
+ * capitalised words at underscores and camel-case humps (numIdleMinutes -> 'Idle Minutes',
+ * str_site_name -> 'Site Name'); null for a key that does not read so (num1, strength).
+ */
+function customSettingName(key: string): string | null {
+  if (!CUSTOM_SETTING_NAME_PATTERN.test(key)) return null;
+  const rest = CUSTOM_SETTING_WORDS.exec(key)?.[1];
+  if (!rest) return null;
+  return rest
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split('_')
+    .join(' ')
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+/**
+ * The display name of a data key or custom setting, the one rule for every card, dialog, table and
+ * chart: the `name` of its display setting when the user set one; else the measurement catalogue's
+ * name (ambient_hum -> 'Humidity', cp1 -> 'Custom Param 1'); else, for a custom setting, its key
+ * in words (numIdleMinutes -> 'Idle Minutes'); else the key itself. Where the name differs from
+ * the key, screens show the key beside it, smaller.
+ */
+export function keyDisplayName(key: string, setting?: unknown): string {
+  const own = displayText(field(setting, 'name'));
+  if (own) return own;
+  const k = String(key);
+  if (measurementCategory(k) !== null) return measurementOf(k).name;
+  return customSettingName(k) ?? k;
+}
+
 /**
  * A key's display: its stored PORTAL_displaySettings entry (any shape; invalid fields are ignored)
  * over the catalogue. The sample value decides string or number; a type that does not suit it
@@ -190,7 +230,7 @@ export function resolveDisplay(key: string, setting: unknown, sample: unknown): 
   const showLastReading = field(setting, 'showLastReading');
   return {
     key: m.key,
-    name: displayText(field(setting, 'name')) || m.name,
+    name: keyDisplayName(m.key, setting),
     units: displayText(field(setting, 'units')) ?? m.units,
     dp: isFiniteNumber(dp) ? clampDecimalPlaces(dp, m.dp) : m.dp,
     displayType,

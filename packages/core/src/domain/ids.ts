@@ -128,6 +128,26 @@ export function charsFromBytes(bytes: ArrayLike<number>, alphabet: string = ID_A
   return out;
 }
 
+/** A group id: 11 uppercase letters or digits (spec 1 section 1; the group picker upper-cases typed text). */
+export const GROUP_ID_PATTERN = /^[A-Z0-9]{11}$/;
+
+/**
+ * A new group id: 11 characters of DEVICE_ID_ALPHABET from the random source, drawn again while
+ * it would be a reserved first path segment (an 'SQ' start is a staff page). Throws RangeError
+ * for a source that does not give the characters asked for.
+ */
+export function newGroupId(randomChars: (n: number) => string): string {
+  for (;;) {
+    const id = randomChars(ID_LENGTHS.group);
+    if (typeof id !== 'string' || !GROUP_ID_PATTERN.test(id)) {
+      throw new RangeError(
+        `newGroupId needs ${ID_LENGTHS.group} characters of DEVICE_ID_ALPHABET from its random source`,
+      );
+    }
+    if (!isReservedPathSegment(id)) return id;
+  }
+}
+
 /** A new view id: 'v-' plus 8 characters from the given random source (10 characters in all). */
 export function newViewId(randomChars: (n: number) => string): string {
   const suffix = randomChars(VIEW_ID_RANDOM_LENGTH);

@@ -139,3 +139,11 @@ export function clusterSize(count: number): ClusterSize {
   if (count >= CLUSTER_SIZE_THRESHOLDS.medium) return 'medium';
   return 'small';
 }
+
+/** Marker severity from the levels of the events present (as event counts give them): the same rule as markerSeverity. */
+export function markerSeverityOfLevels(levels: Iterable<EventLevel>): MapSeverity {
+  const severities: MapSeverity[] = [];
+  for (const level of levels)
+    if (Object.hasOwn(MAP_SEVERITY_OF_LEVEL, level)) severities.push(MAP_SEVERITY_OF_LEVEL[level]);
+  return mostSevere(severities);
+}

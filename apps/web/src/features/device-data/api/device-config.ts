@@ -22,7 +22,6 @@ export function useDeviceConfig(deviceid: string, enabled = true) {
       queryKey: deviceConfigKey(deviceid),
       queryFn: ({ signal }) => getDeviceConfig(deviceid, signal),
       staleTime: STALE_TIMES_MS.config,
-      retry: 1,
       enabled,
     }),
   );

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type DataResponse } from '@portal/core';
 import { api } from '@/lib/api';
 import { deviceQueryKeys } from '@/lib/device-query-keys';
+import { isDeviceNotFound } from './device-not-found';
 
 export const deviceDataKey = deviceQueryKeys.data;
 
@@ -16,13 +17,15 @@ export function getDeviceData(deviceid: string, dataPoints: number, signal?: Abo
 
 /**
  * The device's recent records, fresh for 30 s (spec 2 section 7) and polled on the schedule
- * `refetchInterval` gives (the polling rule of section 4).
+ * `refetchInterval` gives (the polling rule of section 4); a device that is not found is not
+ * polled again.
  */
 export function useDeviceData(
   deviceid: string,
   dataPoints: number,
   options: {
     refetchInterval: (data: DataResponse | undefined, answeredAt: number) => number | false;
+    enabled?: boolean;
   },
 ) {
   return useQuery({
@@ -30,7 +33,11 @@ export function useDeviceData(
     queryFn: ({ signal }) => getDeviceData(deviceid, dataPoints, signal),
     staleTime: STALE_TIMES_MS.data,
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => options.refetchInterval(query.state.data, query.state.dataUpdatedAt),
+    refetchInterval: (query) =>
+      isDeviceNotFound(query.state.error)
+        ? false
+        : options.refetchInterval(query.state.data, query.state.dataUpdatedAt),
+    enabled: options.enabled ?? true,
     refetchIntervalInBackground: false,
   });
 }

@@ -20,7 +20,6 @@ export function deviceSettingsQueryOptions(deviceid: string) {
     queryKey: deviceSettingsKey(deviceid),
     queryFn: ({ signal }) => getDeviceSettings(deviceid, signal),
     staleTime: STALE_TIMES_MS.settings,
-    retry: 1,
   });
 }
 

@@ -10,6 +10,7 @@ import { useQueueCustomSettings } from '../api/device-actions';
 
 export interface CustomSetting {
   key: string;
+  /** Its display name (core keyDisplayName); the key is shown beside it when they differ. */
   label: string;
   value: unknown;
   pending: unknown;
@@ -61,8 +62,9 @@ function CustomSettingRow({ deviceid, setting }: { deviceid: string; setting: Cu
         save();
       }}
     >
-      <label htmlFor={id} title={setting.key}>
-        {setting.label}
+      <label htmlFor={id} className="dp-custom-label" title={setting.key}>
+        <span>{setting.label}</span>
+        {setting.label !== setting.key && <span className="dp-card-key">{setting.key}</span>}
         {setting.pending !== undefined && <span className="dp-pending">pending</span>}
       </label>
       <div className="dp-custom-input">

@@ -2,25 +2,27 @@
  * The device Data page (spec 2 sections 2 and 4): header, timeline, one card per data key in
  * display order, events, map and remote triggers, polling on the device's rhythm.
  */
-import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   CARD_MESSAGES,
+  CONTACT_STATUS_DISPLAY,
   canEditCustomSetting,
   clockDifferenceText,
   triggerConfirmation,
   ERROR_LOADING_DATA,
-  NO_RECENT_CONTACT,
+  contactStatus,
   dataPointsFor,
   deviceAccess,
   expectedIntervalSeconds,
-  isNoRecentContact,
-  isOffline,
+  keyDisplayName,
   markerSeverity,
   mergeSeries,
   orderedKeys,
   readingsAt,
   recordTimes,
+  notAfterNow,
   resolveDisplay,
+  showsLastKnownValues,
   steppableTimes,
 } from '@portal/core';
 import { formatDistanceStrict } from 'date-fns';
@@ -32,19 +34,20 @@ import {
   useDeviceConfig,
 } from '../api/device-config';
 import { useDeviceData } from '../api/device-data';
+import { isDeviceNotFound } from '../api/device-not-found';
 import { useDeviceSettings } from '../api/device-settings';
 import { usePollingSchedule } from '../hooks/use-polling-schedule';
 import { useNow } from '../hooks/use-now';
 import { CustomSettingsCard } from './custom-settings-card';
 import { DeviceHeader } from './device-header';
+import { DeviceNotFound } from './device-not-found';
 import { DisplaySettingsDialog } from './display-settings-dialog';
 import { DistributorToolsDialog } from './distributor-tools-dialog';
 import { EventsCard } from './events-card';
+import { MapCard } from './map-frame';
 import { ReadingCard } from './reading-card';
 import { TimelineBar } from './timeline-bar';
 import { TriggerCard } from './trigger-card';
-
-const MapCard = lazy(() => import('./map-card').then((m) => ({ default: m.MapCard })));
 
 export interface DataPageProps {
   deviceid: string;
@@ -71,14 +74,19 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
     settings: settingsQuery.isError ? null : (settings ?? { myPermission: 'VIEW' }),
     userGroups,
   });
-  const configQuery = useDeviceConfig(deviceid);
+  // A device that does not exist or is not the user's: one not-found state, and nothing more is asked.
+  const settingsNotFound = isDeviceNotFound(settingsQuery.error);
+  const configQuery = useDeviceConfig(deviceid, !settingsNotFound);
   const { baseInterval, transmitInterval } = deviceIntervals(configQuery.data);
+  // The device's interval (base_interval x transmit_interval); unknown until its config is read.
   const intervalS = configQuery.data ? expectedIntervalSeconds(baseInterval, transmitInterval) : null;
   const schedule = usePollingSchedule(intervalS);
   const dataQuery = useDeviceData(deviceid, dataPointsFor(access), {
     refetchInterval: schedule,
+    enabled: !settingsNotFound,
   });
-  const nowMs = useNow(15_000);
+  // The page clock: every 15 s, and at once when an answer arrives, so a new record is never 'in 2 seconds'.
+  const nowMs = useNow(15_000, dataQuery.dataUpdatedAt);
 
   const [selectedTs, setSelectedTs] = useState<number | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
@@ -113,13 +121,16 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
       key,
       value,
       pending,
-      label: typeof setting?.name === 'string' && setting.name ? setting.name : key,
+      label: keyDisplayName(key, setting),
       editable: canEditCustomSetting(access.role, setting),
     };
   });
   const lastTs = times[0] ?? null;
-  const noRecent = intervalS !== null && lastTs !== null && isNoRecentContact(lastTs, intervalS, nowMs);
-  const offline = intervalS !== null && isOffline(lastTs, intervalS, nowMs);
+  // One contact status (core contactStatus), decided once the records and the interval are known.
+  const status =
+    configQuery.isPending || dataQuery.isPending ? null : contactStatus({ lastRecordS: lastTs, intervalS }, nowMs);
+  // Not online: the latest values are the last known ones (muted, 'Last known value from {time}').
+  const lastKnown = status !== null && showsLastKnownValues(status) && index === 0;
 
   const lat = num(readings.get('gps_lat')?.value);
   const lon = num(readings.get('gps_lon')?.value);
@@ -130,13 +141,26 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
       ? (config.device as { model: string }).model
       : null;
 
-  const status = (
+  const statusLine = (
     <>
-      {lastTs !== null && (
-        <span className={`dp-contact${offline ? ' dp-contact--offline' : ''}`}>
+      {status !== null && (
+        <span className={`dp-contact dp-contact--${CONTACT_STATUS_DISPLAY[status].colour}`}>
           <span className="dp-dot" aria-hidden="true" />
-          {offline ? 'Offline' : 'Online'} · last data{' '}
-          {formatDistanceStrict(new Date(lastTs * 1000), nowMs, { addSuffix: true })}
+          <span>
+            <span className="dp-contact-label" role="status">
+              {CONTACT_STATUS_DISPLAY[status].label}
+            </span>
+            {lastTs === null ? (
+              ' · no data yet'
+            ) : (
+              <>
+                {' · last data '}
+                <time dateTime={new Date(lastTs * 1000).toISOString()}>
+                  {formatDistanceStrict(notAfterNow(lastTs * 1000, nowMs), nowMs, { addSuffix: true })}
+                </time>
+              </>
+            )}
+          </span>
         </span>
       )}
       {settings?.deviceSettings.timeDifferenceS !== undefined && (
@@ -145,13 +169,16 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
           {clockDifferenceText(settings.deviceSettings.timeDifferenceS)}
         </span>
       )}
-      {noRecent && (
-        <span className="dp-no-recent" role="status">
-          <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {NO_RECENT_CONTACT}
-        </span>
-      )}
     </>
   );
+
+  if (settingsNotFound || isDeviceNotFound(configQuery.error) || isDeviceNotFound(dataQuery.error)) {
+    return <DeviceNotFound deviceid={deviceid} baseTitle={baseTitle} />;
+  }
+
+  // The header, its banners and the cards wait for all three first answers, whatever order they come
+  // in, so nothing moves when the later ones arrive: a skeleton of the page holds its place until then.
+  if (settingsQuery.isPending || configQuery.isPending || dataQuery.isPending) return <DataPageSkeleton />;
 
   return (
     <div className="page dp-page">
@@ -163,7 +190,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
         access={access}
         baseTitle={baseTitle}
         dataToPortalDisabled={endpoint?.data_to_portal === false}
-        status={status}
+        status={statusLine}
         nowMs={nowMs}
         onDistributorTools={() => setTools(true)}
         actions={headerActions?.({
@@ -180,9 +207,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
         restricted={access.dataRestricted}
         onIndex={(i) => setSelectedTs(i === 0 ? null : (times[i] ?? null))}
       />
-      {dataQuery.isPending || settingsQuery.isPending ? (
-        <CardSkeletons />
-      ) : dataQuery.isError && !dataQuery.data ? (
+      {dataQuery.isError && !dataQuery.data ? (
         <section className="card dp-empty" role="alert">
           <p>{ERROR_LOADING_DATA}</p>
           <button type="button" className="p-button p-button-outlined" onClick={() => void dataQuery.refetch()}>
@@ -197,6 +222,23 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
               <p className="dp-card-note">Readings show here once the device reports.</p>
             </section>
           )}
+          {/* Readings first (UI.md): triggers, custom settings, events and the map after them. */}
+          {keys.map((key) => {
+            const reading = readings.get(key) ?? null;
+            const display = resolveDisplay(key, displaySettings[key], reading?.value);
+            return (
+              <ReadingCard
+                key={key}
+                deviceid={deviceid}
+                reading={reading}
+                display={display}
+                canEdit={access.editDisplaySettings}
+                onEdit={setEditing}
+                lastKnown={lastKnown}
+                nowMs={nowMs}
+              />
+            );
+          })}
           {access.triggerCard && triggers.length > 0 && (
             <TriggerCard
               deviceid={deviceid}
@@ -211,32 +253,15 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
             <EventsCard events={events} loading={dataQuery.isPending} />
           </div>
           <div className="dp-card dp-card--wide dp-card--map">
-            <Suspense fallback={<div className="card skeleton dp-map-skeleton" aria-busy="true" />}>
-              <MapCard
-                lat={lat}
-                lon={lon}
-                hdop={hdop}
-                severity={markerSeverity(events.slice(0, 20))}
-                label={name}
-                ts={times[index] ?? null}
-              />
-            </Suspense>
+            <MapCard
+              lat={lat}
+              lon={lon}
+              hdop={hdop}
+              severity={markerSeverity(events.slice(0, 20))}
+              label={name}
+              ts={times[index] ?? null}
+            />
           </div>
-          {keys.map((key) => {
-            const reading = readings.get(key) ?? null;
-            const display = resolveDisplay(key, displaySettings[key], reading?.value);
-            return (
-              <ReadingCard
-                key={key}
-                deviceid={deviceid}
-                reading={reading}
-                display={display}
-                canEdit={access.editDisplaySettings}
-                onEdit={setEditing}
-                nowMs={nowMs}
-              />
-            );
-          })}
         </div>
       )}
       {editing !== null && (
@@ -268,16 +293,25 @@ function confirmationsOf(
   return out;
 }
 
-function CardSkeletons() {
+/** The page while its first answers come: the header's lines, the timeline bar and a grid of cards. */
+function DataPageSkeleton() {
   return (
-    <div className="dp-grid" aria-busy="true" aria-label="Loading readings">
-      {Array.from({ length: 8 }, (_, i) => (
-        <div key={i} className="card dp-card dp-skeleton">
-          <div className="skeleton skeleton--label" />
-          <div className="skeleton dp-skeleton-value" />
-          <div className="skeleton skeleton--label" />
-        </div>
-      ))}
+    <div className="page dp-page" aria-busy="true" aria-label="Loading the device">
+      <div className="dp-header-skeleton">
+        <div className="skeleton skeleton--label" />
+        <div className="skeleton skeleton--title" />
+        <div className="skeleton skeleton--label" />
+      </div>
+      <div className="skeleton dp-timeline-skeleton" />
+      <div className="dp-grid">
+        {Array.from({ length: 8 }, (_, i) => (
+          <div key={i} className="card dp-card dp-skeleton">
+            <div className="skeleton skeleton--label" />
+            <div className="skeleton dp-skeleton-value" />
+            <div className="skeleton skeleton--label" />
+          </div>
+        ))}
+      </div>
     </div>
   );
 }

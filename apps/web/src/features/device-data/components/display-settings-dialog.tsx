@@ -12,6 +12,7 @@ import {
   displayTypeChoices,
   draftErrors,
   draftFromDisplay,
+  keyDisplayName,
   mergeDisplaySetting,
   resolveDisplay,
   settingFromDraft,
@@ -60,10 +61,17 @@ export function DisplaySettingsDialog({ deviceid, dataKey, setting, sample, onHi
     );
   };
   const field = (id: string) => `ds-${id}`;
+  // The key's display name as saved (the catalogue's, or the user's), the key itself beneath it.
+  const name = keyDisplayName(dataKey, setting);
 
   return (
     <Dialog
-      header={`Display Settings: ${dataKey}`}
+      header={
+        <span className="dp-dialog-heading">
+          <span className="dp-dialog-name">Display Settings: {name}</span>
+          {name !== dataKey && <span className="dp-dialog-key">{dataKey}</span>}
+        </span>
+      }
       visible
       onHide={onHide}
       className="dp-dialog"

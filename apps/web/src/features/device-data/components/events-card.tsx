@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { formatDistanceStrict, type FormatDistanceToken, type Locale } from 'date-fns';
 import { enUS } from 'date-fns/locale';
-import { CARD_MESSAGES, eventColourClass, eventLabel, type DataEvent } from '@portal/core';
+import { CARD_MESSAGES, eventColourClass, eventLabel, notAfterNow, type DataEvent } from '@portal/core';
 import './cards.css';
 
 /** How often the relative ages are refreshed. */
@@ -51,9 +51,14 @@ export function RelativeTime({ ts, className }: { ts: number; className?: string
   useTick(AGE_REFRESH_MS);
   if (!Number.isFinite(ts)) return null;
   const date = new Date(ts * 1000);
+  const now = Date.now();
   return (
     <time className={className} dateTime={date.toISOString()} title={ABSOLUTE.format(date)}>
-      {formatDistanceStrict(date, Date.now(), { addSuffix: true, roundingMethod: 'floor', locale: SHORT_EN })}
+      {formatDistanceStrict(notAfterNow(date.getTime(), now), now, {
+        addSuffix: true,
+        roundingMethod: 'floor',
+        locale: SHORT_EN,
+      })}
     </time>
   );
 }

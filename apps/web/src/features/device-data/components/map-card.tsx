@@ -1,8 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import {
-  CARD_MESSAGES,
   MAP_DEFAULTS,
   MAP_LOAD_ERROR,
   SEVERITY_COLOURS,
@@ -10,7 +9,6 @@ import {
   type MapSeverity,
 } from '@portal/core';
 import { useMapTiles } from '@/lib/map-tiles';
-import { RelativeTime } from './events-card';
 import './cards.css';
 
 export interface MapCardProps {
@@ -67,10 +65,11 @@ function tooltipContent(label: string, ts: number | null): HTMLElement {
 }
 
 /**
- * The Leaflet map: created once, then moved and restyled as the props change. Everything is drawn as
- * vectors (no marker images), so the marker and its accuracy circle show even when no tile loads.
+ * The Leaflet map of the Map card (map-frame.tsx, which loads this module lazily): created once,
+ * then moved and restyled as the props change. Everything is drawn as vectors (no marker images),
+ * so the marker and its accuracy circle show even when no tile loads.
  */
-function LeafletMap({ lat, lon, hdop, severity, label, ts }: MapCardProps & { lat: number; lon: number }) {
+export function LeafletMap({ lat, lon, hdop, severity, label, ts }: MapCardProps & { lat: number; lon: number }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const partsRef = useRef<MapParts | null>(null);
   const [failed, setFailed] = useState(false);
@@ -171,32 +170,5 @@ function LeafletMap({ lat, lon, hdop, severity, label, ts }: MapCardProps & { la
       aria-roledescription="map"
       aria-label={description}
     />
-  );
-}
-
-/** The Map card: the device's last GPS fix, a dot in its severity colour with a white ring and the accuracy circle. */
-export function MapCard({ lat, lon, hdop, severity, label, ts }: MapCardProps) {
-  const titleId = useId();
-  const hasPosition = lat !== null && lon !== null && Number.isFinite(lat) && Number.isFinite(lon);
-  return (
-    <section className="card dd-card" aria-labelledby={titleId}>
-      <header className="dd-card__head">
-        <h2 id={titleId} className="dd-card__title">
-          Map
-        </h2>
-      </header>
-      <div className={hasPosition ? 'dd-map' : 'dd-map dd-map--empty'}>
-        {hasPosition ? (
-          <LeafletMap lat={lat} lon={lon} hdop={hdop} severity={severity} label={label} ts={ts} />
-        ) : (
-          <p className="dd-card-message">{CARD_MESSAGES.noData}</p>
-        )}
-      </div>
-      {hasPosition && ts !== null ? (
-        <footer className="dd-card__foot">
-          <RelativeTime ts={ts} />
-        </footer>
-      ) : null}
-    </section>
   );
 }

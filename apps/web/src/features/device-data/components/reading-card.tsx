@@ -13,6 +13,7 @@ import {
   gaugeState,
   isTrendlineDisplay,
   lastKnownValueTooltip,
+  notAfterNow,
   sparklinePoints,
   trendOf,
   type KeyReading,
@@ -28,6 +29,8 @@ export interface ReadingCardProps {
   /** The user may edit display settings: shows the eye button. */
   canEdit: boolean;
   onEdit: (key: string) => void;
+  /** The device is not online (core contactStatus): the value shown is the last known one. */
+  lastKnown?: boolean;
   nowMs: number;
 }
 
@@ -38,9 +41,18 @@ function ownPage(deviceid: string, key: string): string | null {
   return null;
 }
 
-export function ReadingCard({ deviceid, reading, display, canEdit, onEdit, nowMs }: ReadingCardProps) {
+export function ReadingCard({
+  deviceid,
+  reading,
+  display,
+  canEdit,
+  onEdit,
+  lastKnown = false,
+  nowMs,
+}: ReadingCardProps) {
   const shown = reading && (!reading.stale || display.showLastReading) ? reading : null;
-  const stale = shown?.stale ?? false;
+  // Muted with 'Last known value from {time}': a key missing from the latest record, or a device not online.
+  const stale = shown !== null && (shown.stale || lastKnown);
   const when = shown ? new Date(shown.ts * 1000) : null;
   const absolute = when ? format(when, 'd MMM yyyy, HH:mm:ss') : '';
   const page = ownPage(deviceid, display.key);
@@ -49,9 +61,12 @@ export function ReadingCard({ deviceid, reading, display, canEdit, onEdit, nowMs
   return (
     <section className={`card dp-card dp-reading${stale ? ' dp-reading--stale' : ''}`} aria-labelledby={titleId}>
       <header className="dp-card-head">
-        <h2 id={titleId} className="dp-card-title" title={display.key}>
-          {display.name}
-        </h2>
+        <div className="dp-card-names">
+          <h2 id={titleId} className="dp-card-title" title={display.key}>
+            {display.name}
+          </h2>
+          {display.name !== display.key && <span className="dp-card-key">{display.key}</span>}
+        </div>
         {canEdit &&
           (page ? (
             <Link
@@ -83,7 +98,7 @@ export function ReadingCard({ deviceid, reading, display, canEdit, onEdit, nowMs
         {when ? (
           <time dateTime={when.toISOString()} title={absolute}>
             {stale ? 'Last known ' : ''}
-            {formatDistanceStrict(when, nowMs, { addSuffix: true })}
+            {formatDistanceStrict(notAfterNow(when.getTime(), nowMs), nowMs, { addSuffix: true })}
           </time>
         ) : (
           <span>No reading</span>

@@ -72,8 +72,7 @@ export function TriggerCard({ deviceid, triggers, confirmations }: TriggerCardPr
             <button
               key={t.index}
               type="button"
-              className="p-button dp-trigger"
-              style={{ '--trigger-colour': t.colour } as React.CSSProperties}
+              className="p-button p-button-outlined dp-trigger"
               disabled={isBusy}
               aria-busy={isBusy}
               onClick={() => press(t.index)}

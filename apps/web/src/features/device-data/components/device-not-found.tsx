@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { DEVICE_MESSAGES } from '@portal/core';
+import { StatusScreen } from '@/components/ui/status-screen';
+
+/**
+ * The device page of a device that does not exist or is not the user's: one message and the way
+ * home, without the device's header, badges or cards (the server answers both alike, so this
+ * says nothing about which it is).
+ */
+export function DeviceNotFound({ deviceid, baseTitle }: { deviceid: string; baseTitle: string }) {
+  useEffect(() => {
+    document.title = `${baseTitle} - ${DEVICE_MESSAGES.notFound}`;
+  }, [baseTitle]);
+  return (
+    <StatusScreen
+      icon="pi pi-search"
+      title={DEVICE_MESSAGES.notFound}
+      actions={
+        <>
+          <Link className="p-button" to="/">
+            Go to home
+          </Link>
+          <Link className="p-button p-button-outlined" to={`/add?device=${encodeURIComponent(deviceid)}`}>
+            Add a device
+          </Link>
+        </>
+      }
+    >
+      <p>
+        There is no device <span className="dp-id">{deviceid}</span> in your account. Check the id, add the device with
+        its setup password, or ask its administrator to share it with you.
+      </p>
+    </StatusScreen>
+  );
+}
