@@ -7,6 +7,8 @@ import { dataQuery } from './data-query';
 import { downsample } from './downsample';
 import { storage } from './storage';
 import { devicePage } from './device-page';
+import { lighthouseBench } from './lighthouse';
+import { groupData } from './group-data';
 
 export interface BenchResult {
   name: string;
@@ -26,6 +28,8 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   downsample,
   storage,
   'device-page': devicePage,
+  lighthouse: lighthouseBench,
+  'group-data': groupData,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== '--');

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext } from 'playwright-core';
+import mqtt from 'mqtt';
 import { DEVICE_ID_ALPHABET, type DeviceModel, type UserGroup } from '@portal/core';
 import { startPortal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
@@ -22,7 +23,8 @@ export async function startStack() {
     host: '127.0.0.1',
     dataDir: 'memory://',
     smtpUrl: mailbox.url,
-    webDist: join(root, 'apps/web/dist'),
+    // E2E_WEB_DIST: a build elsewhere (`vite build --outDir ...`), so two people can test their own builds at once.
+    webDist: process.env.E2E_WEB_DIST ?? join(root, 'apps/web/dist'),
     seedDemo: true,
     rateLimitPerMinute: 1000,
     logLevel: 'warn',
@@ -108,6 +110,24 @@ export async function startStack() {
   /** The embedded MQTT broker, where devices publish (username = device id, password = device key). */
   const mqttUrl = `mqtt://127.0.0.1:${portal.mqttPort ?? 0}`;
 
+  /** Publishes a record (or an array of them) as the device itself over MQTT, QoS 1: acknowledged once stored. */
+  async function publish(
+    device: { id: string; deviceKey: string },
+    records: Record<string, unknown> | Record<string, unknown>[],
+  ): Promise<void> {
+    const client = await mqtt.connectAsync(mqttUrl, {
+      clientId: `${device.id}-e2e-${process.pid}-${Date.now()}`,
+      username: device.id,
+      password: device.deviceKey,
+      reconnectPeriod: 0,
+    });
+    try {
+      await client.publishAsync(`dev/${device.id}/data`, JSON.stringify(records), { qos: 1 });
+    } finally {
+      await client.endAsync();
+    }
+  }
+
   return {
     port,
     url,
@@ -118,6 +138,7 @@ export async function startStack() {
     createVerifiedUser,
     createStaffUser,
     provisionDevice,
+    publish,
     signInContext,
     close,
   };

@@ -26,3 +26,18 @@ export async function expectPath(page: Page, expected: string): Promise<void> {
   await page.waitForURL((url) => url.pathname + url.search === expected);
   expect(pathOf(page)).toBe(expected);
 }
+
+/** Waits until `check` answers something truthy, trying every 250 ms for at most `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -1,0 +1,388 @@
+// Every page of the web app, signed out and signed in, checked by axe-core in Chromium against the real server:
+// no serious or critical WCAG 2 A/AA violation, in the default, tank and carbon brands (issue 11).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { authenticator } from 'otplib';
+import { BRANDS, PAGE_NOT_FOUND_TEXT, type BrandId, type DeviceConfigResponse } from '@portal/core';
+import { startFleet, type Fleet } from '../../apps/simulator/src/index';
+import { chromiumAvailable, DESKTOP } from './browser';
+import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
+import { DEMO, signIn, until } from './helpers';
+
+const required = process.env.REQUIRE_SERVICES === '1';
+
+/** axe-core's browser bundle, put into each page as a script. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** WCAG 2.0 and 2.1, levels A and AA. */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const FAILING_IMPACTS: ReadonlySet<string> = new Set(['serious', 'critical']);
+
+const CHECKED_BRANDS = ['default', 'tank', 'carbon'] as const satisfies readonly BrandId[];
+type CheckedBrand = (typeof CHECKED_BRANDS)[number];
+
+/** Seconds between the simulated device's records. */
+const SIM_INTERVAL_S = 3;
+
+/** What the device's script offers (as the demo fleet's devices do): triggers in two severity colours, custom settings. */
+const TRIGGERS = [
+  { index: 1, name: 'Sound Horn', colour: '#0284c7' },
+  { index: 2, name: 'Beacon On', colour: '#16a34a' },
+];
+const CUSTOM_SETTINGS = { numIdleMinutes: 10, strSiteName: 'North Yard' };
+const DISPLAY_SETTINGS = {
+  vsys: {
+    displayType: 'gauge',
+    gaugeSettings: { min: 0, max: 32, warnLow: 10, warnHigh: 15, alarmLow: 9, alarmHigh: 16 },
+  },
+  ambient_temp: { displayType: 'trendline' },
+  digital1: {
+    displayType: 'digital',
+    digitalSettings: { lowThreshold: 0.5, lowString: 'Stopped', highString: 'Running' },
+  },
+  hourmeter_hrs: { displayType: 'hours' },
+};
+
+interface AxeNode {
+  target: unknown[];
+  any: { id: string; data?: Record<string, unknown> | null }[];
+}
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: AxeNode[];
+}
+
+/** One line per failing element: rule, impact, target, and for contrast the colours and ratio found. */
+function describeViolations(violations: AxeViolation[]): string[] {
+  return violations
+    .filter((v) => FAILING_IMPACTS.has(v.impact ?? ''))
+    .flatMap((v) =>
+      v.nodes.map((node) => {
+        const contrast = node.any.find((check) => check.id === 'color-contrast')?.data;
+        const figures = contrast
+          ? ` ${String(contrast.fgColor)} on ${String(contrast.bgColor)} = ${String(contrast.contrastRatio)}` +
+            ` (needs ${String(contrast.expectedContrastRatio)}, ${String(contrast.fontSize)} ${String(contrast.fontWeight)})`
+          : '';
+        return `${v.id} (${v.impact}) ${JSON.stringify(node.target)}${figures}: ${v.help}`;
+      }),
+    );
+}
+
+/** Waits until the page is still: no loading placeholders, fonts loaded, finite animations (dialogs opening) done. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .skeleton, .p-skeleton'));
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
+/** Runs axe on the page as it is and answers its serious and critical violations, one line each. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: unknown }> } }
+    ).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations;
+  }, WCAG_TAGS);
+  return describeViolations(violations as AxeViolation[]);
+}
+
+type Session = 'signed out' | 'signed in';
+interface PageCase {
+  name: string;
+  session: Session;
+  /** The brands that have the page (all checked brands when absent). */
+  brands?: readonly CheckedBrand[];
+  /** Opens the page and waits for what it shows. */
+  open: (page: Page, brand: CheckedBrand) => Promise<void>;
+}
+
+describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCAG 2 A/AA)', () => {
+  let stack: Stack;
+  let fleet: Fleet | undefined;
+  let deviceId: string;
+  let mfa: { email: string; password: string; secret: string };
+  /** A browser context per brand and session, made once and reused by the brand's pages. */
+  const contexts = new Map<string, BrowserContext>();
+
+  const hostPrefix = (brand: CheckedBrand) => BRANDS[brand].hostPrefix;
+  const go = (page: Page, brand: CheckedBrand, path: string) => page.goto(stack.url(path, hostPrefix(brand)));
+  const heading = (page: Page, name: string | RegExp) =>
+    page.getByRole('heading', { level: 1, name }).first().waitFor();
+
+  async function newContext(browser: Browser): Promise<BrowserContext> {
+    // bypassCSP: axe goes in as an inline script, which the portal's script-src 'self' would refuse.
+    const context = await browser.newContext({ viewport: DESKTOP, bypassCSP: true });
+    await context.route(
+      (url) => url.hostname !== 'localhost' && !url.hostname.endsWith('.localhost'),
+      (route) => route.abort(),
+    );
+    return context;
+  }
+
+  async function contextFor(brand: CheckedBrand, session: Session): Promise<BrowserContext> {
+    const key = `${brand}/${session}`;
+    const known = contexts.get(key);
+    if (known) return known;
+    const context = await newContext(stack.browser);
+    if (session === 'signed in') {
+      // Through the brand's own sign-in page: the session cookie belongs to the brand's host name.
+      const page = await context.newPage();
+      await go(page, brand, '/login');
+      await signIn(page, DEMO.email, DEMO.password);
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.getByRole('button', { name: 'Logout' }).waitFor();
+      await page.close();
+    }
+    contexts.set(key, context);
+    return context;
+  }
+
+  const openData = async (page: Page, brand: CheckedBrand) => {
+    await go(page, brand, `/data/${deviceId}`);
+    await page.locator('section.dp-reading').first().waitFor();
+    await page.getByRole('button', { name: TRIGGERS[0]!.name }).waitFor();
+  };
+
+  const PAGES: PageCase[] = [
+    {
+      name: '/login',
+      session: 'signed out',
+      open: async (page, brand) => {
+        await go(page, brand, '/login');
+        await heading(page, 'Sign in');
+      },
+    },
+    {
+      name: '/login, wrong password (the error shown)',
+      session: 'signed out',
+      open: async (page, brand) => {
+        await go(page, brand, '/login');
+        await signIn(page, DEMO.email, 'not-the-password');
+        await page.getByRole('dialog').first().waitFor();
+      },
+    },
+    {
+      name: '/signup',
+      session: 'signed out',
+      open: async (page, brand) => {
+        await go(page, brand, '/signup');
+        await heading(page, 'Create an account');
+      },
+    },
+    {
+      name: '/resetpassword',
+      session: 'signed out',
+      open: async (page, brand) => {
+        await go(page, brand, '/resetpassword');
+        await heading(page, 'Reset your password');
+      },
+    },
+    {
+      name: '/resetpassword/{code}',
+      session: 'signed out',
+      open: async (page, brand) => {
+        await go(page, brand, '/resetpassword/not-a-real-code');
+        await heading(page, 'Choose a new password');
+      },
+    },
+    {
+      name: '/verify/{bad code}',
+      session: 'signed out',
+      open: async (page, brand) => {
+        await go(page, brand, '/verify/not-a-real-code');
+        await heading(page, 'Verification failed');
+      },
+    },
+    {
+      name: '/fcc',
+      session: 'signed out',
+      open: async (page, brand) => {
+        await go(page, brand, '/fcc');
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+      },
+    },
+    {
+      name: 'not found (signed out)',
+      session: 'signed out',
+      open: async (page, brand) => {
+        await go(page, brand, '/no-such-page');
+        await heading(page, PAGE_NOT_FOUND_TEXT);
+      },
+    },
+    ...['/legal/terms.html', '/legal/privacy.html', '/docs/'].map((path): PageCase => ({
+      name: `${path} (static page)`,
+      session: 'signed out',
+      brands: ['default'],
+      open: async (page, brand) => {
+        const answer = await go(page, brand, path);
+        expect(answer?.status()).toBe(200);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+      },
+    })),
+    {
+      // Last of the signed-out pages: it leaves the context half-way through a sign-in.
+      name: '/login, MFA code step',
+      session: 'signed out',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/login');
+        await signIn(page, mfa.email, mfa.password);
+        await heading(page, 'Verification code');
+      },
+    },
+    {
+      name: '/ (home)',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/');
+        await page.locator('#group-list-title, #welcome-title').first().waitFor();
+      },
+    },
+    {
+      name: '/account',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/account');
+        await page.locator('.page-subtitle').waitFor();
+        await page.getByLabel('Email').first().waitFor();
+      },
+    },
+    {
+      name: '/account/password',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/account/password');
+        await page.getByRole('tab', { name: /password/i, selected: true }).waitFor();
+      },
+    },
+    {
+      name: '/account/mfa',
+      session: 'signed in',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/account/mfa');
+        await page.getByRole('tab', { name: /multi-factor|mfa/i, selected: true }).waitFor();
+      },
+    },
+    {
+      name: '/add',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/add');
+        await heading(page, 'Add Device');
+      },
+    },
+    {
+      name: '/data/{device}',
+      session: 'signed in',
+      open: openData,
+    },
+    {
+      name: '/data/{device} with the display settings dialog open',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await openData(page, brand);
+        await page
+          .getByRole('button', { name: /^Display settings of / })
+          .first()
+          .click();
+        await page.getByRole('dialog').first().waitFor();
+      },
+    },
+    {
+      name: '/data/{unknown device}',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/data/${freshDeviceId('NONE')}`);
+        await page
+          .getByText(/not found/i)
+          .first()
+          .waitFor();
+      },
+    },
+    {
+      name: 'not found (signed in)',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/no-such-page');
+        await heading(page, PAGE_NOT_FOUND_TEXT);
+      },
+    },
+  ];
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const demo = stack.apiClient();
+    expect((await demo('POST', '/api/auth/login', DEMO)).status).toBe(200);
+
+    // A device of the demo account, simulated, with records, triggers, custom settings and display settings.
+    const device = await stack.provisionDevice(freshDeviceId('AXE'), 'ORB-C1', 'Yard Pump 1');
+    deviceId = device.id;
+    const claim = await demo('POST', `/api/device/${device.id}/user`, { setupPassword: device.setupPassword });
+    expect(claim.status).toBe(200);
+    fleet = startFleet({
+      devices: [{ id: device.id, key: device.deviceKey, model: 'ORB-C1' }],
+      transport: 'mqtt',
+      mqttUrl: stack.mqttUrl,
+      httpUrl: stack.url(),
+      baseInterval: SIM_INTERVAL_S,
+      staggerMs: 0,
+    });
+    const put = await demo('PUT', `/api/device/${device.id}/config`, {
+      config: {
+        settings: {
+          device: { base_interval: SIM_INTERVAL_S, transmit_interval: 1 },
+          script: { triggers: TRIGGERS, ...CUSTOM_SETTINGS },
+        },
+      },
+    });
+    expect(put.status).toBe(200);
+    expect(
+      (await demo('PUT', `/api/device/${device.id}/settings`, { PORTAL_displaySettings: DISPLAY_SETTINGS })).status,
+    ).toBe(200);
+    await until(`${device.id} to apply its config`, async () => {
+      const got = await demo<DeviceConfigResponse>('GET', `/api/device/${device.id}/config`);
+      return got.status === 200 && got.body.pending === null;
+    });
+
+    // An account with an authenticator, for the code step of the sign-in.
+    mfa = { email: uniqueEmail('axe-mfa'), password: 'axe-mfa-password-1', secret: '' };
+    await stack.createVerifiedUser(mfa.email, mfa.password);
+    const own = stack.apiClient();
+    expect((await own('POST', '/api/auth/login', { email: mfa.email, password: mfa.password })).status).toBe(200);
+    const setup = await own<{ secret: string }>('POST', '/api/account/mfa/totp/setup');
+    mfa.secret = setup.body.secret;
+    const previousStep = authenticator.clone({ epoch: Date.now() - 30_000 }).generate(mfa.secret);
+    expect((await own('POST', '/api/account/mfa/totp/enable', { code: previousStep })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    for (const context of contexts.values()) await context.close();
+    await fleet?.stop();
+    await stack?.close();
+  });
+
+  describe.each(CHECKED_BRANDS)('%s brand', (brand) => {
+    const cases = PAGES.filter((c) => !c.brands || c.brands.includes(brand));
+    it.each(cases.map((c) => [c.name, c] as const))('%s: no serious or critical violation', async (_name, c) => {
+      const context = await contextFor(brand, c.session);
+      const page = await context.newPage();
+      try {
+        await c.open(page, brand);
+        await settle(page);
+        expect(await axeViolations(page), `${c.name} in the ${brand} brand`).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+});
