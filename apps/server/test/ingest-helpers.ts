@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { EVENT_LEVELS, eventLevel, type EventLevel } from '@portal/core';
 import type { Db } from '../src/db/db';
 import type { TelemetryOptions } from '../src/modules/telemetry/telemetry.service';
 import type { LatestRow, RollupRow } from '../src/modules/telemetry/telemetry.rows';
@@ -209,8 +210,51 @@ function expectAggs(actual: Map<string, Agg>, expected: Map<string, Agg>, label:
   }
 }
 
+/** Event counts (`device/bucket/level` -> count) by hour and by day, from a scan of the stored events. */
+export async function eventCountsFromEvents(
+  db: Db,
+  ids: string[],
+): Promise<{ hours: Map<string, number>; days: Map<string, number> }> {
+  const events = await db.query<{ device_id: string; ts: number; lv: number | null; severity: string | null }>(
+    'SELECT device_id, ts, lv, severity FROM events WHERE device_id = ANY($1::text[])',
+    [ids],
+  );
+  const out = { hours: new Map<string, number>(), days: new Map<string, number>() };
+  for (const e of events) {
+    const level = eventLevel(e);
+    for (const [map, seconds] of [
+      [out.hours, 3600],
+      [out.days, 86_400],
+    ] as const) {
+      const key = `${e.device_id}/${Math.floor(e.ts / seconds) * seconds}/${level}`;
+      map.set(key, (map.get(key) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+/** The event counts stored for these devices (event_hour and event_day). */
+export async function storedEventCounts(
+  db: Db,
+  ids: string[],
+): Promise<{ hours: Map<string, number>; days: Map<string, number> }> {
+  const read = async (table: string) => {
+    const rows = await db.query<{ device_id: string; bucket: number } & Record<EventLevel, number>>(
+      `SELECT device_id, bucket, info, alert, warning, alarm FROM ${table} WHERE device_id = ANY($1::text[])`,
+      [ids],
+    );
+    // Level by level as the scan counts them (a level without events has no entry).
+    const out = new Map<string, number>();
+    for (const r of rows) {
+      for (const level of EVENT_LEVELS) if (r[level] !== 0) out.set(`${r.device_id}/${r.bucket}/${level}`, r[level]);
+    }
+    return out;
+  };
+  return { hours: await read('event_hour'), days: await read('event_day') };
+}
+
 /**
- * Stored derived rows (rollups, latest values, contact times) equal a recomputation from the
+ * Stored derived rows (rollups, latest values, contact times) and event counts equal a recomputation from the
  * stored records; contact times are the batches' times, a few ms after receipt. `latest` and
  * `contacts` false leave those out; `exactSums` compares rollup sums exactly, not to 6 places.
  */
@@ -223,6 +267,8 @@ export async function expectDerivedMatchRecords(
   const exactSums = options.exactSums ?? false;
   expectAggs(actual.hours, expected.hours, 'rollup_hour', exactSums);
   expectAggs(actual.days, expected.days, 'rollup_day', exactSums);
+  // Event counts are written in the statement that stores their events: always equal.
+  expect(await storedEventCounts(db, ids)).toEqual(await eventCountsFromEvents(db, ids));
   if (options.latest !== false) expect(actual.latest).toEqual(expected.latest);
   if (options.contacts === false) return;
   expect([...actual.contacts.keys()].sort()).toEqual([...expected.contacts.keys()].sort());

@@ -39,6 +39,7 @@ const M = {
   badCredentials: 'Incorrect username or password.',
   notVerified: 'Your e-mail address is not verified yet. We have sent you a new verification link.',
   mfaInvalid: 'Invalid code received for user',
+  mfaCodeUsed: 'This code has already been used. Wait for the next code from your authenticator app.',
   signInExpired: 'Your sign-in has expired. Please sign in again.',
   resetRequested: 'If an account exists for that address, we have sent it a link to reset the password.',
   resetDone: 'Your password has been reset. You can now sign in.',
@@ -64,6 +65,7 @@ const ROUTES: [string, string][] = [
   ['post', '/api/auth/verify/{code}'],
   ['post', '/api/auth/login'],
   ['post', '/api/auth/mfa'],
+  ['post', '/api/auth/mfa/recovery'],
   ['post', '/api/auth/logout'],
   ['get', '/api/auth/session'],
   ['post', '/api/auth/reset'],
@@ -76,7 +78,21 @@ const ROUTES: [string, string][] = [
   ['post', '/api/account/mfa/sms/setup'],
   ['post', '/api/account/mfa/sms/enable'],
   ['post', '/api/account/mfa/disable'],
+  ['get', '/api/account/mfa/recovery-codes'],
+  ['post', '/api/account/mfa/recovery-codes'],
   ['get', '/api/groups'],
+  // issue 12, groups
+  ['post', '/api/group'],
+  ['get', '/api/group/{groupid}'],
+  ['put', '/api/group/{groupid}'],
+  ['delete', '/api/group/{groupid}'],
+  ['get', '/api/group/{groupid}/serverlog'],
+  ['post', '/api/group/{groupid}/user'],
+  ['put', '/api/group/{groupid}/user'],
+  ['delete', '/api/group/{groupid}/user'],
+  ['get', '/api/group/{groupid}/permissions'],
+  ['put', '/api/group/{groupid}/devices'],
+  ['delete', '/api/group/{groupid}/devices'],
   ['post', '/api/client-errors'],
   ['get', '/api/outbox'],
   ['get', '/api/health'],
@@ -152,6 +168,13 @@ const BODY_ROUTES: BodyRoute[] = [
   { method: 'POST', path: '/api/auth/mfa', valid: { code: '123456' }, required: ['code'], strings: ['code'] },
   {
     method: 'POST',
+    path: '/api/auth/mfa/recovery',
+    valid: { recoveryCode: '7kq2-m9xd' },
+    required: ['recoveryCode'],
+    strings: ['recoveryCode'],
+  },
+  {
+    method: 'POST',
     path: '/api/auth/reset',
     valid: { email: 'x@example.com' },
     required: ['email'],
@@ -202,6 +225,13 @@ const BODY_ROUTES: BodyRoute[] = [
   {
     method: 'POST',
     path: '/api/account/mfa/disable',
+    valid: { password: 'password-1' },
+    required: ['password'],
+    strings: ['password'],
+  },
+  {
+    method: 'POST',
+    path: '/api/account/mfa/recovery-codes',
     valid: { password: 'password-1' },
     required: ['password'],
     strings: ['password'],
@@ -872,7 +902,7 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect(qrSvg).toMatch(/^<svg/);
         const enabled = await client.post('/api/account/mfa/totp/enable', { code: totpCode(secret, tp.clock) });
         expect(enabled.status).toBe(200);
-        expect((enabled.body as { mfa: string }).mfa).toBe('TOTP');
+        expect((enabled.body as { user: { mfa: string } }).user.mfa).toBe('TOTP');
         return secret;
       }
 
@@ -889,7 +919,11 @@ export function describeServerSuite(dbKind: DbKind): void {
         );
         expect((await userRow(tp, user.email)).mfaType).toBe('NONE');
         const enabled = await client.post('/api/account/mfa/totp/enable', { code: totpCode(secret, tp.clock) });
-        expect(enabled.body).toMatchObject({ mfa: 'TOTP' });
+        expect(enabled.body).toMatchObject({
+          message:
+            'Multi-factor authentication is on. From your next sign-in you will be asked for a code from your authenticator app.',
+          user: { mfa: 'TOTP' },
+        });
         // The next time step: the enabling code is used up (replay protection).
         tp.clock.advance(30_000);
 
@@ -1023,7 +1057,10 @@ export function describeServerSuite(dbKind: DbKind): void {
         expect((await userRow(tp, user.email)).mfaType).toBe('TOTP');
         const off = await client.post('/api/account/mfa/disable', { password: user.password });
         expect(off.status).toBe(200);
-        expect(off.body).toMatchObject({ mfa: 'NONE' });
+        expect(off.body).toMatchObject({
+          message: 'Multi-factor authentication is off. From your next sign-in you will need only your password.',
+          user: { mfa: 'NONE' },
+        });
         expect((await userRow(tp, user.email)).totpSecret).toBeNull();
         expect((await userRow(tp, user.email)).totpLastStep).toBe(0);
         await signedIn(tp, user);
@@ -1047,13 +1084,18 @@ export function describeServerSuite(dbKind: DbKind): void {
             )
           )[0]!.n;
 
-        // The enabling code, at once and one step later (still inside the drift window): refused.
+        // The enabling code, at once and one step later (still inside the drift window): refused,
+        // saying to wait for the next code, and counted as a failed sign-in all the same.
         const first = tp.client();
         await first.post('/api/auth/login', { email: user.email, password: user.password });
-        expectError(await first.post('/api/auth/mfa', { code: enablingCode }), 401, 'MFA_INVALID', M.mfaInvalid);
+        expectError(await first.post('/api/auth/mfa', { code: enablingCode }), 401, 'MFA_CODE_USED', M.mfaCodeUsed);
+        tp.clock.advance(30_000);
+        expectError(await first.post('/api/auth/mfa', { code: enablingCode }), 401, 'MFA_CODE_USED', M.mfaCodeUsed);
+        expect(await failedSignIns()).toBe(2);
+        // Two steps on, the enabling code is outside the window: a wrong code, in the spec's words.
         tp.clock.advance(30_000);
         expectError(await first.post('/api/auth/mfa', { code: enablingCode }), 401, 'MFA_INVALID', M.mfaInvalid);
-        expect(await failedSignIns()).toBe(2);
+        expect(await failedSignIns()).toBe(3);
         expect((await userRow(tp, user.email)).totpLastStep).toBe(enabledStep);
 
         // A fresh code signs in (same challenge, attempts left) and is then used up.
@@ -1066,7 +1108,7 @@ export function describeServerSuite(dbKind: DbKind): void {
         const second = tp.client();
         const login = await second.post('/api/auth/login', { email: user.email, password: user.password });
         expect(login.body).toEqual({ status: 'MFA_REQUIRED', challenge: 'SOFTWARE_TOKEN_MFA' });
-        expectError(await second.post('/api/auth/mfa', { code: used }), 401, 'MFA_INVALID', M.mfaInvalid);
+        expectError(await second.post('/api/auth/mfa', { code: used }), 401, 'MFA_CODE_USED', M.mfaCodeUsed);
         expect(await failedSignIns()).toBe(1);
         expect((await sessionOf(second)).isAuthenticated).toBe(false);
 
@@ -1114,7 +1156,10 @@ export function describeServerSuite(dbKind: DbKind): void {
         );
         const enabled = await client.post('/api/account/mfa/sms/enable', { code: enrolCode });
         expect(enabled.status).toBe(200);
-        expect(enabled.body).toMatchObject({ mfa: 'SMS', phone });
+        expect(enabled.body).toMatchObject({
+          message: `Multi-factor authentication is on. From your next sign-in you will be asked for a code we text to ${phone}.`,
+          user: { mfa: 'SMS', phone },
+        });
 
         // The phone is locked while SMS codes are on.
         expectError(

@@ -6,13 +6,14 @@ import {
   BASIC_RECORD_INTERVAL_S,
   RECORD_LIMITS,
   RECORD_STRUCTURED_KEYS,
+  eventLevel,
   isJsonTextStorableAsIs,
   jsonStorageProblem,
   parseDeviceRecord,
   truncateText,
   type DeviceRecord,
 } from '@portal/core';
-import type { DiagnosticsRow, EventRow, LatestRow, RollupRow } from '../modules/telemetry/telemetry.rows';
+import type { DiagnosticsRow, IngestEventRow, LatestRow, RollupRow } from '../modules/telemetry/telemetry.rows';
 import type { ServerLogRow } from '../modules/device-log/device-log.service';
 
 export type IngestKind = 'data' | 'diag';
@@ -207,17 +208,21 @@ export function thinBasic(batch: PreparedBatch, basicDevices: Set<string>, newes
 export const rowKey = (deviceId: string, ts: number) => `${deviceId}\u0000${ts}`;
 
 /** The events carried by the records actually stored (written with their records). */
-export function eventRows(stored: Candidate[]): EventRow[] {
-  const events: EventRow[] = [];
+export function eventRows(stored: Candidate[]): IngestEventRow[] {
+  const events: IngestEventRow[] = [];
   for (const { deviceId, record } of stored) {
     for (const e of record.events ?? []) {
+      const lv = typeof e.lv === 'number' ? Math.max(-2_147_483_648, Math.min(2_147_483_647, Math.round(e.lv))) : null;
+      const severity = e.severity ?? null;
+      // The level of the event as stored (the rounded lv), as a read of the events table gives it.
       events.push({
         device_id: deviceId,
         ts: record.ts,
         topic: e.topic ?? null,
         msg: e.msg,
-        lv: typeof e.lv === 'number' ? Math.max(-2_147_483_648, Math.min(2_147_483_647, Math.round(e.lv))) : null,
-        severity: e.severity ?? null,
+        lv,
+        severity,
+        level: eventLevel({ lv, severity }),
       });
     }
   }

@@ -104,6 +104,9 @@ interface Fixture {
   target: Provisioned;
   otherUserId: string;
   nowS: number;
+  /** A group of the fuzzing user holding the device (other is a VIEW member), and a second group of theirs. */
+  groupid: string;
+  targetGroupid: string;
 }
 
 /**
@@ -146,8 +149,20 @@ const BASE_BODIES: Record<string, (f: Fixture) => Json> = {
   'POST /api/account/mfa/sms/setup': () => ({ phone: '+61412345678' }),
   'POST /api/account/mfa/totp/enable': () => ({ code: '123456' }),
   'POST /api/account/mfa/sms/enable': () => ({ code: '123456' }),
+  'POST /api/auth/mfa/recovery': () => ({ recoveryCode: '7kq2-m9xd' }),
   'POST /api/ingest/{id}': (f) => ({ ts: f.nowS, note: 'ok', level: 1, events: [{ msg: 'hello' }] }),
   'POST /api/ingest/{id}/ack': () => ({ id: 1 }),
+  'POST /api/group': () => ({ groupName: 'Fuzz group' }),
+  'PUT /api/group/{groupid}': () => ({ groupName: 'Fuzz group' }),
+  'POST /api/group/{groupid}/user': () => ({ targetEmail: 'fuzz-invitee@example.com', targetPermission: 'USER' }),
+  'PUT /api/group/{groupid}/user': (f) => ({ targetUserID: f.otherUserId, targetPermission: 'USER' }),
+  'DELETE /api/group/{groupid}/user': (f) => ({ targetUserID: f.otherUserId }),
+  'PUT /api/group/{groupid}/devices': (f) => ({
+    deviceList: [f.device.deviceid],
+    targetGroupid: f.targetGroupid,
+    action: 'copy',
+  }),
+  'DELETE /api/group/{groupid}/devices': (f) => ({ deviceList: [f.device.deviceid] }),
 };
 
 /** Fields a device sends (the ingest body is text read by the device-record rules, not a schema). */
@@ -429,14 +444,38 @@ function describeFuzz(kind: DbKind) {
       staff = await signedIn(tp, user);
       const device = await provision(tp, 'QUAD-C2');
       const target = await provision(tp);
-      for (const d of [device, target]) expect((await claim(staff, d.deviceid, d.setupPassword)).status).toBe(200);
+      const group = async (groupName: string) => {
+        const res = await staff.post('/api/group', { groupName });
+        expect(res.status, res.text).toBe(200);
+        return (res.body as { groupid: string }).groupid;
+      };
+      const groupid = await group('Fuzz');
+      const targetGroupid = await group('Fuzz target');
+      const placed = await staff.post(`/api/device/${device.deviceid}/user`, {
+        setupPassword: device.setupPassword,
+        groupid,
+      });
+      expect(placed.body, placed.text).toMatchObject({ permission: 'ADMIN', groupid });
+      expect((await claim(staff, target.deviceid, target.setupPassword)).status).toBe(200);
       const other = await makeUser(tp);
       const grant = await staff.post(`/api/device/${device.deviceid}/user`, {
         targetEmail: other.email,
         targetPermission: 'VIEW',
       });
       expect(grant.status, grant.text).toBe(200);
-      fixture = { device, target, otherUserId: other.id, nowS: Math.floor(tp.clock.now().getTime() / 1000) - 60 };
+      const shared = await staff.post(`/api/group/${groupid}/user`, {
+        targetEmail: other.email,
+        targetPermission: 'VIEW',
+      });
+      expect(shared.status, shared.text).toBe(200);
+      fixture = {
+        device,
+        target,
+        otherUserId: other.id,
+        nowS: Math.floor(tp.clock.now().getTime() / 1000) - 60,
+        groupid,
+        targetGroupid,
+      };
       const doc = (await tp.client().get(OPENAPI_PATH)).body as Parameters<typeof readOperations>[0] & {
         components?: { schemas?: Record<string, Schema> };
       };
@@ -461,6 +500,7 @@ function describeFuzz(kind: DbKind) {
       const p = op.parameters.find((x) => x.in === 'path' && x.name === name);
       const s = reader.resolve(p?.schema);
       if (name === 'id') return fixture.device.deviceid;
+      if (name === 'groupid') return fixture.groupid;
       if (s.enum) return s.enum[0];
       if (reader.type(s) === 'integer' || reader.type(s) === 'number') return 1;
       return 'fuzzcode';

@@ -46,6 +46,16 @@ describe('demo fleet', () => {
     const demo = await signedIn(tp, DEMO_USER);
     for (const id of DEMO_IDS) expect((await demo.get(`/api/device/${id}/settings`)).status).toBe(200);
 
+    // Home is filled in: two groups holding the six devices.
+    const groups = (await demo.get('/api/groups')).body as { groupid: string; groupName: string }[];
+    expect(groups.map((g) => g.groupName)).toEqual(['North Yard', 'Vehicles']);
+    const inGroups = [];
+    for (const g of groups) {
+      const group = (await demo.get(`/api/group/${g.groupid}`)).body as { deviceSummaries: Record<string, unknown> };
+      inGroups.push(...Object.keys(group.deviceSummaries));
+    }
+    expect(inGroups.sort()).toEqual(DEMO_IDS);
+
     // Records arrive, and the device applies the configuration the demo user queued.
     const data = await until(async () => {
       const body = (await demo.get('/api/device/DEMO00001/data')).body as { data: Record<string, unknown[]> };

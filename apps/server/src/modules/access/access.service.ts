@@ -13,10 +13,10 @@ export const deviceNotFound = () => new AppError(404, 'NOT_FOUND', DEVICE_MESSAG
 export function createAccessService(deps: { db: Db }) {
   const { db } = deps;
 
-  /** The user's role on the device (the highest of all that grant one), or null. */
-  async function roleOf(userId: string, deviceId: string): Promise<DeviceRole | null> {
+  /** The user's role on the device (the highest of all that grant one), or null; in `tx` when given. */
+  async function roleOf(userId: string, deviceId: string, tx: Db = db): Promise<DeviceRole | null> {
     if (!DEVICE_ID_PATTERN.test(deviceId)) return null;
-    return effectiveRole(await repo.findRoles(db, deviceId, userId));
+    return effectiveRole(await repo.findRoles(tx, deviceId, userId));
   }
 
   /** The caller's role; 404 for a stranger (or no device), 403 without the capability (null: any role). */

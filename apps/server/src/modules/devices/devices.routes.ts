@@ -221,13 +221,14 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       preHandler: requireUser,
       schema: {
         tags: ['device'],
-        summary: 'The users of the device and pending invitations (ADMIN, USER)',
+        summary:
+          'The users of the device (flattenGroups=true: the members of its groups too) and pending invitations (ADMIN, USER)',
         params: AnyDeviceParamsSchema,
         querystring: PermissionsQuerySchema,
         response: { 200: PermissionsResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => devices.permissions(signedInUser(request), request.params.id),
+    (request) => devices.permissions(signedInUser(request), request.params.id, request.query.flattenGroups === 'true'),
   );
 
   // ---- settings and passwords ---------------------------------------------------------------

@@ -20,6 +20,7 @@ import {
   deviceFamily,
   devicePlan,
   deviceTrialDays,
+  effectiveRole,
   effectiveDataStorageDays,
   isDeviceNameEditable,
   isProvisioning,
@@ -54,9 +55,10 @@ import type { Mailer } from '../mail/mail.service';
 import type { User } from '../auth/auth.service';
 import { deviceNotFound, type AccessService } from '../access/access.service';
 import type { DeliveryService } from '../delivery/delivery.service';
+import type { GroupsService } from '../groups/groups.service';
 import type { TelemetryService } from '../telemetry/telemetry.service';
 import type { DeviceRegistry } from './devices.registry';
-import { deviceInviteMail } from './devices.mail';
+import { accessGrantedMail } from '../mail/access-granted-mail';
 import { claimUrl, deviceLabelSvg } from './devices.label';
 import * as repo from './devices.repository';
 import type { DeviceRow } from './devices.repository';
@@ -86,6 +88,8 @@ export interface DevicesDeps {
   mfa?: MfaStepUp;
   /** The one access gate. */
   access: AccessService;
+  /** Puts a device claimed with {setupPassword, groupid} into the group (the groups module). */
+  groups: Pick<GroupsService, 'checkPlacement' | 'placeClaimed' | 'membersOfDevice'>;
   /** The devices table as other modules read and write it (created before this service). */
   registry: DeviceRegistry;
   /** Queues a command for the device on behalf of staff (the delivery module), for the provisioning test run. */
@@ -346,7 +350,10 @@ export function createDevicesService(deps: DevicesDeps) {
       const windowStart = new Date(clock.now().getTime() - limits.windowMs);
       if ((await repo.countClaimAttempts(db, deviceId, windowStart)) >= limits.claimAttemptsPerDevice)
         throw rateLimited();
+      const groupid = body.groupid;
       const outcome = await db.transaction(async (tx) => {
+        // The group first: a group where the caller is not ADMIN refuses the call, and nothing changes.
+        if (groupid !== undefined) await deps.groups.checkPlacement(tx, user.id, groupid);
         const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(tx, deviceId, true) : null;
         if (!row) return null;
         const given = body.setupPassword ?? '';
@@ -364,18 +371,22 @@ export function createDevicesService(deps: DevicesDeps) {
             return null;
           case 'already':
             return { permission: added.permission, message: DEVICE_MESSAGES.alreadyUser };
-          case 'granted':
+          case 'granted': {
             await repo.upsertGrant(tx, deviceId, user.id, added.permission, clock.now());
             if (added.usesAddWithoutPassword) await repo.setAddWithoutPass(tx, deviceId, 'INACTIVE');
             if (added.startsTrial) await repo.startTrial(tx, deviceId, nowSeconds(), resetActive);
-            return { permission: added.permission, message: DEVICE_MESSAGES.claimed };
+            // Only a claim that makes the caller the device's ADMIN puts it into a group (DESIGN.md section 5).
+            const placed = groupid !== undefined && added.permission === 'ADMIN';
+            if (placed) await deps.groups.placeClaimed(tx, user, groupid, deviceId);
+            return { permission: added.permission, message: DEVICE_MESSAGES.claimed, ...(placed ? { groupid } : {}) };
+          }
         }
       });
       if (!outcome) {
         await repo.recordClaimAttempt(db, deviceId, clock.now(), windowStart);
         throw badClaim();
       }
-      return { message: outcome.message, deviceid: deviceId, permission: outcome.permission, userid: user.id };
+      return { ...outcome, deviceid: deviceId, userid: user.id };
     },
 
     /** An ADMIN grants a role to an address; an address without an account is invited by mail. */
@@ -398,7 +409,16 @@ export function createDevicesService(deps: DevicesDeps) {
       await repo.upsertInvite(db, deviceId, email, permission, user.id, clock.now());
       try {
         await deps.mailer.send(
-          deviceInviteMail(ctx.brand, email, user.email, deviceName(row), permission, `${ctx.linkOrigin}/signup`),
+          accessGrantedMail({
+            brand: ctx.brand,
+            to: email,
+            by: user.email,
+            what: 'device',
+            name: deviceName(row),
+            permission,
+            link: `${ctx.linkOrigin}/signup`,
+            invited: true,
+          }),
         );
       } catch (error) {
         deps.log.error({ err: error }, 'Sending the device invitation failed');
@@ -434,15 +454,38 @@ export function createDevicesService(deps: DevicesDeps) {
       return { message: DEVICE_MESSAGES.userRemoved, deviceid: deviceId, userid: targetUserId };
     },
 
+    /** The device's users and invitations; with `flattenGroups`, the members of its groups too (highest level wins). */
     async permissions(
       user: User,
       deviceId: string,
+      flattenGroups = false,
     ): Promise<{ deviceid: string; users: DeviceUserEntry[]; invites: { email: string; permission: DeviceRole }[] }> {
       await access.authorize(user.id, deviceId, 'viewUsers');
       const [grants, invites] = [await repo.listGrants(db, deviceId), await repo.listInvites(db, deviceId)];
+      const users: DeviceUserEntry[] = grants.map((g) => ({
+        userid: g.user_id,
+        email: g.email,
+        permission: g.permission,
+      }));
+      if (flattenGroups) {
+        const byId = new Map(users.map((u) => [u.userid, { ...u, direct: true, groups: [] as string[] }]));
+        for (const m of await deps.groups.membersOfDevice(deviceId)) {
+          const entry = byId.get(m.user_id) ?? {
+            userid: m.user_id,
+            email: m.email,
+            permission: m.permission,
+            direct: false,
+            groups: [],
+          };
+          entry.permission = effectiveRole([entry.permission, m.permission]) ?? m.permission;
+          entry.groups.push(m.groupid);
+          byId.set(m.user_id, entry);
+        }
+        users.splice(0, users.length, ...[...byId.values()].sort((a, b) => a.email.localeCompare(b.email)));
+      }
       return {
         deviceid: deviceId,
-        users: grants.map((g) => ({ userid: g.user_id, email: g.email, permission: g.permission })),
+        users,
         invites: invites.map((i) => ({ email: i.email, permission: i.permission })),
       };
     },

@@ -1,21 +1,211 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { GroupListResponseSchema } from '@portal/core';
+import {
+  GroupBodySchema,
+  GroupDevicesDeleteBodySchema,
+  GroupDevicesPutBodySchema,
+  GroupDevicesResultSchema,
+  GroupListResponseSchema,
+  GroupParamsSchema,
+  GroupPermissionsResponseSchema,
+  GroupResponseSchema,
+  GroupResultSchema,
+  GroupServerLogResponseSchema,
+  GroupUserDeleteBodySchema,
+  GroupUserDeleteResponseSchema,
+  GroupUserPostBodySchema,
+  GroupUserPutBodySchema,
+  GroupUserResultSchema,
+} from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { GroupsService } from './groups.service';
 
+/** The group calls of spec 1 section 7. A non-member gets 404 'Group not found'; a member below the level 403. */
 export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService): void {
-  app.withTypeProvider<ZodTypeProvider>().get(
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['groups'];
+
+  r.get(
     '/api/groups',
     {
       preHandler: requireUser,
       schema: {
-        tags: ['groups'],
+        tags,
         summary: 'The groups the signed-in user belongs to',
         response: { 200: GroupListResponseSchema, ...errorResponses(401) },
       },
     },
     (request) => groups.listForUser(signedInUser(request).id),
+  );
+
+  r.post(
+    '/api/group',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Create a group ({groupName}); the caller is its ADMIN',
+        body: GroupBodySchema,
+        response: { 200: GroupResultSchema, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => groups.create(signedInUser(request), request.body.groupName),
+  );
+
+  r.get(
+    '/api/group/:groupid',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'The group: name, device summaries and the caller level (members)',
+        params: GroupParamsSchema,
+        response: { 200: GroupResponseSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => groups.get(signedInUser(request), request.params.groupid),
+  );
+
+  r.put(
+    '/api/group/:groupid',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Rename the group (ADMIN)',
+        params: GroupParamsSchema,
+        body: GroupBodySchema,
+        response: { 200: GroupResultSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => groups.rename(signedInUser(request), request.params.groupid, request.body.groupName),
+  );
+
+  r.delete(
+    '/api/group/:groupid',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Delete the group (ADMIN); its devices stay',
+        params: GroupParamsSchema,
+        response: { 200: GroupResultSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => groups.remove(signedInUser(request), request.params.groupid),
+  );
+
+  r.get(
+    '/api/group/:groupid/serverlog',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'The group server log: every change and who made it, newest first (ADMIN)',
+        params: GroupParamsSchema,
+        response: { 200: GroupServerLogResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => groups.serverLog(signedInUser(request), request.params.groupid),
+  );
+
+  r.post(
+    '/api/group/:groupid/user',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Share the group with an address at a level (ADMIN); an address without an account is invited',
+        params: GroupParamsSchema,
+        body: GroupUserPostBodySchema,
+        response: { 200: GroupUserResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) =>
+      groups.share(
+        signedInUser(request),
+        request.params.groupid,
+        request.body.targetEmail,
+        request.body.targetPermission,
+        {
+          brand: request.brand,
+          linkOrigin: request.linkOrigin,
+        },
+      ),
+  );
+
+  r.put(
+    '/api/group/:groupid/user',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "Change a member's level (targetUserID) or an invitation's (targetEmail) (ADMIN)",
+        params: GroupParamsSchema,
+        body: GroupUserPutBodySchema,
+        response: { 200: GroupUserResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => groups.changeUser(signedInUser(request), request.params.groupid, request.body),
+  );
+
+  r.delete(
+    '/api/group/:groupid/user',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Remove a member or an invitation (ADMIN), or yourself (resultCode REMOVED_SELF)',
+        params: GroupParamsSchema,
+        body: GroupUserDeleteBodySchema,
+        response: { 200: GroupUserDeleteResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => groups.removeUser(signedInUser(request), request.params.groupid, request.body),
+  );
+
+  r.get(
+    '/api/group/:groupid/permissions',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'The members and pending invitations; e-mails to ADMIN and USER (members)',
+        params: GroupParamsSchema,
+        response: { 200: GroupPermissionsResponseSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => groups.permissions(signedInUser(request), request.params.groupid),
+  );
+
+  r.put(
+    '/api/group/:groupid/devices',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Move or copy devices to targetGroupid (ADMIN of both groups and of each device)',
+        params: GroupParamsSchema,
+        body: GroupDevicesPutBodySchema,
+        response: { 200: GroupDevicesResultSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => groups.moveDevices(signedInUser(request), request.params.groupid, request.body),
+  );
+
+  r.delete(
+    '/api/group/:groupid/devices',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Take devices out of the group; the devices stay (ADMIN)',
+        params: GroupParamsSchema,
+        body: GroupDevicesDeleteBodySchema,
+        response: { 200: GroupDevicesResultSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => groups.removeDevices(signedInUser(request), request.params.groupid, request.body.deviceList),
   );
 }

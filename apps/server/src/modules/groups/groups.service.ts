@@ -1,13 +1,382 @@
-/** Groups of a user (GET /api/groups). Creating and sharing groups arrive with the groups issue. */
+/**
+ * Groups (spec 1 sections 1-4 and 7, DESIGN.md section 5): creating, renaming and deleting
+ * groups, sharing them by e-mail at a level, their devices and their server log.
+ *
+ * A caller who is not a member gets 404 'Group not found' (the answer for an id that does not
+ * exist); a member without the level gets 403. Every change writes a line to the group's
+ * server log naming who made it. A member's level applies to every device of the group through
+ * the one access gate (modules/access).
+ */
+import { randomInt } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  DEVICE_ID_ALPHABET,
+  GROUP_ID_PATTERN,
+  GROUP_MESSAGES,
+  newGroupId,
+  removesLastAdmin,
+  type BrandConfig,
+  type DeviceRole,
+  type GroupDeviceSummary,
+  type GroupDevicesPutBody,
+  type GroupDevicesResult,
+  type GroupPermissionsResponse,
+  type GroupResponse,
+  type GroupResult,
+  type GroupServerLogEntry,
+  type GroupSummary,
+  type GroupUserDeleteBody,
+  type GroupUserDeleteResponse,
+  type GroupUserPutBody,
+  type GroupUserResult,
+} from '@portal/core';
 import type { Db } from '../../db/db';
-import type { GroupSummary } from '@portal/core';
-import { groupsOfUser } from './groups.repository';
+import type { Clock } from '../../clock';
+import { AppError, conflict, forbidden } from '../../errors';
+import type { AccessService } from '../access/access.service';
+import type { User } from '../auth/auth.service';
+import type { Mailer } from '../mail/mail.service';
+import { accessGrantedMail, type AccessGranted } from '../mail/access-granted-mail';
+import * as repo from './groups.repository';
 
-export function createGroupsService(deps: { db: Db }) {
+/** Newest lines of the group server log answered. */
+const SERVER_LOG_LIMIT = 500;
+
+export const groupNotFound = () => new AppError(404, 'NOT_FOUND', GROUP_MESSAGES.notFound);
+const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
+
+/** Where request-dependent text comes from (brand, link origin). */
+export interface GroupRequestContext {
+  brand: BrandConfig;
+  linkOrigin: string;
+}
+
+export interface GroupsDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  access: AccessService;
+}
+
+const randomChars = (n: number) =>
+  Array.from({ length: n }, () => DEVICE_ID_ALPHABET[randomInt(DEVICE_ID_ALPHABET.length)]).join('');
+
+function summary(row: repo.GroupDeviceRow): GroupDeviceSummary {
+  return {
+    name: row.name,
+    status: row.status ?? '',
+    type: row.asset_type ?? '',
+    fw: row.fw,
+    machineMake: row.make ?? '',
+    machineModel: row.model ?? '',
+  };
+}
+
+export function createGroupsService(deps: GroupsDeps) {
+  const { db, clock, access } = deps;
+
+  /** The caller's membership; 404 for a non-member (or no such group), 403 when ADMIN is needed and the level is lower. */
+  async function member(
+    tx: Db,
+    userId: string,
+    groupid: string,
+    needsAdmin: boolean,
+    lock = false,
+  ): Promise<{ group_name: string; permission: DeviceRole }> {
+    const found = GROUP_ID_PATTERN.test(groupid) ? await repo.findMembership(tx, groupid, userId, lock) : null;
+    if (!found) throw groupNotFound();
+    if (needsAdmin && found.permission !== 'ADMIN') throw forbidden();
+    return found;
+  }
+
+  const log = (tx: Db, groupid: string, user: User, message: string) =>
+    repo.insertLog(tx, groupid, user.email, message, clock.now());
+
+  /** Changes a member's level (null: removes them), keeping an ADMIN while others remain; true when the group is left empty. */
+  async function changeMember(
+    tx: Db,
+    groupid: string,
+    targetId: string,
+    permission: DeviceRole | null,
+  ): Promise<boolean> {
+    const members = await repo.listMembers(tx, groupid);
+    const target = members.find((m) => m.user_id === targetId);
+    if (!target) throw new AppError(404, 'NOT_FOUND', GROUP_MESSAGES.userNotFound);
+    const admins = members.filter((m) => m.permission === 'ADMIN').length;
+    const alone = members.length === 1;
+    if (!(permission === null && alone) && removesLastAdmin(target.permission, permission, admins))
+      throw conflict(GROUP_MESSAGES.lastAdmin);
+    if (permission === null) await repo.deleteMember(tx, groupid, targetId);
+    else await repo.upsertMember(tx, groupid, targetId, permission);
+    return permission === null && alone;
+  }
+
+  async function sendShareMail(grant: AccessGranted): Promise<void> {
+    try {
+      await deps.mailer.send(accessGrantedMail(grant));
+    } catch (error) {
+      deps.log.error({ err: error }, 'Sending the group share mail failed');
+    }
+  }
+
   return {
     async listForUser(userId: string): Promise<GroupSummary[]> {
-      const rows = await groupsOfUser(deps.db, userId);
+      const rows = await repo.groupsOfUser(db, userId);
       return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name }));
+    },
+
+    /** The caller's level in the group, or null (not a member, or no such group). */
+    async levelOf(userId: string, groupid: string): Promise<DeviceRole | null> {
+      if (!GROUP_ID_PATTERN.test(groupid)) return null;
+      return (await repo.findMembership(db, groupid, userId))?.permission ?? null;
+    },
+
+    async create(user: User, groupName: string): Promise<GroupResult> {
+      return db.transaction(async (tx) => {
+        let groupid = newGroupId(randomChars);
+        while (!(await repo.insertGroup(tx, groupid, groupName, clock.now()))) groupid = newGroupId(randomChars);
+        await repo.upsertMember(tx, groupid, user.id, 'ADMIN');
+        await log(tx, groupid, user, `Group created: ${groupName}`);
+        return { message: GROUP_MESSAGES.created, groupid, groupName };
+      });
+    },
+
+    async get(user: User, groupid: string): Promise<GroupResponse> {
+      const { group_name, permission } = await member(db, user.id, groupid, false);
+      const devices = await repo.listGroupDevices(db, groupid);
+      return {
+        groupid,
+        groupName: group_name,
+        deviceSummaries: Object.fromEntries(devices.map((d) => [d.device_id, summary(d)])),
+        myPermission: permission,
+      };
+    },
+
+    async rename(user: User, groupid: string, groupName: string): Promise<GroupResult> {
+      return db.transaction(async (tx) => {
+        const { group_name } = await member(tx, user.id, groupid, true, true);
+        await repo.renameGroup(tx, groupid, groupName);
+        await log(tx, groupid, user, `Renamed from ${group_name} to ${groupName}`);
+        return { message: GROUP_MESSAGES.renamed, groupid, groupName };
+      });
+    },
+
+    /** ADMIN deletes the group: members, invitations, views and log go; the devices stay. */
+    async remove(user: User, groupid: string): Promise<GroupResult> {
+      return db.transaction(async (tx) => {
+        await member(tx, user.id, groupid, true, true);
+        await repo.deleteGroup(tx, groupid);
+        deps.log.info({ groupid, by: user.email }, 'Group deleted');
+        return { message: GROUP_MESSAGES.deleted, groupid };
+      });
+    },
+
+    async serverLog(user: User, groupid: string): Promise<{ groupid: string; entries: GroupServerLogEntry[] }> {
+      await member(db, user.id, groupid, true);
+      const rows = await repo.selectLog(db, groupid, SERVER_LOG_LIMIT);
+      return {
+        groupid,
+        entries: rows.map((r) => ({
+          id: r.id,
+          ts: new Date(r.ts).getTime() / 1000,
+          user: r.actor,
+          message: r.message,
+        })),
+      };
+    },
+
+    /** ADMIN shares the group with an address at a level; an address without an account is invited. Both get a mail. */
+    async share(
+      user: User,
+      groupid: string,
+      email: string,
+      permission: DeviceRole,
+      ctx: GroupRequestContext,
+    ): Promise<GroupUserResult> {
+      const result = await db.transaction(async (tx) => {
+        const { group_name } = await member(tx, user.id, groupid, true, true);
+        const targetId = await repo.findUserIdByEmail(tx, email);
+        if (targetId === null) {
+          await repo.upsertInvite(tx, groupid, email, permission, user.id, clock.now());
+          await log(tx, groupid, user, `Invited ${email} as ${permission}`);
+          return {
+            groupName: group_name,
+            targetId,
+            out: { message: GROUP_MESSAGES.invited, groupid, permission, invited: true },
+          };
+        }
+        const members = await repo.listMembers(tx, groupid);
+        if (members.some((m) => m.user_id === targetId)) await changeMember(tx, groupid, targetId, permission);
+        else await repo.upsertMember(tx, groupid, targetId, permission);
+        await log(tx, groupid, user, `Shared with ${email} as ${permission}`);
+        return {
+          groupName: group_name,
+          targetId,
+          out: { message: GROUP_MESSAGES.userAdded, groupid, permission, userID: targetId, invited: false },
+        };
+      });
+      const invited = result.targetId === null;
+      await sendShareMail({
+        brand: ctx.brand,
+        to: email,
+        by: user.email,
+        what: 'group',
+        name: result.groupName,
+        permission,
+        link: invited ? `${ctx.linkOrigin}/signup` : `${ctx.linkOrigin}/group/${groupid}`,
+        invited,
+      });
+      return result.out;
+    },
+
+    /** ADMIN changes a member's level (by targetUserID) or a pending invitation's (by targetEmail). */
+    async changeUser(user: User, groupid: string, body: GroupUserPutBody): Promise<GroupUserResult> {
+      return db.transaction(async (tx) => {
+        await member(tx, user.id, groupid, true, true);
+        const permission = body.targetPermission;
+        if (body.targetUserID === undefined) {
+          const email = body.targetEmail!;
+          if ((await repo.findInvite(tx, groupid, email)) === null)
+            throw new AppError(404, 'NOT_FOUND', GROUP_MESSAGES.userNotFound);
+          await repo.upsertInvite(tx, groupid, email, permission, user.id, clock.now());
+          await log(tx, groupid, user, `Invitation of ${email} changed to ${permission}`);
+          return { message: GROUP_MESSAGES.userUpdated, groupid, permission, invited: true };
+        }
+        const targetId = body.targetUserID;
+        const target = (await repo.listMembers(tx, groupid)).find((m) => m.user_id === targetId);
+        await changeMember(tx, groupid, targetId, permission);
+        await log(tx, groupid, user, `Changed ${target?.email ?? targetId} to ${permission}`);
+        return { message: GROUP_MESSAGES.userUpdated, groupid, permission, userID: targetId };
+      });
+    },
+
+    /**
+     * ADMIN removes a member or an invitation; any member removes themselves (REMOVED_SELF). The
+     * last ADMIN stays while others remain; the last member leaving deletes the group.
+     */
+    async removeUser(user: User, groupid: string, body: GroupUserDeleteBody): Promise<GroupUserDeleteResponse> {
+      return db.transaction(async (tx) => {
+        const self = body.targetUserID === user.id;
+        await member(tx, user.id, groupid, !self, true);
+        if (body.targetUserID === undefined) {
+          const email = body.targetEmail!;
+          if ((await repo.findInvite(tx, groupid, email)) === null)
+            throw new AppError(404, 'NOT_FOUND', GROUP_MESSAGES.userNotFound);
+          await repo.deleteInvite(tx, groupid, email);
+          await log(tx, groupid, user, `Invitation of ${email} removed`);
+          return { message: GROUP_MESSAGES.inviteRemoved, groupid, resultCode: 'INVITE_REMOVED' as const };
+        }
+        const targetId = body.targetUserID;
+        const target = (await repo.listMembers(tx, groupid)).find((m) => m.user_id === targetId);
+        const emptied = await changeMember(tx, groupid, targetId, null);
+        if (emptied) await repo.deleteGroup(tx, groupid);
+        else
+          await log(tx, groupid, user, self ? `${user.email} left the group` : `Removed ${target?.email ?? targetId}`);
+        return self
+          ? { message: GROUP_MESSAGES.removedSelf, groupid, resultCode: 'REMOVED_SELF' as const }
+          : { message: GROUP_MESSAGES.userRemoved, groupid, resultCode: 'REMOVED' as const };
+      });
+    },
+
+    /** The members (e-mails to ADMIN and USER, and one's own) and, to ADMIN and USER, the invitations. */
+    async permissions(user: User, groupid: string): Promise<GroupPermissionsResponse> {
+      const { permission } = await member(db, user.id, groupid, false);
+      const seesEmails = permission === 'ADMIN' || permission === 'USER';
+      const members = await repo.listMembers(db, groupid);
+      return {
+        groupid,
+        myPermission: permission,
+        users: members.map((m) => ({
+          ...(seesEmails || m.user_id === user.id ? { email: m.email } : {}),
+          userID: m.user_id,
+          permission: m.permission,
+        })),
+        invites: seesEmails ? await repo.listInvites(db, groupid) : [],
+      };
+    },
+
+    /**
+     * ADMIN moves or copies devices of the group to another group where the caller is ADMIN too;
+     * the caller must be ADMIN of each device (DESIGN.md section 5). Nothing changes on refusal.
+     */
+    async moveDevices(user: User, groupid: string, body: GroupDevicesPutBody): Promise<GroupDevicesResult> {
+      const deviceList = [...new Set(body.deviceList)];
+      return db.transaction(async (tx) => {
+        await member(tx, user.id, groupid, true, true);
+        if (body.targetGroupid === groupid) throw badRequest(GROUP_MESSAGES.sameGroup);
+        const target = await member(tx, user.id, body.targetGroupid, true, true);
+        const present = await repo.devicesInGroup(tx, groupid, deviceList);
+        if (present.length !== deviceList.length) throw badRequest(GROUP_MESSAGES.notInGroup);
+        for (const deviceId of deviceList) {
+          if ((await access.roleOf(user.id, deviceId, tx)) !== 'ADMIN') throw forbidden(GROUP_MESSAGES.notDeviceAdmin);
+        }
+        await repo.addDevices(tx, body.targetGroupid, deviceList, clock.now());
+        if (body.action === 'move') await repo.removeDevices(tx, groupid, deviceList);
+        const verb = body.action === 'move' ? 'Moved' : 'Copied';
+        await log(
+          tx,
+          groupid,
+          user,
+          `${verb} ${deviceList.join(', ')} to ${target.group_name} (${body.targetGroupid})`,
+        );
+        await log(tx, body.targetGroupid, user, `${verb} ${deviceList.join(', ')} in from ${groupid}`);
+        return {
+          message: body.action === 'move' ? GROUP_MESSAGES.devicesMoved : GROUP_MESSAGES.devicesCopied,
+          groupid,
+          deviceList,
+        };
+      });
+    },
+
+    /** ADMIN takes devices out of the group; the devices themselves stay. */
+    async removeDevices(user: User, groupid: string, list: readonly string[]): Promise<GroupDevicesResult> {
+      const deviceList = [...new Set(list)];
+      return db.transaction(async (tx) => {
+        await member(tx, user.id, groupid, true, true);
+        const present = await repo.devicesInGroup(tx, groupid, deviceList);
+        if (present.length !== deviceList.length) throw badRequest(GROUP_MESSAGES.notInGroup);
+        await repo.removeDevices(tx, groupid, deviceList);
+        await log(tx, groupid, user, `Removed ${deviceList.join(', ')} from the group`);
+        return { message: GROUP_MESSAGES.devicesRemoved, groupid, deviceList };
+      });
+    },
+
+    /**
+     * For the devices service's claim: checks (in its transaction) that the user is ADMIN of the
+     * group; 404 for a non-member, 403 below ADMIN.
+     */
+    async checkPlacement(tx: Db, userId: string, groupid: string): Promise<void> {
+      await member(tx, userId, groupid, true);
+    },
+
+    /** Puts a claimed device into the group, in the claim's transaction, and logs it. */
+    async placeClaimed(tx: Db, user: User, groupid: string, deviceId: string): Promise<void> {
+      await repo.addDevices(tx, groupid, [deviceId], clock.now());
+      await log(tx, groupid, user, `Added ${deviceId} with its setup password`);
+    },
+
+    /** The members of the device's groups (for the device's users list with flattenGroups). */
+    membersOfDevice(deviceId: string) {
+      return repo.deviceGroupMembers(db, deviceId);
+    },
+
+    /** Applies the pending group invitations of a new account (called on sign-up). */
+    async applyInvites(userId: string, email: string): Promise<number> {
+      return db.transaction(async (tx) => {
+        const invites = await repo.takeInvites(tx, email);
+        for (const invite of invites) {
+          await repo.upsertMember(tx, invite.groupid, userId, invite.permission);
+          await repo.insertLog(
+            tx,
+            invite.groupid,
+            email,
+            `${email} signed up and joined as ${invite.permission}`,
+            clock.now(),
+          );
+        }
+        return invites.length;
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Retention: data older than each device's plan keeps it (records, events, diagnostics, hourly
- * and daily rollups) is deleted in bounded statements, so ingest's transactions get the tables
+ * and daily rollups, event counts) is deleted in bounded statements, so ingest's transactions get the tables
  * between two of them; each device's deletion goes to its server log.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +20,8 @@ export interface RetentionResult {
   /** Hourly rollups. */
   rollups: number;
   dailyRollups: number;
+  /** Hourly and daily event counts. */
+  eventCounts: number;
 }
 
 export interface RetentionOptions {
@@ -29,7 +31,7 @@ export interface RetentionOptions {
   retentionBatchSize: number;
 }
 
-type Counted = 'records' | 'events' | 'diagnostics' | 'rollups' | 'dailyRollups';
+type Counted = 'records' | 'events' | 'diagnostics' | 'rollups' | 'dailyRollups' | 'eventCounts';
 
 const TABLES: readonly [repo.RetentionTable, Counted][] = [
   ['records', 'records'],
@@ -37,6 +39,8 @@ const TABLES: readonly [repo.RetentionTable, Counted][] = [
   ['diagnostics', 'diagnostics'],
   ['rollup_hour', 'rollups'],
   ['rollup_day', 'dailyRollups'],
+  ['event_hour', 'eventCounts'],
+  ['event_day', 'eventCounts'],
 ];
 
 export function createRetention(deps: {
@@ -71,6 +75,7 @@ export function createRetention(deps: {
         diagnostics: 0,
         rollups: 0,
         dailyRollups: 0,
+        eventCounts: 0,
       };
       for (const [table, field] of TABLES) {
         for (;;) {
@@ -80,9 +85,17 @@ export function createRetention(deps: {
           await new Promise((resolve) => setImmediate(resolve));
         }
       }
-      if (result.records + result.events + result.diagnostics + result.rollups + result.dailyRollups > 0) {
+      if (
+        result.records +
+          result.events +
+          result.diagnostics +
+          result.rollups +
+          result.dailyRollups +
+          result.eventCounts >
+        0
+      ) {
         const when = new Date(cutoff * 1000).toISOString();
-        const message = `retention: deleted ${result.records} records older than ${when} (${days} days), ${result.events} events, ${result.diagnostics} diagnostics, ${result.rollups} hourly and ${result.dailyRollups} daily rollups`;
+        const message = `retention: deleted ${result.records} records older than ${when} (${days} days), ${result.events} events, ${result.diagnostics} diagnostics, ${result.rollups} hourly and ${result.dailyRollups} daily rollups, ${result.eventCounts} event counts`;
         log.info({ deviceId }, message);
         await deviceLog.write(deviceId, 'retention', message);
         results.push(result);

@@ -4,20 +4,34 @@
  * 500 records is a handful of statements on both engines.
  */
 import type { Db } from '../../db/db';
-import type { DiagnosticsRow, EventRow, LatestRow, RollupRow } from './telemetry.rows';
+import type { DiagnosticsRow, EventRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
 
-export type { DiagnosticsRow, EventRow, LatestRow, RollupRow } from './telemetry.rows';
+export type { DiagnosticsRow, EventRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
+
+/** How a stored event-count row absorbs new counts of its bucket. */
+const EVENT_COUNT_MERGE = `info = c.info + excluded.info, alert = c.alert + excluded.alert,
+       warning = c.warning + excluded.warning, alarm = c.alarm + excluded.alarm`;
+
+/** Adds the counts of the events `evs` (per device and bucket of `seconds`, by level) to an event-count table. */
+const EVENT_COUNT_UPSERT = (table: 'event_hour' | 'event_day', seconds: number) =>
+  `INSERT INTO ${table} AS c (device_id, bucket, info, alert, warning, alarm)
+       SELECT device_id, (floor(ts / ${seconds}) * ${seconds})::integer,
+              count(*) FILTER (WHERE level = 'info')::integer, count(*) FILTER (WHERE level = 'alert')::integer,
+              count(*) FILTER (WHERE level = 'warning')::integer, count(*) FILTER (WHERE level = 'alarm')::integer
+         FROM evs GROUP BY 1, 2
+       ON CONFLICT (device_id, bucket) DO UPDATE SET ${EVENT_COUNT_MERGE}`;
 
 /**
  * Inserts records, each row a JSON object text {device_id, ts, received_at, data}, and the
- * events of those actually stored, in one statement; a resent record (same device and ts, also
+ * events of those actually stored with their hourly and daily counts (event_hour, event_day),
+ * in one statement; a resent record (same device and ts, also
  * twice in `rows`) is skipped with its events. Returns how many were stored and, only when some
  * were skipped, the (device_id, ts) of those stored (the usual all-stored batch returns one number).
  */
 export async function insertRecords(
   db: Db,
   rows: string[],
-  events: EventRow[] = [],
+  events: IngestEventRow[] = [],
 ): Promise<{ stored: number; keys: [string, number][] | null }> {
   if (rows.length === 0) return { stored: 0, keys: null };
   const withEvents = events.length > 0;
@@ -30,14 +44,19 @@ export async function insertRecords(
        RETURNING device_id, ts
      ), ${
        withEvents
-         ? `ev AS (
-       INSERT INTO events (device_id, ts, topic, msg, lv, severity)
-       SELECT e.device_id, e.ts, e.topic, e.msg, e.lv, e.severity
+         ? `evs AS (
+       SELECT e.device_id, e.ts, e.topic, e.msg, e.lv, e.severity, e.level, e.n
          FROM ROWS FROM (jsonb_to_recordset($3::jsonb)
-                AS (device_id text, ts double precision, topic text, msg text, lv integer, severity text))
-              WITH ORDINALITY AS e(device_id, ts, topic, msg, lv, severity, n)
+                AS (device_id text, ts double precision, topic text, msg text, lv integer, severity text, level text))
+              WITH ORDINALITY AS e(device_id, ts, topic, msg, lv, severity, level, n)
          JOIN ins ON ins.device_id = e.device_id AND ins.ts = e.ts
-        ORDER BY e.n
+     ), ev AS (
+       INSERT INTO events (device_id, ts, topic, msg, lv, severity)
+       SELECT device_id, ts, topic, msg, lv, severity FROM evs ORDER BY n
+     ), evh AS (
+       ${EVENT_COUNT_UPSERT('event_hour', 3600)}
+     ), evd AS (
+       ${EVENT_COUNT_UPSERT('event_day', 86_400)}
      ), `
          : ''
      }n AS (SELECT count(*)::integer AS stored FROM ins)
@@ -373,11 +392,12 @@ export async function devicesWithData(db: Db): Promise<string[]> {
   return rows.map((r) => r.device_id);
 }
 
-export type RetentionTable = 'records' | 'events' | 'diagnostics' | 'rollup_hour' | 'rollup_day';
+export type RetentionTable =
+  'records' | 'events' | 'diagnostics' | 'rollup_hour' | 'rollup_day' | 'event_hour' | 'event_day';
 
 /**
  * Deletes at most `limit` rows of one device older than `cutoff` (epoch seconds) from one table;
- * returns how many. A rollup goes once its whole hour (day) is older than the cutoff.
+ * returns how many. A rollup or event count goes once its whole hour (day) is older than the cutoff.
  */
 export async function deleteOlderThan(
   db: Db,
@@ -394,6 +414,10 @@ export async function deleteOlderThan(
                     (SELECT key, bucket FROM rollup_hour WHERE device_id = $1 AND bucket + 3600 <= $2::double precision ORDER BY bucket LIMIT $3) RETURNING 1`,
     rollup_day: `DELETE FROM rollup_day WHERE device_id = $1 AND (key, bucket) IN
                     (SELECT key, bucket FROM rollup_day WHERE device_id = $1 AND bucket + 86400 <= $2::double precision ORDER BY bucket LIMIT $3) RETURNING 1`,
+    event_hour: `DELETE FROM event_hour WHERE device_id = $1 AND bucket IN
+                    (SELECT bucket FROM event_hour WHERE device_id = $1 AND bucket + 3600 <= $2::double precision ORDER BY bucket LIMIT $3) RETURNING 1`,
+    event_day: `DELETE FROM event_day WHERE device_id = $1 AND bucket IN
+                    (SELECT bucket FROM event_day WHERE device_id = $1 AND bucket + 86400 <= $2::double precision ORDER BY bucket LIMIT $3) RETURNING 1`,
   };
   return (await db.query(sql[table], [deviceId, cutoff, limit])).length;
 }
@@ -412,8 +436,9 @@ async function countOf(db: Db, sql: string, params: unknown[]): Promise<number> 
 }
 
 /**
- * Deletes every record, latest value, event, diagnostics message and rollup of a device (not its
- * server log). `rollups` counts the hourly rows; the daily rows (derived from them) go too.
+ * Deletes every record, latest value, event, diagnostics message, rollup and event count of a
+ * device (not its server log). `rollups` counts the hourly rows; the daily rows (derived from
+ * them) and the event counts go too.
  */
 export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCounts> {
   const del = (table: string) =>
@@ -430,13 +455,16 @@ export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCo
     latest: await del('latest'),
   };
   await db.query(`DELETE FROM rollup_day WHERE device_id = $1`, [deviceId]);
+  await db.query(`DELETE FROM event_hour WHERE device_id = $1`, [deviceId]);
+  await db.query(`DELETE FROM event_day WHERE device_id = $1`, [deviceId]);
   return counts;
 }
 
 /**
  * Moves a device's data to another device (run in one transaction). A record at a time the
  * target already holds stays the target's (so does a latest value of the same time); the hourly rollups of the hours touched are rebuilt
- * from the records, and a latest value moves when it is newer than the target's.
+ * from the records, and a latest value moves when it is newer than the target's. Events move
+ * whole (events are not deduplicated), so their counts are added to the target's.
  */
 export async function moveDeviceData(db: Db, from: string, to: string): Promise<DataCounts> {
   const span = (
@@ -459,6 +487,15 @@ export async function moveDeviceData(db: Db, from: string, to: string): Promise<
     `WITH m AS (UPDATE events SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`,
     [from, to],
   );
+  for (const table of ['event_hour', 'event_day']) {
+    await db.query(
+      `WITH d AS (DELETE FROM ${table} WHERE device_id = $1 RETURNING bucket, info, alert, warning, alarm)
+       INSERT INTO ${table} AS c (device_id, bucket, info, alert, warning, alarm)
+       SELECT $2, bucket, info, alert, warning, alarm FROM d
+       ON CONFLICT (device_id, bucket) DO UPDATE SET ${EVENT_COUNT_MERGE}`,
+      [from, to],
+    );
+  }
   const diagnostics = await countOf(
     db,
     `WITH m AS (UPDATE diagnostics SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`,

@@ -1,4 +1,5 @@
 /** The rows the ingest writer derives from a batch and the repository stores (no SQL here). */
+import type { EventLevel } from '@portal/core';
 
 export interface EventRow {
   device_id: string;
@@ -7,6 +8,11 @@ export interface EventRow {
   msg: string;
   lv: number | null;
   severity: string | null;
+}
+
+/** An event as ingest stores it: with its level (core eventLevel), which its hourly and daily counts are kept by. */
+export interface IngestEventRow extends EventRow {
+  level: EventLevel;
 }
 
 export interface RollupRow {

@@ -34,10 +34,12 @@ import * as repo from './telemetry.repository';
 import { dataResponseJson, recordPointsJson } from './telemetry.serialize';
 import { createIngestWriter, DEFAULT_WRITER_OPTIONS, type WriterOptions } from './ingest-writer';
 import { createRetention, type RetentionOptions, type RetentionResult } from './retention';
+import { groupDataRows, POSITION_KEYS, type GroupDataQuery, type GroupDataRow } from './group-data.repository';
 import { exportFile, FAR_FUTURE, splitKeys, type ExportFile } from './export';
 import { bucketSource, bucketWidth, bucketsByKey, floorHour, requestedWidth } from './downsample';
 
 export type { RetentionResult } from './retention';
+export type { GroupDataQuery, GroupDataRow } from './group-data.repository';
 export { csvCell, EXPORT_PAGE_SIZE } from './export';
 export { bucketSource, bucketWidth } from './downsample';
 
@@ -167,6 +169,26 @@ export function createTelemetryService(deps: {
       if (pending.length === 0) return { ...out };
       const keys = Object.keys(out).sort();
       return Object.fromEntries(keys.map((key) => [key, out[key]!]));
+    },
+
+    /**
+     * The group data of many devices (no access check here: the caller passes the devices the
+     * user may see). Latest values the writer holds back replace older stored ones.
+     */
+    async groupDataRows(deviceIds: readonly string[], q: GroupDataQuery): Promise<GroupDataRow[]> {
+      const rows = await groupDataRows(db, deviceIds, q);
+      const wanted = new Set(q.keys);
+      for (const row of rows) {
+        // Held values are newer than or as new as the stored ones.
+        for (const held of writer.heldLatest(row.deviceId)) {
+          if (wanted.has(held.key)) row.latest[held.key] = { v: held.value, ts: held.ts };
+          const n = typeof held.value === 'number' ? held.value : null;
+          if (held.key === POSITION_KEYS.lat) row.lat = n;
+          else if (held.key === POSITION_KEYS.lon) row.lon = n;
+          else if (held.key === POSITION_KEYS.hdop) row.hdop = n;
+        }
+      }
+      return rows;
     },
 
     /** ADMIN with the setup password: deletes the device's data (not its server log). */
