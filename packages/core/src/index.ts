@@ -29,6 +29,8 @@ export * from './contracts/device-config';
 export * from './contracts/device-data';
 export * from './contracts/device-calls';
 export * from './contracts/groups';
+export * from './contracts/group-data';
+export * from './contracts/views';
 export * from './domain/measurements';
 export * from './domain/display';
 export * from './domain/timeline';

@@ -1,0 +1,135 @@
+/**
+ * The group data call (DESIGN.md section 5, spec 1 section 7 "load a group's data"):
+ * GET /group/{groupid}/data answers, for every device of the group, what the group table, the
+ * dashboard map and the headline tiles show, read from what ingest keeps ready. Also the
+ * search call that home's search box asks (GET /search).
+ */
+import { z } from 'zod';
+import { MAP_SEVERITIES } from '../domain/severity';
+import { safeString } from './fields';
+
+/** The range a group call covers unless asked otherwise: the default view's 7 days. */
+export const GROUP_DATA_DEFAULT_DAYS = 7;
+/** Longest range one group data call may cover. */
+export const GROUP_DATA_MAX_DAYS = 400;
+/** Most keys one group data call may ask for. */
+export const GROUP_DATA_MAX_KEYS = 50;
+/** Newest event messages per device unless asked otherwise, and the most that may be asked. */
+export const GROUP_DATA_MESSAGES_DEFAULT = 5;
+export const GROUP_DATA_MESSAGES_MAX = 20;
+
+/** A whole number of epoch seconds in a query string ('' counts as missing). */
+const epochSeconds = (name: string) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ message: `${name} must be a number` })
+      .int(`${name} must be whole epoch seconds`)
+      .min(0, `${name} must be whole epoch seconds`)
+      .max(4_102_444_800, `${name} must be whole epoch seconds`)
+      .optional(),
+  );
+
+/**
+ * GET /group/{groupid}/data: `from`/`to` epoch seconds (default: the last 7 days to now; both
+ * floored to whole hours, the end's hour counted whole), `keys` a comma list of record keys
+ * whose latest values are wanted, `messages` how many newest event messages per device (0-20).
+ */
+export const GroupDataQuerySchema = z
+  .strictObject({
+    from: epochSeconds('from'),
+    to: epochSeconds('to'),
+    keys: safeString()
+      .max(2000)
+      .optional()
+      .transform((v) => (v === undefined || v === '' ? [] : [...new Set(v.split(',').map((k) => k.trim()))]))
+      .pipe(
+        z
+          .array(z.string().min(1, 'keys: an empty key').max(64, 'keys: a key of at most 64 characters'))
+          .max(GROUP_DATA_MAX_KEYS, `keys: at most ${GROUP_DATA_MAX_KEYS} keys`),
+      ),
+    messages: z
+      .preprocess(
+        (v) => (v === '' ? undefined : v),
+        z.coerce
+          .number({ message: 'messages must be a number' })
+          .int('messages must be a whole number')
+          .min(0)
+          .max(GROUP_DATA_MESSAGES_MAX)
+          .optional(),
+      )
+      .optional(),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'from must not be after to',
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.to - q.from <= GROUP_DATA_MAX_DAYS * 86_400, {
+    message: `The range covers at most ${GROUP_DATA_MAX_DAYS} days`,
+  });
+export type GroupDataQuery = z.infer<typeof GroupDataQuerySchema>;
+
+/** One event message as the group data call answers it (newest first). */
+export const GroupMessageSchema = z.object({
+  ts: z.number(),
+  topic: z.string().nullable(),
+  msg: z.string(),
+  lv: z.number().nullable(),
+  severity: z.string().nullable(),
+});
+export type GroupMessage = z.infer<typeof GroupMessageSchema>;
+
+/** One device of the group: its summary, last contact, latest values, counts, messages, position. */
+export const GroupDataDeviceSchema = z.object({
+  deviceid: z.string(),
+  name: z.string(),
+  /** The device summary fields (spec 2 section 3 'group summary'). */
+  status: z.string(),
+  type: z.string(),
+  fw: z.string(),
+  machineMake: z.string(),
+  machineModel: z.string(),
+  /** Last contact, epoch seconds, or null when the device never made contact. */
+  ts: z.number().nullable(),
+  /** Latest value and its time of each asked key the device has. */
+  values: z.record(z.string(), z.object({ v: z.unknown(), ts: z.number() })),
+  alarmCount: z.number(),
+  warningCount: z.number(),
+  alertCount: z.number(),
+  infoCount: z.number(),
+  messages: z.array(GroupMessageSchema),
+  /** Latest gps_lat / gps_lon / gps_hdop, or null. */
+  lat: z.number().nullable(),
+  lon: z.number().nullable(),
+  hdop: z.number().nullable(),
+  /** Map marker severity over the range (spec 1 section 4). */
+  severity: z.enum(MAP_SEVERITIES),
+});
+export type GroupDataDevice = z.infer<typeof GroupDataDeviceSchema>;
+
+export const GroupDataResponseSchema = z.object({
+  groupid: z.string(),
+  /** The range read, epoch seconds, after flooring to whole hours (to = end of its hour). */
+  from: z.number(),
+  to: z.number(),
+  devices: z.array(GroupDataDeviceSchema),
+});
+export type GroupDataResponse = z.infer<typeof GroupDataResponseSchema>;
+
+// ---- GET /search ---------------------------------------------------------------------------------
+
+/** Most devices and most groups one search answers. */
+export const SEARCH_MAX_RESULTS = 20;
+
+/** GET /search?q=: devices (by id or name) and groups (by id or name) the caller can see. */
+export const SearchQuerySchema = z.strictObject({
+  q: safeString({ message: 'q is required' })
+    .transform((v) => v.trim())
+    .pipe(z.string().min(1, 'q is required').max(64, 'q: at most 64 characters')),
+});
+export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+
+export const SearchResponseSchema = z.object({
+  devices: z.array(z.object({ deviceid: z.string(), name: z.string() })),
+  groups: z.array(z.object({ groupid: z.string(), groupName: z.string() })),
+});
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;
