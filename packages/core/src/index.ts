@@ -14,6 +14,7 @@ export * from './domain/session';
 export * from './domain/constants';
 export * from './domain/asset-types';
 export * from './domain/device-access';
+export * from './domain/group-access';
 export * from './domain/device-snapshot';
 export * from './domain/polling';
 export * from './domain/device-status';
