@@ -35,3 +35,4 @@ export * from './contracts/views';
 export * from './domain/measurements';
 export * from './domain/display';
 export * from './domain/timeline';
+export * from './domain/table';

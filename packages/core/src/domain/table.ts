@@ -1,0 +1,284 @@
+/**
+ * Rules of the group table widget (spec 1 sections 3 and 5, spec 2 sections 2, 3, 8 and 9; ledger
+ * TBL-03 to TBL-23): which columns are special and which are text, the filter operators each
+ * column offers and how they match, how rows sort, what a cell shows (units, dp, thresholds),
+ * the severity colour of the event counts, the page size and the table operators.
+ */
+import type { GroupDataDevice, GroupMessage } from '../contracts/group-data';
+import type { COLUMN_OPERATORS } from '../contracts/views';
+import {
+  NUMBER_FILTER_OPERATORS,
+  SPECIAL_COLUMN_HEADERS,
+  SPECIAL_COLUMN_KINDS,
+  TEXT_COLUMN_KINDS,
+  TEXT_FILTER_OPERATORS,
+  type NumberFilterOperator,
+  type SpecialColumnKind,
+  type TableColumn,
+  type TableFilter,
+  type TableSettings,
+  type TextFilterOperator,
+} from '../contracts/views';
+import { isCssColour } from './colour';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './constants';
+import { MISSING_VALUE } from './messages';
+import { eventColourClass, type SeverityColourClass } from './severity';
+import { clampDecimalPlaces } from './validation';
+
+export type FilterOperator = TextFilterOperator | NumberFilterOperator;
+export type ColumnOperator = (typeof COLUMN_OPERATORS)[number];
+
+/** The words the filter menu shows for each operator (spec 1 section 5). */
+export const FILTER_OPERATOR_LABELS: Record<FilterOperator, string> = {
+  startsWith: 'Starts with',
+  contains: 'Contains',
+  notContains: 'Does not contain',
+  endsWith: 'Ends with',
+  lt: 'Less than',
+  lte: 'Less than or equal to',
+  gt: 'Greater than',
+  gte: 'Greater than or equal to',
+  equals: 'Equals',
+  notEquals: 'Not equals',
+  between: 'Between',
+};
+
+const SPECIAL_KINDS: ReadonlySet<string> = new Set(SPECIAL_COLUMN_KINDS);
+const TEXT_KINDS: ReadonlySet<string> = new Set(TEXT_COLUMN_KINDS);
+
+/** True when the key is one of the special column kinds, read from the device rather than a metric (TBL-03). */
+export function isSpecialColumn(key: string): key is SpecialColumnKind {
+  return SPECIAL_KINDS.has(key);
+}
+
+/** True for the text columns fw, type, deviceid, messages, machineMake and machineModel (TBL-06). */
+export function isTextColumn(key: string): boolean {
+  return TEXT_KINDS.has(key);
+}
+
+/** The filter operators a column offers: the four text ones for text columns, the seven others for every other column (TBL-06, TBL-07). */
+export function filterOperatorsFor(key: string): readonly FilterOperator[] {
+  return isTextColumn(key) ? TEXT_FILTER_OPERATORS : NUMBER_FILTER_OPERATORS;
+}
+
+/** The counts columns and the severity class each is coloured with when above 0. */
+export const COUNT_COLUMN_CLASSES = {
+  alarmCount: 'danger',
+  warningCount: 'warning',
+  alertCount: 'info',
+  infoCount: 'muted',
+} as const satisfies Partial<Record<SpecialColumnKind, SeverityColourClass>>;
+export type CountColumnKind = keyof typeof COUNT_COLUMN_CLASSES;
+
+export function isCountColumn(key: string): key is CountColumnKind {
+  return Object.hasOwn(COUNT_COLUMN_CLASSES, key);
+}
+
+/** The severity class of a count cell: its column's class when the count is above 0, else null (plain). */
+export function countColourClass(key: CountColumnKind, count: number): SeverityColourClass | null {
+  return Number.isFinite(count) && count > 0 ? COUNT_COLUMN_CLASSES[key] : null;
+}
+
+/** The column's header: its name (the special kind's header when the name is blank), with the unit when unitInHeader (TBL-04, TBL-21). */
+export function columnHeader(column: TableColumn): string {
+  const name = column.name.trim() || (isSpecialColumn(column.key) ? SPECIAL_COLUMN_HEADERS[column.key] : column.key);
+  const unit = column.unit?.trim();
+  return column.unitInHeader && unit ? `${name} (${unit})` : name;
+}
+
+/** A finite number from a number or numeric text, else null. */
+export function numericCellValue(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return null;
+}
+
+/** The text the messages column filters and sorts on: the messages, newest first, one per line. */
+export function messagesText(messages: readonly GroupMessage[]): string {
+  return messages.map((m) => m.msg).join('\n');
+}
+
+/**
+ * The value a column filters and sorts on: text for text columns, a number (or null when
+ * missing) for every other column. ts is epoch seconds; a metric is its latest value.
+ */
+export function columnValue(device: GroupDataDevice, key: string): string | number | null {
+  if (isSpecialColumn(key)) {
+    switch (key) {
+      case 'messages':
+        return messagesText(device.messages);
+      case 'ts':
+        return device.ts;
+      case 'alarmCount':
+      case 'warningCount':
+      case 'alertCount':
+      case 'infoCount':
+        return device[key];
+      default:
+        return device[key];
+    }
+  }
+  const entry = Object.hasOwn(device.values, key) ? device.values[key] : undefined;
+  if (entry === undefined) return null;
+  const n = numericCellValue(entry.v);
+  if (n !== null) return n;
+  return typeof entry.v === 'string' ? entry.v : null;
+}
+
+/** A filter as the table applies it: the column key, operator and bound(s). */
+export type ActiveFilter = Pick<TableFilter, 'key' | 'operator' | 'value' | 'value2'>;
+
+/** True when the filter has what it needs to apply: a bound (two for between). A filter without one keeps every row. */
+export function isFilterComplete(filter: ActiveFilter): boolean {
+  if (filter.value === null || filter.value === '') return false;
+  if (filter.operator === 'between') return filter.value2 !== null && filter.value2 !== undefined;
+  return true;
+}
+
+/**
+ * Whether a cell value passes a filter (TBL-08). Text operators compare case-insensitively
+ * (a missing value is empty text); number operators need a number on both sides (a missing
+ * value fails every one but notEquals); between keeps values in [low, high], either order.
+ */
+export function matchesFilter(value: string | number | null, filter: ActiveFilter): boolean {
+  if (!isFilterComplete(filter)) return true;
+  const op = filter.operator;
+  if (op === 'startsWith' || op === 'contains' || op === 'notContains' || op === 'endsWith') {
+    const text = value === null ? '' : String(value).toLowerCase();
+    const wanted = String(filter.value).toLowerCase();
+    if (op === 'startsWith') return text.startsWith(wanted);
+    if (op === 'endsWith') return text.endsWith(wanted);
+    if (op === 'contains') return text.includes(wanted);
+    return !text.includes(wanted);
+  }
+  const bound = numericCellValue(filter.value);
+  const n = typeof value === 'number' ? value : numericCellValue(value);
+  if (bound === null) return true;
+  if (n === null) return op === 'notEquals';
+  switch (op) {
+    case 'lt':
+      return n < bound;
+    case 'lte':
+      return n <= bound;
+    case 'gt':
+      return n > bound;
+    case 'gte':
+      return n >= bound;
+    case 'equals':
+      return n === bound;
+    case 'notEquals':
+      return n !== bound;
+    case 'between': {
+      const other = numericCellValue(filter.value2);
+      if (other === null) return true;
+      return n >= Math.min(bound, other) && n <= Math.max(bound, other);
+    }
+  }
+}
+
+/**
+ * Compares two cell values for sorting ascending: numbers by value, text case-insensitively;
+ * a missing value sorts after every present one whichever the direction is left to the caller.
+ */
+export function compareCellValues(a: string | number | null, b: string | number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The page size of a table: its configured pageSize when one of 10, 25 or 50, else 10 (TBL-11). */
+export function tablePageSize(settings: Pick<TableSettings, 'pageSize'>): number {
+  const size = settings.pageSize;
+  return typeof size === 'number' && (PAGE_SIZE_OPTIONS as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE;
+}
+
+/** A metric cell's text: the value with dp decimal places (when set) and the unit unless it is in the header (TBL-21, TBL-22). */
+export function formatMetricCell(v: unknown, column: Pick<TableColumn, 'unit' | 'unitInHeader' | 'dp'>): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'boolean') return String(v);
+  const n = numericCellValue(v);
+  if (n === null) return typeof v === 'string' ? v : MISSING_VALUE.text;
+  let text = column.dp === undefined ? String(n) : n.toFixed(clampDecimalPlaces(column.dp, 0));
+  if (/^-0(\.0+)?$/.test(text)) text = text.slice(1);
+  const unit = column.unit?.trim();
+  return unit && !column.unitInHeader ? `${text} ${unit}` : text;
+}
+
+/**
+ * The colour a threshold rule gives a value (TBL-23; the spec leaves the rule open, DESIGN.md
+ * section 5): the colour of the highest threshold whose value the cell reaches (value >=
+ * threshold), or null below every threshold, for a non-number, or when that colour is not a
+ * CSS colour.
+ */
+export function thresholdColour(
+  v: unknown,
+  thresholds: readonly { value: number; colour: string }[] | undefined,
+): string | null {
+  if (!thresholds || thresholds.length === 0) return null;
+  const n = numericCellValue(v);
+  if (n === null || typeof v === 'boolean') return null;
+  let best: { value: number; colour: string } | null = null;
+  for (const t of thresholds) {
+    if (Number.isFinite(t.value) && n >= t.value && (best === null || t.value >= best.value)) best = t;
+  }
+  return best !== null && isCssColour(best.colour) ? best.colour : null;
+}
+
+/** The newest messages a cell shows, with each one's severity class (newest first, at most `max`). */
+export function cellMessages(
+  messages: readonly GroupMessage[],
+  max: number,
+): { message: GroupMessage; colourClass: SeverityColourClass }[] {
+  return [...messages]
+    .sort((a, b) => b.ts - a.ts)
+    .slice(0, Math.max(0, max))
+    .map((message) => ({ message, colourClass: eventColourClass(message) }));
+}
+
+/**
+ * A table or headline operator over a series (TBL-19): avg, sum, max, min, or latest (the value
+ * of the newest time). Non-numbers are skipped; null when nothing numeric is left.
+ */
+export function aggregate(points: readonly { v: unknown; ts: number }[], operator: ColumnOperator): number | null {
+  let count = 0;
+  let sum = 0;
+  let max = -Infinity;
+  let min = Infinity;
+  let latest: number | null = null;
+  let latestTs = -Infinity;
+  for (const p of points) {
+    const n = typeof p.v === 'boolean' ? null : numericCellValue(p.v);
+    if (n === null) continue;
+    count += 1;
+    sum += n;
+    if (n > max) max = n;
+    if (n < min) min = n;
+    if (p.ts >= latestTs) {
+      latestTs = p.ts;
+      latest = n;
+    }
+  }
+  if (count === 0) return null;
+  switch (operator) {
+    case 'avg':
+      return sum / count;
+    case 'sum':
+      return sum;
+    case 'max':
+      return max;
+    case 'min':
+      return min;
+    case 'latest':
+      return latest;
+  }
+}
