@@ -21,6 +21,9 @@ const HomeRoute = lazy(() => import('./routes/home-route').then((m) => ({ defaul
 const AccountRoute = lazy(() => import('./routes/account-route').then((m) => ({ default: m.AccountRoute })));
 const AddDeviceRoute = lazy(() => import('./routes/add-device-route').then((m) => ({ default: m.AddDeviceRoute })));
 const DataRoute = lazy(() => import('./routes/data-route').then((m) => ({ default: m.DataRoute })));
+const GroupSettingsRoute = lazy(() =>
+  import('./routes/group-settings-route').then((m) => ({ default: m.GroupSettingsRoute })),
+);
 
 /**
  * Signed-in routes of spec 1 section 2 that later issues build. They are declared now so a
@@ -38,10 +41,6 @@ const LATER_ROUTES: readonly string[] = [
   '/diag/:deviceid',
   '/script/:deviceid',
   '/serverlog/:deviceid',
-  '/group/:groupid',
-  '/group/:groupid/settings',
-  '/group/:groupid/settings/:tabindex',
-  '/group/:groupid/:viewid',
   '/group/:groupid/:viewid/editor/:widgetid',
   '/sqadmin',
   '/sqadmin/:deviceid',
@@ -96,6 +95,10 @@ export function AppRoutes() {
           <Route path="/:groupid/add" element={<AddDeviceRoute />} />
           <Route path="/data/:deviceid" element={<DataRoute />} />
           <Route path="/:groupid/data/:deviceid" element={<DataRoute />} />
+          <Route path="/group/:groupid" element={<HomeRoute />} />
+          <Route path="/group/:groupid/:viewid" element={<HomeRoute />} />
+          <Route path="/group/:groupid/settings" element={<GroupSettingsRoute />} />
+          <Route path="/group/:groupid/settings/:tabindex" element={<GroupSettingsRoute />} />
           {LATER_ROUTES.map((path) => (
             <Route key={path} path={path} element={<NotFound />} />
           ))}

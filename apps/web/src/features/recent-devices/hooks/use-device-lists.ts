@@ -10,6 +10,7 @@ import {
   addListEntry,
   hasListEntry,
   parseStoredList,
+  removeListEntry,
   toggleListEntry,
   type ListEntry,
 } from '@portal/core';
@@ -75,6 +76,11 @@ function update(name: ListName, change: (list: readonly ListEntry[]) => ListEntr
 /** Records a visit to a device in the recent list (a repeated id moves to the top with its new name). */
 export function recordRecentDevice(id: string, name: string, now: number = Date.now()): void {
   update('recent', (list) => addListEntry(list, { id, name: name || id, ts: now }));
+}
+
+/** Drops an id from the recent list (a group one has left or deleted: GRP-07). */
+export function forgetRecentEntry(id: string): void {
+  update('recent', (list) => removeListEntry(list, id));
 }
 
 /** Stars or un-stars a device (or group); returns true when it is a favourite afterwards. */

@@ -1,0 +1,46 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
+import { GroupSettingsPage } from '@/features/group-settings/components/group-settings-page';
+import { parseTabIndex } from '@/features/group-settings/utils/tabs';
+import { useGroup } from '@/features/groups/api/get-group';
+import { useGroups } from '@/features/groups/api/get-groups';
+import { forgetRecentEntry } from '@/features/recent-devices/hooks/use-device-lists';
+
+/**
+ * /group/{groupid}/settings and /group/{groupid}/settings/{tabindex}: group settings. Leaving the
+ * group (REMOVED_SELF, GRP-07) or deleting it refreshes the user's groups, drops the group from
+ * the recent list and goes home; the group's own queries are dropped, not refetched into a 404.
+ */
+export function GroupSettingsRoute() {
+  const { groupid = '', tabindex } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const group = useGroup(groupid);
+  const groups = useGroups();
+
+  const leave = () => {
+    forgetRecentEntry(groupid);
+    void navigate('/', { replace: true });
+    // After the page has gone: its observers would otherwise fetch the group again.
+    window.setTimeout(() => {
+      queryClient.removeQueries({ queryKey: ['group', groupid] });
+      void queryClient.invalidateQueries({ queryKey: ['groups'] });
+    }, 0);
+  };
+
+  const base = `/group/${encodeURIComponent(groupid)}/settings`;
+  return (
+    <GroupSettingsPage
+      key={groupid}
+      groupid={groupid}
+      tabIndex={parseTabIndex(tabindex)}
+      onSelectTab={(index) => void navigate(index === 0 ? base : `${base}/${index}`)}
+      group={group.data}
+      groupError={group.error}
+      onRetry={() => void group.refetch()}
+      groups={groups.data}
+      onRemovedSelf={leave}
+      onDeleted={leave}
+    />
+  );
+}

@@ -1,0 +1,71 @@
+import { Button } from 'primereact/button';
+import { loadErrorDetail } from '@portal/core';
+import { useGroupServerLog } from '../api/get-group-server-log';
+import { TabError, TableSkeleton } from './tab-states';
+
+const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const WHEN_WITH_ZONE = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'full',
+  timeStyle: 'long',
+});
+
+/** The Server Log tab (ADMIN): every change to the group and who made it, newest first. */
+export function ServerLogTab({ groupid }: { groupid: string }) {
+  const log = useGroupServerLog(groupid, true);
+
+  if (log.isPending) return <TableSkeleton label="Loading the server log" rows={5} />;
+  if (log.isError) return <TabError message={loadErrorDetail(log.error)} onRetry={() => void log.refetch()} />;
+
+  return (
+    <div className="gs-tab">
+      <div className="gs-log-toolbar">
+        <span className="muted">
+          {log.data.entries.length === 1 ? '1 entry' : `${log.data.entries.length} entries`}
+        </span>
+        <Button
+          type="button"
+          label="Refresh"
+          icon="pi pi-refresh"
+          className="p-button-text p-button-sm"
+          loading={log.isFetching}
+          onClick={() => void log.refetch()}
+        />
+      </div>
+      {log.data.entries.length === 0 ? (
+        <p className="muted gs-empty">No changes logged yet.</p>
+      ) : (
+        <div className="gs-table-wrap">
+          <table className="gs-table gs-table--log">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">User</th>
+                <th scope="col">Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.data.entries.map((entry) => {
+                const date = new Date(entry.ts * 1000);
+                return (
+                  <tr key={entry.id}>
+                    <td data-label="Time" className="gs-nowrap">
+                      <time dateTime={date.toISOString()} title={WHEN_WITH_ZONE.format(date)}>
+                        {WHEN.format(date)}
+                      </time>
+                    </td>
+                    <td data-label="User" className="gs-break">
+                      {entry.user}
+                    </td>
+                    <td data-label="Change" className="gs-break">
+                      {entry.message}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
