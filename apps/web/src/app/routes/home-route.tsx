@@ -1,44 +1,230 @@
-import { Navigate } from 'react-router';
-import { ERROR_LOADING_DATA, homeRedirectFor } from '@portal/core';
+/**
+ * Home, the group dashboard (spec 1 section 2 'Home' and 'Group view'): '/', '/group/:groupid'
+ * and '/group/:groupid/:viewid'. The group is the URL's, else the most recent of the user's
+ * groups in the local recent list, else the user's first group; a user with no groups sees the
+ * welcome panel. Provisioning accounts go to /sqprov.
+ */
+import { Suspense, lazy, useCallback, useEffect } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import {
+  DEFAULT_VIEW,
+  ERROR_LOADING_DATA,
+  STALE_TIMES_MS,
+  homeRedirectFor,
+  serverMessage,
+  loadErrorDetail,
+  type View,
+  type Widget,
+} from '@portal/core';
+import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth/auth-context';
+import { baseTitle } from '@/lib/brand';
 import { useGroups } from '@/features/groups/api/get-groups';
-import { GroupList, GroupListSkeleton } from '@/features/groups/components/group-list';
+import { groupQueryOptions } from '@/features/groups/api/get-group';
+import { DashboardGrid } from '@/features/groups/components/dashboard-grid';
+import { GroupLoadError, GroupNotFound, HomeSkeleton } from '@/features/groups/components/group-states';
+import { GroupSearch, type SearchHit } from '@/features/groups/components/group-search';
+import { HomeHeader } from '@/features/groups/components/home-header';
+import { ViewTabs } from '@/features/groups/components/view-tabs';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
+import { WidgetCard, WidgetCardSkeleton } from '@/features/groups/components/widget-card';
+import { tableSettingsOf, useViewData } from '@/features/groups/hooks/use-view-data';
+import { chooseHomeGroup } from '@/features/groups/utils/choose-group';
 import { DeviceListsButton } from '@/features/recent-devices/components/device-lists-button';
+import { FavouriteStar } from '@/features/recent-devices/components/favourite-device-button';
+import {
+  isFavouriteDevice,
+  recordRecentDevice,
+  toggleFavouriteDevice,
+  useDeviceLists,
+} from '@/features/recent-devices/hooks/use-device-lists';
+import { useNavigationHelper } from '@/features/recent-devices/hooks/use-navigation-helper';
 
-/** Home: provisioning accounts go to /sqprov; no groups shows the welcome panel; else the groups. */
+// The widgets' code loads with the first view that has them (the map's Leaflet in a chunk of its own).
+const GroupTableWidget = lazy(() => import('@/features/group-table/components/group-table-widget'));
+const GroupMapWidget = lazy(() => import('@/features/group-map/components/group-map-widget'));
+
+/** The views a group shows: only the default view until views can be saved (the next issue). */
+const VIEWS: readonly View[] = [DEFAULT_VIEW];
+
+/** The view a URL names; an unknown (or no) view id shows the first view. */
+function viewFor(viewid: string | undefined): View {
+  return VIEWS.find((view) => view.viewid === viewid) ?? DEFAULT_VIEW;
+}
+
+const WIDGET_TITLES: Record<Widget['type'], string> = {
+  table: 'Devices',
+  map: 'Map',
+  chart: 'Chart',
+  headline: 'Headline',
+};
+
 export function HomeRoute() {
   const { session } = useAuth();
+  const params = useParams();
+  const lists = useDeviceLists();
   const groups = useGroups();
+  const goTo = useNavigationHelper();
+  const onChoose = useCallback((hit: SearchHit) => goTo(hit.id, hit.name), [goTo]);
+
   const redirect = homeRedirectFor(session.userGroups);
+  const urlGroupid = params.groupid;
+  const groupid = urlGroupid ?? (groups.data ? chooseHomeGroup(lists.recent, groups.data) : null);
+
+  const group = useQuery({
+    ...groupQueryOptions(groupid ?? ''),
+    enabled: Boolean(groupid) && !redirect,
+    // The screen shows the failure itself (GRP-13).
+    meta: { silent: true },
+  });
+  const listed = groups.data?.find((g) => g.groupid === groupid);
+  const groupName = group.data?.groupName ?? listed?.groupName ?? null;
+  const view = viewFor(params.viewid);
+
+  // Title 'Portal - {group name}' (HOME-09); the visit goes into the recent list (HOME-14/15).
+  useEffect(() => {
+    if (!groupid || !group.data) return;
+    document.title = `${baseTitle} - ${group.data.groupName}`;
+    recordRecentDevice(groupid, group.data.groupName);
+    return () => {
+      document.title = baseTitle;
+    };
+  }, [groupid, group.data]);
+
   if (redirect) return <Navigate replace to={redirect} />;
 
-  if (groups.isPending) {
+  const header = (heading: string | null, withStar: boolean) => (
+    <HomeHeader
+      groupid={groupid}
+      heading={heading}
+      star={
+        withStar && groupid && heading !== null ? (
+          <FavouriteStar
+            favourite={isFavouriteDevice(lists, groupid)}
+            name={heading}
+            onToggle={() => toggleFavouriteDevice(groupid, heading)}
+          />
+        ) : undefined
+      }
+      search={<GroupSearch groups={groups.data ?? []} onChoose={onChoose} />}
+      favourites={<DeviceListsButton className="home-header__action" />}
+    />
+  );
+
+  // Without a group in the URL, the choice waits for the user's groups.
+  if (!urlGroupid && groups.isPending) {
     return (
       <div className="page">
-        <GroupListSkeleton />
+        <HomeSkeleton />
       </div>
     );
   }
-  if (groups.isError) {
+  if (!urlGroupid && groups.isError) {
     return (
       <div className="page">
-        <section className="card empty-state" role="alert">
-          <p>{ERROR_LOADING_DATA}</p>
-          <button type="button" className="p-button p-button-outlined" onClick={() => void groups.refetch()}>
-            Try again
-          </button>
-        </section>
+        {header(null, false)}
+        <GroupLoadError
+          message={serverMessage(groups.error) ?? ERROR_LOADING_DATA}
+          onRetry={() => void groups.refetch()}
+        />
       </div>
     );
   }
-  const list = groups.data;
+  if (!groupid) {
+    return (
+      <div className="page">
+        {header(null, false)}
+        <WelcomePanel />
+      </div>
+    );
+  }
+  if (group.isError && group.error instanceof ApiError && group.error.status === 404) {
+    return (
+      <div className="page">
+        <GroupNotFound groupid={groupid} />
+      </div>
+    );
+  }
+  if (group.isError) {
+    return (
+      <div className="page">
+        {header(groupName, false)}
+        <GroupLoadError
+          message={serverMessage(group.error) ?? ERROR_LOADING_DATA}
+          onRetry={() => void group.refetch()}
+        />
+      </div>
+    );
+  }
+  if (!group.data) {
+    return (
+      <div className="page">
+        <HomeSkeleton />
+      </div>
+    );
+  }
   return (
     <div className="page">
-      <div className="home-toolbar">
-        <DeviceListsButton />
-      </div>
-      {list.length === 0 ? <WelcomePanel /> : <GroupList groups={list} />}
+      {header(group.data.groupName, true)}
+      <ViewTabs groupid={groupid} views={VIEWS} activeViewid={view.viewid} />
+      <GroupDashboard groupid={groupid} view={view} />
     </div>
   );
+}
+
+/** The view's widgets on the grid, fed by one group data call. */
+function GroupDashboard({ groupid, view }: { groupid: string; view: View }) {
+  const data = useViewData(groupid, view);
+  const devices = data.data?.devices ?? [];
+  const loading = data.isPending;
+  const error = data.isError && !data.data ? loadErrorDetail(data.error) : null;
+
+  const renderWidget = (id: string, widget: Widget) => {
+    const title = WIDGET_TITLES[widget.type];
+    const fallback = <WidgetCardSkeleton id={id} title={title} />;
+    switch (widget.type) {
+      case 'table':
+        return (
+          <Suspense fallback={fallback}>
+            <WidgetCard
+              id={id}
+              title={title}
+              aside={
+                data.data ? (
+                  <span className="badge" aria-label={`${devices.length} devices`}>
+                    {devices.length}
+                  </span>
+                ) : undefined
+              }
+            >
+              <GroupTableWidget
+                settings={tableSettingsOf(widget)}
+                devices={devices}
+                loading={loading}
+                fetching={data.isFetching}
+                error={error}
+                updatedAt={data.dataUpdatedAt}
+                refreshIntervalMs={STALE_TIMES_MS.data}
+                onRefresh={() => void data.refetch()}
+              />
+            </WidgetCard>
+          </Suspense>
+        );
+      case 'map':
+        return (
+          <Suspense fallback={fallback}>
+            <WidgetCard id={id} title={title}>
+              <GroupMapWidget devices={devices} loading={loading} />
+            </WidgetCard>
+          </Suspense>
+        );
+      case 'chart':
+      case 'headline':
+        // Chart and headline widgets come with the view editor (the next issue); no view has them yet.
+        return null;
+    }
+  };
+
+  return <DashboardGrid view={view} renderWidget={renderWidget} />;
 }

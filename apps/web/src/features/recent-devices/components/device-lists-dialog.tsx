@@ -18,7 +18,10 @@ export interface DeviceListsDialogProps {
   onHide: () => void;
 }
 
-/** The favourites and recent dialog (spec 1 section 2, HOME-06): links to each device, with star toggles. */
+/**
+ * The favourites and recent dialog (spec 1 section 2, HOME-06): the devices and groups kept in
+ * local storage, each a link through the navigation helper's rules, with star toggles.
+ */
 export function DeviceListsDialog({ visible, onHide }: DeviceListsDialogProps) {
   const lists = useDeviceLists();
   return (
@@ -37,14 +40,14 @@ export function DeviceListsDialog({ visible, onHide }: DeviceListsDialogProps) {
         title="Favourites"
         entries={lists.favourites}
         lists={lists}
-        empty="No favourites yet. Star a device here or on its page to keep it at hand."
+        empty="No favourites yet. Star a device or a group to keep it at hand."
         onNavigate={onHide}
       />
       <EntryList
         title="Recent"
         entries={lists.recent}
         lists={lists}
-        empty="No recent devices. The devices you open appear here."
+        empty="Nothing opened yet. The devices and groups you open appear here."
         onNavigate={onHide}
       />
     </Dialog>
@@ -90,6 +93,7 @@ function EntryList({ title, entries, lists, empty, onNavigate }: EntryListProps)
 function EntryRow({ entry, favourite, onNavigate }: { entry: ListEntry; favourite: boolean; onNavigate: () => void }) {
   const target = navigationTarget(entry.id);
   const name = entry.name || entry.id;
+  const kind = target.recent === 'group' ? 'Group' : 'Device';
   const onClick = () => {
     if (target.recent !== null) recordRecentDevice(entry.id, name);
     onNavigate();
@@ -99,7 +103,10 @@ function EntryRow({ entry, favourite, onNavigate }: { entry: ListEntry; favourit
       <Link to={target.path} className="device-lists__link" onClick={onClick}>
         <i className={target.recent === 'group' ? 'pi pi-th-large' : 'pi pi-microchip'} aria-hidden="true" />
         <span className="device-lists__name">{name}</span>
-        {name !== entry.id && <span className="device-lists__id">{entry.id}</span>}
+        <span className="device-lists__id">
+          <span className="device-lists__kind">{kind}</span>
+          {name !== entry.id && <> · {entry.id}</>}
+        </span>
         <time className="device-lists__time" dateTime={new Date(entry.ts).toISOString()} title={absolute(entry.ts)}>
           {relative(entry.ts)}
         </time>

@@ -73,7 +73,7 @@ function update(name: ListName, change: (list: readonly ListEntry[]) => ListEntr
   for (const listener of listeners) listener();
 }
 
-/** Records a visit to a device in the recent list (a repeated id moves to the top with its new name). */
+/** Records a visit to a device or a group in the recent list (a repeated id moves to the top with its new name). */
 export function recordRecentDevice(id: string, name: string, now: number = Date.now()): void {
   update('recent', (list) => addListEntry(list, { id, name: name || id, ts: now }));
 }

@@ -1,0 +1,49 @@
+/** Home's group states besides the dashboard: loading, not found, and a failed load (GRP-13). */
+import { Link } from 'react-router';
+import { Button } from 'primereact/button';
+import { GROUP_MESSAGES } from '@portal/core';
+import { StatusScreen } from '@/components/ui/status-screen';
+import './home.css';
+
+/** The header, tabs and two widget cards in outline while the group loads. */
+export function HomeSkeleton() {
+  return (
+    <div className="home-skeleton" aria-busy="true" aria-label="Loading the group">
+      <div className="skeleton home-skeleton__title" />
+      <div className="skeleton skeleton--tabs" />
+      <div className="skeleton home-skeleton__card" />
+      <div className="skeleton home-skeleton__card" />
+    </div>
+  );
+}
+
+/** A group that does not exist or is not the user's (the server answers both alike). */
+export function GroupNotFound({ groupid }: { groupid: string }) {
+  return (
+    <StatusScreen
+      icon="pi pi-search"
+      title={GROUP_MESSAGES.notFound}
+      actions={
+        <Link className="p-button" to="/">
+          Go to home
+        </Link>
+      }
+    >
+      <p>
+        There is no group <span className="home-id">{groupid}</span> among your groups. Check the link, or ask the
+        group&apos;s administrator to add you by e-mail.
+      </p>
+    </StatusScreen>
+  );
+}
+
+/** A group that failed to load: the server's message, else 'Error Loading Data' (the caller's text), and a retry. */
+export function GroupLoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <section className="card empty-state home-error" role="alert">
+      <i className="pi pi-exclamation-triangle home-error__icon" aria-hidden="true" />
+      <p>{message}</p>
+      <Button type="button" outlined label="Try again" onClick={onRetry} />
+    </section>
+  );
+}
