@@ -15,6 +15,7 @@ export * from './domain/constants';
 export * from './domain/asset-types';
 export * from './domain/device-access';
 export * from './domain/group-access';
+export * from './domain/group-picker';
 export * from './domain/device-snapshot';
 export * from './domain/polling';
 export * from './domain/device-status';

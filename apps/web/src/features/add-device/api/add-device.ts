@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceSettingsResponse, DeviceUserPostBody, DeviceUserResult } from '@portal/core';
 import { api } from '@/lib/api';
 
@@ -13,7 +13,10 @@ export interface AddDeviceInput {
 export interface AddedDevice extends DeviceUserResult {
   /** The device's display name (its id when the name could not be read). */
   name: string;
+  /** The group the server put the device into (only when adding it made the caller its ADMIN). */
   groupid?: string;
+  /** The group asked for, when the server did not put the device into it. */
+  notPlacedIn?: string;
 }
 
 /**
@@ -40,13 +43,24 @@ async function deviceName(deviceid: string): Promise<string> {
   }
 }
 
-/** Adds the device, then reads its name (for the recent list). */
+/**
+ * Adds the device, then reads its name (for the recent list). The group is the server's answer:
+ * it puts the device into the group only when the claim makes the caller its ADMIN (DESIGN.md
+ * section 5), so a group asked for and not granted is reported as notPlacedIn.
+ */
 export function useAddDevice() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: AddDeviceInput): Promise<AddedDevice> => {
       const result = await addDevice(input);
       const name = await deviceName(result.deviceid);
-      return { ...result, name, ...(input.groupid ? { groupid: input.groupid } : {}) };
+      const notPlaced = input.groupid && result.groupid !== input.groupid ? { notPlacedIn: input.groupid } : {};
+      return { ...result, name, ...notPlaced };
+    },
+    onSuccess: (added) => {
+      if (!added.groupid) return;
+      void queryClient.invalidateQueries({ queryKey: ['groups'] });
+      void queryClient.invalidateQueries({ queryKey: ['group', added.groupid] });
     },
   });
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
@@ -9,9 +9,12 @@ import {
   ID_LENGTHS,
   SUCCESS_TITLE,
   TOAST_LIFE_MS,
+  findPickedGroup,
+  groupPickerText,
   mutationErrorMessage,
   mutationSuccessMessage,
   normaliseDeviceIdInput,
+  settlePickedGroup,
   toastId,
 } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
@@ -46,6 +49,7 @@ const PASSWORD = fieldIds('add-device-password');
 const GROUP = fieldIds('add-device-group');
 const DEVICE_HINT = `${ID_LENGTHS.device} letters or digits, printed on the device label.`;
 const PASSWORD_HINT = 'Printed on the device label under the device ID.';
+const GROUP_HINT = 'Choose one of your groups, or type its ID. Only a device ADMIN can put a device into a group.';
 const NO_GROUP = '';
 
 /** Add Device (/add, /{groupid}/add): device id, setup password (or none when allowed), optional group. */
@@ -53,7 +57,8 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
   const [deviceid, setDeviceid] = useState(() => normaliseDeviceIdInput(initialDeviceId ?? ''));
   const [setupPassword, setSetupPassword] = useState('');
   const [withoutPassword, setWithoutPassword] = useState(false);
-  const [chosenGroup, setChosenGroup] = useState(groupid ?? NO_GROUP);
+  // The picker's text: a group id (chosen or typed, upper-cased: GRP-10) or a group name being typed.
+  const [chosenGroup, setChosenGroup] = useState(() => groupPickerText(groupid ?? NO_GROUP));
   const touched = useTouched();
   const addMutation = useAddDevice();
 
@@ -65,13 +70,16 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
     };
   }, []);
 
-  // A group that is not among the user's groups is dropped (GRP-11).
-  const unknownGroup =
-    groups !== undefined && chosenGroup !== NO_GROUP && !groups.some((g) => g.groupid === chosenGroup);
+  // GRP-11: once the user's groups are known, a group that is not among them (the path's, or
+  // typed text when the picker is left) is logged and cleared.
+  const settle = (text: string) => (groups ? settlePickedGroup(groups, text, (m) => console.warn(m)) : text);
+  const chosenRef = useRef(chosenGroup);
+  chosenRef.current = chosenGroup;
   useEffect(() => {
-    if (unknownGroup) console.warn(`Add Device: group ${chosenGroup} was not found; no group is selected.`);
-  }, [unknownGroup, chosenGroup]);
-  const targetGroup = unknownGroup ? NO_GROUP : chosenGroup;
+    if (groups) setChosenGroup(settlePickedGroup(groups, chosenRef.current, (m) => console.warn(m)));
+  }, [groups]);
+  const pickedGroup = groups ? findPickedGroup(groups, chosenGroup) : undefined;
+  const targetGroup = groups === undefined ? chosenGroup : (pickedGroup?.groupid ?? NO_GROUP);
 
   const errors = {
     deviceid: deviceIdError(deviceid),
@@ -90,6 +98,11 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
     if (addMutation.isPending) return;
     touched.touchAll();
     if (errors.deviceid || errors.setupPassword) return;
+    // Text still in the picker that names no group is cleared (GRP-11) rather than dropped silently.
+    if (groups && chosenGroup.trim() !== '' && !pickedGroup) {
+      setChosenGroup(settle(chosenGroup));
+      return;
+    }
     addMutation.mutate(
       {
         deviceid,
@@ -100,6 +113,14 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
         onSuccess: (added) => {
           const detail = mutationSuccessMessage(added);
           showToast({ severity: 'success', summary: SUCCESS_TITLE, detail, life: TOAST_LIFE_MS }, toastId(detail));
+          if (added.notPlacedIn) {
+            const name = groups?.find((g) => g.groupid === added.notPlacedIn)?.groupName ?? added.notPlacedIn;
+            const warning = notPlacedMessage(name, added.permission);
+            showToast(
+              { severity: 'warn', summary: 'Not added to the group', detail: warning, sticky: true },
+              toastId(warning),
+            );
+          }
           onAdded(added);
         },
       },
@@ -179,17 +200,20 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
           </div>
 
           {showGroupPicker && (
-            <FormField ids={GROUP} label="Group">
+            <FormField ids={GROUP} label="Group" hint={GROUP_HINT}>
               <Dropdown
                 inputId={GROUP.input}
-                value={groups === undefined ? chosenGroup : targetGroup}
+                value={pickedGroup?.groupid ?? chosenGroup}
                 options={groups === undefined ? [{ groupid: chosenGroup, groupName: chosenGroup }] : groupOptions}
                 optionLabel="groupName"
                 optionValue="groupid"
+                editable={groups !== undefined}
                 onChange={(event) => {
-                  setChosenGroup(String(event.value ?? NO_GROUP));
+                  setChosenGroup(groupPickerText(event.value ?? NO_GROUP));
                   edited();
                 }}
+                onBlur={() => setChosenGroup(settle(chosenGroup))}
+                aria-describedby={GROUP.hint}
                 disabled={groups === undefined}
                 loading={groups === undefined}
                 className="add-device__group"
@@ -221,4 +245,10 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
       </aside>
     </div>
   );
+}
+
+/** The server added the device but did not put it into the group (DESIGN.md section 5). */
+function notPlacedMessage(groupName: string, permission: string | undefined): string {
+  const access = permission ? ` You have ${permission} access to it.` : '';
+  return `The device was added to your account but not to ${groupName}: only a device ADMIN can put a device into a group.${access}`;
 }
