@@ -1,83 +1,371 @@
-/** The Leaflet part of the dashboard map widget (loaded lazily by group-map-widget.tsx). */
-import { useEffect, useRef, useState } from 'react';
+/**
+ * The Leaflet part of the dashboard map widget (loaded lazily by group-map-widget.tsx): the
+ * group's devices as dots in their severity colour with a white ring, clustered by supercluster
+ * (a cluster in its most severe member's colour, sized by its count), a toggle for clustering, a
+ * popup per device with a Device Page link, and auto-fit to the markers that pauses while the
+ * pointer is over the map and for 5 s after it leaves (spec 1 section 2).
+ *
+ * Everything is drawn as vectors (canvas dots, CSS bubbles), so it shows when no tile loads. Dots
+ * go on one canvas, so 10,000 of them still pan smoothly; clusters are recomputed only when a move
+ * or zoom ends.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, type NavigateFunction } from 'react-router';
 import L from 'leaflet';
+import Supercluster from 'supercluster';
+import { formatDistanceStrict } from 'date-fns';
 import 'leaflet/dist/leaflet.css';
-import { MAP_DEFAULTS, MAP_LOAD_ERROR, SEVERITY_COLOURS, type GroupDataDevice } from '@portal/core';
+import {
+  DISABLE_CLUSTERING,
+  ENABLE_CLUSTERING,
+  MAP_DEFAULTS,
+  MAP_SEVERITIES,
+  autoFitAllowed,
+  clusterCountText,
+  clusterLook,
+  clusterSeverityOf,
+  mapMarker,
+  markerView,
+  mergeClusterSeverity,
+  notAfterNow,
+  type AutoFitPointer,
+  type ClusterSeverity,
+  type GroupDataDevice,
+  type MapMarker,
+  type MapSeverity,
+} from '@portal/core';
 import { useMapTiles } from '@/lib/map-tiles';
+import { MapLoadError } from './map-load-error';
 
-interface Props {
+export interface LeafletGroupMapProps {
   devices: readonly GroupDataDevice[];
   loading: boolean;
 }
 
-export default function LeafletGroupMap({ devices }: Props) {
-  const containerRef = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<L.Map | null>(null);
-  const layerRef = useRef<L.LayerGroup | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [ready, setReady] = useState(false);
-  const tiles = useMapTiles();
+/** A marker and the device it stands for. */
+interface Placed {
+  marker: MapMarker;
+  device: GroupDataDevice;
+}
 
+interface PointProps {
+  /** Index into the placed list. */
+  i: number;
+  severity: MapSeverity;
+}
+
+type ClusterIndex = Supercluster<PointProps, ClusterSeverity>;
+
+const DOT_RADIUS_PX = 7;
+const RING = '#ffffff';
+/** supercluster's radius (px) and the last zoom at which it clusters. */
+const CLUSTER_RADIUS_PX = 60;
+const CLUSTER_MAX_ZOOM = 16;
+const MAX_ZOOM = 19;
+/** Room kept around the markers when fitting, so the outer dots are not cut by the edge. */
+const FIT_PADDING = L.point(32, 32);
+/** Clusters are computed for a bit more than the view, so a short pan shows no empty edge. */
+const VIEW_PAD = 0.25;
+const NO_DEVICES: readonly GroupDataDevice[] = [];
+
+const ABSOLUTE_TIME = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZoneName: 'short',
+});
+
+function placeDevices(devices: readonly GroupDataDevice[]): { placed: Placed[]; unplaced: number } {
+  const placed: Placed[] = [];
+  for (const device of devices) {
+    const marker = mapMarker(device);
+    if (marker) placed.push({ marker, device });
+  }
+  return { placed, unplaced: devices.length - placed.length };
+}
+
+function buildIndex(placed: readonly Placed[]): ClusterIndex {
+  const index: ClusterIndex = new Supercluster<PointProps, ClusterSeverity>({
+    radius: CLUSTER_RADIUS_PX,
+    maxZoom: CLUSTER_MAX_ZOOM,
+    map: clusterSeverityOf,
+    reduce: mergeClusterSeverity,
+  });
+  return index.load(
+    placed.map(({ marker }, i) => ({
+      type: 'Feature' as const,
+      geometry: { type: 'Point' as const, coordinates: [marker.position.lng, marker.position.lat] },
+      properties: { i, severity: marker.severity },
+    })),
+  );
+}
+
+/** Moves the map to fit the markers: the default view with none, zoom 15 for one, else their box. */
+function fitTo(map: L.Map, placed: readonly Placed[]): void {
+  const view = markerView(placed.map((p) => p.marker.position));
+  if (view.kind === 'centre') {
+    map.setView([view.centre.lat, view.centre.lng], view.zoom, { animate: false });
+  } else {
+    const bounds = L.latLngBounds([view.south, view.west], [view.north, view.east]);
+    map.fitBounds(bounds, { padding: FIT_PADDING, maxZoom: MAP_DEFAULTS.singleMarkerZoom, animate: false });
+  }
+}
+
+/** The popup of a device: its name, last contact and a Device Page link, built as nodes (names are never read as HTML). */
+function popupContent(device: GroupDataDevice, label: string, navigate: NavigateFunction): HTMLElement {
+  const box = document.createElement('div');
+  box.className = 'gm-popup';
+  const name = box.appendChild(document.createElement('strong'));
+  name.className = 'gm-popup__name';
+  name.textContent = label;
+  const contact = box.appendChild(document.createElement('div'));
+  contact.className = 'gm-popup__contact';
+  contact.append('Last contact: ');
+  if (device.ts === null || !Number.isFinite(device.ts)) {
+    contact.append('never');
+  } else {
+    const date = new Date(device.ts * 1000);
+    const now = Date.now();
+    const time = contact.appendChild(document.createElement('time'));
+    time.dateTime = date.toISOString();
+    time.title = ABSOLUTE_TIME.format(date);
+    time.textContent = formatDistanceStrict(notAfterNow(date.getTime(), now), now, {
+      addSuffix: true,
+      roundingMethod: 'floor',
+    });
+  }
+  const path = `/data/${encodeURIComponent(device.deviceid)}`;
+  const link = box.appendChild(document.createElement('a'));
+  link.className = 'gm-popup__link';
+  link.href = path;
+  link.textContent = 'Device Page';
+  link.addEventListener('click', (event) => {
+    // A plain click stays in the app; a modified one (new tab, new window) is the browser's.
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(path);
+  });
+  return box;
+}
+
+/** What a screen reader hears for the map: how many devices it shows and how many of each severity. */
+function mapDescription(placed: readonly Placed[], unplaced: number, loading: boolean): string {
+  if (loading) return 'Map of the group, loading';
+  const tally = new Map<MapSeverity, number>();
+  for (const { marker } of placed) tally.set(marker.severity, (tally.get(marker.severity) ?? 0) + 1);
+  const parts = MAP_SEVERITIES.filter((s) => tally.has(s)).map((s) => `${tally.get(s)} ${s}`);
+  const shown = `Map of ${placed.length} ${placed.length === 1 ? 'device' : 'devices'}`;
+  const without = unplaced > 0 ? `; ${unplaced} without a position` : '';
+  return parts.length > 0 ? `${shown}: ${parts.join(', ')}${without}` : `${shown}${without}`;
+}
+
+export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapProps) {
+  const wrapperRef = useRef<HTMLDivElement>(null);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [map, setMap] = useState<L.Map | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [clustering, setClustering] = useState(true);
+  const pointer = useRef<AutoFitPointer>({ inside: false, leftAtMs: null });
+  const navigate = useNavigate();
+  const tiles = useMapTiles();
+  const list = devices.length === 0 ? NO_DEVICES : devices;
+  const { placed, unplaced } = useMemo(() => placeDevices(list), [list]);
+  const placedRef = useRef(placed);
+  placedRef.current = placed;
+
+  // The map, created once.
   useEffect(() => {
     const container = containerRef.current;
-    if (!container) return;
-    let map: L.Map;
+    const wrapper = wrapperRef.current;
+    if (!container || !wrapper) return;
+    let created: L.Map;
     try {
-      map = L.map(container, {
+      created = L.map(container, {
         center: [MAP_DEFAULTS.centre.lat, MAP_DEFAULTS.centre.lng],
         zoom: MAP_DEFAULTS.zoom,
+        maxZoom: MAX_ZOOM,
         preferCanvas: true,
+        renderer: L.canvas({ padding: 0.5, tolerance: 4 }),
+        // Wheel zoom only once the map has focus, so the wheel scrolls the dashboard past it.
         scrollWheelZoom: false,
       });
     } catch {
       setFailed(true);
       return;
     }
-    mapRef.current = map;
-    layerRef.current = L.layerGroup().addTo(map);
-    setReady(true);
-    const resize = new ResizeObserver(() => map.invalidateSize());
+    const wheel = created.scrollWheelZoom;
+    created.on('focus click', () => wheel.enable());
+    created.on('blur', () => wheel.disable());
+    // The view and what is drawn, as data attributes (the browser tests and the bench read them).
+    const note = () => {
+      const c = created.getCenter();
+      container.dataset.zoom = String(created.getZoom());
+      container.dataset.centre = `${c.lat.toFixed(5)},${c.lng.toFixed(5)}`;
+    };
+    created.on('moveend', note);
+    note();
+    // Auto-fit pauses while the pointer is over the widget (map or its buttons) and 5 s after it leaves.
+    const enter = () => {
+      pointer.current = { inside: true, leftAtMs: pointer.current.leftAtMs };
+    };
+    const leave = () => {
+      pointer.current = { inside: false, leftAtMs: Date.now() };
+    };
+    wrapper.addEventListener('pointerenter', enter);
+    wrapper.addEventListener('pointerleave', leave);
+    // The grid may lay the widget out (or resize it) after the map measured it; until someone
+    // has pointed at the map, the fit follows the new size.
+    const resize = new ResizeObserver(() => {
+      created.invalidateSize();
+      const p = pointer.current;
+      if (!p.inside && p.leftAtMs === null) fitTo(created, placedRef.current);
+    });
     resize.observe(container);
+    setMap(created);
     return () => {
       resize.disconnect();
-      map.remove();
-      mapRef.current = null;
+      wrapper.removeEventListener('pointerenter', enter);
+      wrapper.removeEventListener('pointerleave', leave);
+      created.remove();
+      setMap(null);
     };
   }, []);
 
+  // The tiles go under the markers once the server has said where they come from.
   useEffect(() => {
-    const map = mapRef.current;
-    if (!ready || !map || !tiles) return;
-    const layer = L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(map);
+    if (!map || !tiles) return;
+    const layer = L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: MAX_ZOOM }).addTo(map);
     return () => {
       layer.remove();
     };
-  }, [ready, tiles]);
+  }, [map, tiles]);
 
+  // Auto-fit on new data, unless the pointer is (or was in the last 5 s) over the map.
   useEffect(() => {
-    const map = mapRef.current;
-    const layer = layerRef.current;
-    if (!ready || !map || !layer) return;
-    layer.clearLayers();
-    const points: L.LatLng[] = [];
-    for (const d of devices) {
-      if (d.lat === null || d.lon === null) continue;
-      const at = L.latLng(d.lat, d.lon);
-      points.push(at);
-      L.circleMarker(at, {
-        radius: 8,
-        color: '#fff',
-        weight: 2,
-        fillColor: SEVERITY_COLOURS[d.severity],
-        fillOpacity: 1,
-      })
-        .bindTooltip(d.name)
-        .addTo(layer);
-    }
-    if (points.length === 1) map.setView(points[0]!, MAP_DEFAULTS.singleMarkerZoom);
-    else if (points.length > 1) map.fitBounds(L.latLngBounds(points), { padding: [24, 24] });
-  }, [ready, devices]);
+    if (!map) return;
+    if (autoFitAllowed(pointer.current, Date.now())) fitTo(map, placed);
+  }, [map, placed]);
 
-  if (failed) return <p className="gm-error">{MAP_LOAD_ERROR}</p>;
-  return <div ref={containerRef} className="gm-map" role="region" aria-roledescription="map" aria-label="Group map" />;
+  // The markers: every dot at once without clustering; with it, the clusters of the view, again
+  // after each move or zoom.
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!map || !container) return;
+    const layer = L.layerGroup().addTo(map);
+    const popup = L.popup({ autoPanPadding: L.point(24, 24), maxWidth: 260 });
+
+    const dot = (p: Placed) =>
+      L.circleMarker([p.marker.position.lat, p.marker.position.lng], {
+        radius: DOT_RADIUS_PX,
+        color: RING,
+        weight: 2,
+        opacity: 1,
+        fillColor: p.marker.colour,
+        fillOpacity: 1,
+      }).on('click', () => {
+        popup
+          .setLatLng([p.marker.position.lat, p.marker.position.lng])
+          .setContent(popupContent(p.device, p.marker.label, navigate))
+          .openOn(map);
+      });
+
+    if (!clustering) {
+      for (const p of placed) layer.addLayer(dot(p));
+      container.dataset.markers = String(placed.length);
+      container.dataset.clusters = '0';
+      return () => {
+        layer.remove();
+        popup.remove();
+      };
+    }
+
+    const index = buildIndex(placed);
+    const draw = () => {
+      layer.clearLayers();
+      const view = map.getBounds().pad(VIEW_PAD);
+      const bbox: [number, number, number, number] = [
+        view.getWest(),
+        Math.max(-90, view.getSouth()),
+        view.getEast(),
+        Math.min(90, view.getNorth()),
+      ];
+      let dots = 0;
+      let bubbles = 0;
+      for (const feature of index.getClusters(bbox, Math.round(map.getZoom()))) {
+        const [lng, lat] = feature.geometry.coordinates as [number, number];
+        const props = feature.properties;
+        if (!('cluster' in props)) {
+          const p = placed[props.i];
+          if (p) layer.addLayer(dot(p));
+          dots += 1;
+          continue;
+        }
+        bubbles += 1;
+        const look = clusterLook(props.point_count, props.severity);
+        const bubble = L.marker([lat, lng], {
+          icon: L.divIcon({
+            className: `gm-cluster gm-cluster--${look.size}`,
+            html: `<span aria-hidden="true">${clusterCountText(props.point_count)}</span>`,
+            iconSize: [look.diameterPx, look.diameterPx],
+          }),
+          keyboard: true,
+          riseOnHover: true,
+        });
+        bubble.on('click', () => {
+          const zoom = Math.min(index.getClusterExpansionZoom(props.cluster_id), MAX_ZOOM);
+          map.setView([lat, lng], zoom);
+        });
+        layer.addLayer(bubble);
+        const el = bubble.getElement();
+        if (el) {
+          el.style.setProperty('--gm-cluster-colour', look.colour);
+          el.style.color = look.textColour;
+          el.dataset.severity = look.severity;
+          el.dataset.count = String(props.point_count);
+          el.setAttribute('aria-label', `${props.point_count} devices, most severe ${look.severity}; zoom in`);
+        }
+      }
+      container.dataset.markers = String(dots);
+      container.dataset.clusters = String(bubbles);
+    };
+    draw();
+    map.on('moveend', draw);
+    return () => {
+      map.off('moveend', draw);
+      layer.remove();
+      popup.remove();
+    };
+  }, [map, placed, clustering, navigate]);
+
+  if (failed) return <MapLoadError />;
+
+  const toggleLabel = clustering ? DISABLE_CLUSTERING : ENABLE_CLUSTERING;
+  return (
+    <div ref={wrapperRef} className="gm-frame">
+      <div
+        ref={containerRef}
+        className="gm-map"
+        role="region"
+        aria-roledescription="map"
+        aria-label={mapDescription(placed, unplaced, loading)}
+        aria-busy={loading}
+      />
+      <div className="gm-tools">
+        <button type="button" className="gm-tool" aria-label={toggleLabel} onClick={() => setClustering((on) => !on)}>
+          <span className={clustering ? 'pi pi-th-large' : 'pi pi-circle-fill'} aria-hidden="true" />
+          <span className="gm-tooltip" role="tooltip">
+            {toggleLabel}
+          </span>
+        </button>
+      </div>
+      {loading ? (
+        <p className="gm-note gm-note--top" role="status">
+          Loading devices…
+        </p>
+      ) : unplaced > 0 ? (
+        <p className="gm-note">
+          {unplaced} {unplaced === 1 ? 'device' : 'devices'} without a position
+        </p>
+      ) : null}
+    </div>
+  );
 }
