@@ -1,44 +1,333 @@
 /**
- * The group table widget (spec 2 sections 2 and 3): the group's devices in a PrimeReact DataTable.
+ * The group table widget (spec 2 sections 2, 3, 8 and 9; spec 1 sections 3 and 5): the group's
+ * devices on PrimeReact's DataTable with the special and metric columns of its settings, filters
+ * per column kind, sorting, paging 10/25/50, resizable and reorderable columns, rows and a Device
+ * Page link leading to /data/{deviceid}, and the refresh button with its countdown.
+ *
+ * The table is lazy: filtering and sorting run here over the whole group with core's rules, on
+ * rows read once per answer, and the DataTable draws only the page it shows (10,000 devices).
  */
-import type { JSX } from 'react';
-import { DataTable } from 'primereact/datatable';
-import { Column } from 'primereact/column';
-import type { GroupDataDevice, TableSettings } from '@portal/core';
+import { useCallback, useEffect, useMemo, useState, type JSX } from 'react';
+import { useNavigate } from 'react-router';
+import { DataTable, type DataTableFilterMeta, type DataTableStateEvent } from 'primereact/datatable';
+import { Column, type ColumnFilterElementTemplateOptions } from 'primereact/column';
+import {
+  FILTER_OPERATOR_LABELS,
+  NO_ASSETS_MATCH,
+  PAGE_SIZE_OPTIONS,
+  columnHeader,
+  filterOperatorsFor,
+  isCountColumn,
+  isSpecialColumn,
+  isTextColumn,
+  tablePageSize,
+  type ActiveFilter,
+  type FilterOperator,
+  type GroupDataDevice,
+  type TableColumn,
+  type TableFilter,
+  type TableSettings,
+} from '@portal/core';
+import { buildRows, filterRows, sortRows, type IndexedFilter, type TableRow } from '../utils/table-rows';
+import { CountCell, DevicePageLink, LastContactCell, MessagesCell, MetricCell } from './cells';
+import { ColumnFilterInput, type FilterInputKind } from './column-filter';
+import { RefreshButton } from './refresh-button';
+import './group-table.css';
 
 export interface GroupTableWidgetProps {
+  /** columns, pageSize?, filters? */
   settings: TableSettings;
   devices: readonly GroupDataDevice[];
+  /** First load, no data yet. */
   loading: boolean;
+  /** A (re)fetch under way. */
   fetching: boolean;
+  /** Load failure message to show. */
   error: string | null;
+  /** ms epoch of the data shown. */
   updatedAt: number;
+  /** When the next automatic refresh comes (countdown). */
   refreshIntervalMs: number;
   onRefresh: () => void;
 }
 
-export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
-  const { settings, devices, loading, error } = props;
-  if (error) return <p role="alert">{error}</p>;
+/** How often relative times (Last Contact) are brought up to date. */
+const AGE_REFRESH_MS = 30_000;
+const SKELETON_ROWS = [0, 1, 2, 3, 4, 5];
+
+const fieldOf = (index: number) => `c${index}`;
+const indexOf = (field: string | undefined) => (field?.startsWith('c') ? Number(field.slice(1)) : Number.NaN);
+
+function inputKindOf(column: TableColumn): FilterInputKind {
+  if (isTextColumn(column.key)) return 'text';
+  return column.key === 'ts' ? 'time' : 'number';
+}
+
+interface FilterConstraint {
+  value: unknown;
+  matchMode: string | undefined;
+}
+
+/** The DataTable's filter model for the columns, starting from the settings' filters. */
+function initialFilters(
+  columns: readonly TableColumn[],
+  saved: readonly TableFilter[] | undefined,
+): DataTableFilterMeta {
+  const meta: DataTableFilterMeta = {};
+  columns.forEach((column, index) => {
+    const operators = filterOperatorsFor(column.key);
+    const filter = saved?.find((f) => f.key === column.key && operators.includes(f.operator));
+    const matchMode = (filter?.operator ?? operators[0]) as FilterOperator;
+    const value = filter
+      ? filter.operator === 'between'
+        ? [filter.value, filter.value2 ?? null]
+        : filter.value
+      : null;
+    meta[fieldOf(index)] = { operator: 'and', constraints: [{ value, matchMode }] } as DataTableFilterMeta[string];
+  });
+  return meta;
+}
+
+/** The filters to apply, read from the DataTable's filter model. */
+function activeFilters(columns: readonly TableColumn[], meta: DataTableFilterMeta): IndexedFilter[] {
+  const out: IndexedFilter[] = [];
+  for (const [field, entry] of Object.entries(meta)) {
+    const index = indexOf(field);
+    const column = columns[index];
+    if (!column) continue;
+    const constraints: FilterConstraint[] = 'constraints' in entry ? entry.constraints : [entry];
+    for (const c of constraints) {
+      const operator = c.matchMode as FilterOperator | undefined;
+      if (!operator || !filterOperatorsFor(column.key).includes(operator)) continue;
+      let filter: ActiveFilter;
+      if (operator === 'between') {
+        const [low, high] = Array.isArray(c.value) ? (c.value as unknown[]) : [c.value, null];
+        filter = {
+          key: column.key,
+          operator,
+          value: typeof low === 'number' ? low : null,
+          value2: typeof high === 'number' ? high : null,
+        };
+      } else {
+        const v = c.value;
+        filter = { key: column.key, operator, value: typeof v === 'number' || typeof v === 'string' ? v : null };
+      }
+      out.push({ index, filter });
+    }
+  }
+  return out;
+}
+
+function TableSkeleton({ columns }: { columns: number }) {
+  const cols = Array.from({ length: Math.max(1, Math.min(columns, 6)) }, (_, i) => i);
   return (
-    <DataTable
-      value={devices as GroupDataDevice[]}
-      loading={loading}
-      dataKey="deviceid"
-      paginator
-      rows={settings.pageSize ?? 10}
-    >
-      {settings.columns.map((c) => (
-        <Column
-          key={c.key}
-          header={c.name}
-          body={(d: GroupDataDevice) => {
-            const v = (d as unknown as Record<string, unknown>)[c.key] ?? d.values[c.key]?.v;
-            return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
-          }}
-        />
+    <div className="gt-skeleton" aria-busy="true" aria-label="Loading the group's devices">
+      {SKELETON_ROWS.map((row) => (
+        <div key={row} className="gt-skeleton__row">
+          {cols.map((c) => (
+            <span key={c} className="skeleton gt-skeleton__cell" />
+          ))}
+        </div>
       ))}
-    </DataTable>
+    </div>
+  );
+}
+
+export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
+  const { settings, devices, loading, fetching, error, updatedAt, refreshIntervalMs, onRefresh } = props;
+  const navigate = useNavigate();
+  const columns = settings.columns;
+
+  const [filters, setFilters] = useState<DataTableFilterMeta>(() => initialFilters(columns, settings.filters));
+  const [sortField, setSortField] = useState<string | undefined>(undefined);
+  const [sortOrder, setSortOrder] = useState<1 | -1 | 0 | null | undefined>(null);
+  const [first, setFirst] = useState(0);
+  const [rows, setRows] = useState(() => tablePageSize(settings));
+  const [nowMs, setNowMs] = useState(() => Date.now());
+
+  // New settings (another view, edited columns): start again from their filters and page size.
+  useEffect(() => {
+    setFilters(initialFilters(columns, settings.filters));
+    setRows(tablePageSize(settings));
+    setSortField(undefined);
+    setSortOrder(null);
+    setFirst(0);
+  }, [columns, settings]);
+
+  useEffect(() => {
+    const id = window.setInterval(() => setNowMs(Date.now()), AGE_REFRESH_MS);
+    return () => window.clearInterval(id);
+  }, []);
+  // New data: ages measured from its arrival.
+  useEffect(() => setNowMs(Date.now()), [updatedAt]);
+
+  const allRows = useMemo(() => buildRows(devices, columns), [devices, columns]);
+  const applied = useMemo(() => activeFilters(columns, filters), [columns, filters]);
+  const filtered = useMemo(() => filterRows(allRows, applied), [allRows, applied]);
+  const sortIndex = indexOf(sortField);
+  const sorted = useMemo(
+    () =>
+      Number.isInteger(sortIndex) && (sortOrder === 1 || sortOrder === -1)
+        ? sortRows(filtered, sortIndex, sortOrder)
+        : filtered,
+    [filtered, sortIndex, sortOrder],
+  );
+  // A page past the end (fewer rows after new data) falls back to the last page.
+  const pageFirst = first < sorted.length ? first : Math.max(0, Math.floor((sorted.length - 1) / rows) * rows);
+  const page = useMemo(() => sorted.slice(pageFirst, pageFirst + rows), [sorted, pageFirst, rows]);
+
+  const onFilter = useCallback((e: DataTableStateEvent) => {
+    setFilters(e.filters);
+    setFirst(0);
+  }, []);
+  const onSort = useCallback((e: DataTableStateEvent) => {
+    setSortField(e.sortField);
+    setSortOrder(e.sortOrder);
+    setFirst(0);
+  }, []);
+  const onPage = useCallback((e: DataTableStateEvent) => {
+    setFirst(e.first);
+    setRows(e.rows);
+  }, []);
+
+  const columnViews = useMemo(
+    () =>
+      columns.map((column, index) => {
+        const header = columnHeader(column);
+        const kind = inputKindOf(column);
+        return {
+          column,
+          index,
+          field: fieldOf(index),
+          header,
+          matchModes: filterOperatorsFor(column.key).map((value) => ({ label: FILTER_OPERATOR_LABELS[value], value })),
+          filterElement: (options: ColumnFilterElementTemplateOptions) => (
+            <ColumnFilterInput kind={kind} header={header} options={options} />
+          ),
+          numeric: kind !== 'text',
+        };
+      }),
+    [columns],
+  );
+
+  const bodyFor = useCallback(
+    (column: TableColumn) =>
+      (row: TableRow): JSX.Element | string => {
+        const d = row.device;
+        const key = column.key;
+        if (!isSpecialColumn(key)) return <MetricCell device={d} column={column} />;
+        if (key === 'ts') return <LastContactCell ts={d.ts} nowMs={nowMs} />;
+        if (key === 'messages') return <MessagesCell device={d} />;
+        if (isCountColumn(key)) return <CountCell kind={key} count={d[key]} />;
+        return d[key];
+      },
+    [nowMs],
+  );
+
+  const total = devices.length;
+  const shown = sorted.length;
+  const countText =
+    loading && total === 0
+      ? ''
+      : shown === total
+        ? `${total} ${total === 1 ? 'asset' : 'assets'}`
+        : `${shown} of ${total} assets`;
+
+  return (
+    <div className="gt" data-testid="group-table">
+      <div className="gt-toolbar">
+        <span className="gt-toolbar__count" aria-live="polite">
+          {countText}
+        </span>
+        <RefreshButton
+          fetching={fetching}
+          updatedAt={updatedAt}
+          refreshIntervalMs={refreshIntervalMs}
+          onRefresh={onRefresh}
+        />
+      </div>
+      {error ? (
+        <p className="gt-error" role="alert">
+          <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {error}
+        </p>
+      ) : null}
+      {loading && total === 0 ? (
+        error ? null : (
+          <TableSkeleton columns={columns.length + 1} />
+        )
+      ) : (
+        <DataTable
+          className="gt-table"
+          value={page as TableRow[]}
+          dataKey="deviceid"
+          lazy
+          totalRecords={shown}
+          first={pageFirst}
+          rows={rows}
+          onPage={onPage}
+          paginator
+          rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
+          paginatorTemplate="FirstPageLink PrevPageLink CurrentPageReport NextPageLink LastPageLink RowsPerPageDropdown"
+          currentPageReportTemplate="{first}–{last} of {totalRecords}"
+          sortField={sortField}
+          sortOrder={sortOrder}
+          onSort={onSort}
+          removableSort
+          filters={filters}
+          onFilter={onFilter}
+          filterDisplay="menu"
+          emptyMessage={NO_ASSETS_MATCH}
+          scrollable
+          scrollHeight="flex"
+          resizableColumns
+          columnResizeMode="expand"
+          reorderableColumns
+          size="small"
+          rowHover
+          rowClassName={() => 'gt-row'}
+          onRowClick={(e) => {
+            const target = e.originalEvent.target as HTMLElement | null;
+            if (target?.closest('a, button, input')) return;
+            void navigate(`/data/${encodeURIComponent((e.data as TableRow).deviceid)}`);
+          }}
+          tableStyle={{ minWidth: '100%' }}
+        >
+          <Column
+            key="device-page"
+            columnKey="device-page"
+            header={<span className="visually-hidden">Device Page</span>}
+            body={(row: TableRow) => <DevicePageLink device={row.device} />}
+            frozen
+            reorderable={false}
+            resizeable={false}
+            className="gt-col-link"
+            headerClassName="gt-col-link"
+          />
+          {columnViews.map((v) => (
+            <Column
+              key={v.field}
+              columnKey={v.field}
+              field={v.field}
+              header={v.header}
+              body={bodyFor(v.column)}
+              sortable
+              filter
+              filterField={v.field}
+              dataType={v.numeric ? 'numeric' : 'text'}
+              filterMatchModeOptions={v.matchModes}
+              filterElement={v.filterElement}
+              showFilterOperator={false}
+              showAddButton={false}
+              maxConstraints={1}
+              frozen={v.index === 0}
+              reorderable={v.index !== 0}
+              className={`gt-col gt-col--${v.numeric ? 'num' : 'text'}${v.index === 0 ? ' gt-col--first' : ''}`}
+              headerClassName={`gt-col gt-col--${v.numeric ? 'num' : 'text'}${v.index === 0 ? ' gt-col--first' : ''}`}
+            />
+          ))}
+        </DataTable>
+      )}
+    </div>
   );
 }
 

@@ -1,0 +1,124 @@
+/** What the table's cells show: last contact, event messages, counts, metric values, the Device Page link. */
+import { formatDistanceStrict, type FormatDistanceToken, type Locale } from 'date-fns';
+import { enUS } from 'date-fns/locale';
+import { Link } from 'react-router';
+import {
+  cellMessages,
+  countColourClass,
+  eventLabel,
+  formatMetricCell,
+  notAfterNow,
+  thresholdColour,
+  type CountColumnKind,
+  type GroupDataDevice,
+  type TableColumn,
+} from '@portal/core';
+
+/** Messages a cell shows (newest first); the rest are in its tooltip. */
+export const MESSAGES_SHOWN = 2;
+
+const SHORT_UNITS: Partial<Record<FormatDistanceToken, string>> = {
+  xSeconds: 's',
+  xMinutes: 'min',
+  xHours: 'h',
+  xDays: 'd',
+  xMonths: 'mo',
+  xYears: 'y',
+};
+
+/** English with short units, so ages read '3 min ago' and '2 h ago' (as the device page's events do). */
+const SHORT_EN: Locale = {
+  ...enUS,
+  formatDistance: (token, count, options) => {
+    const text = `${count} ${SHORT_UNITS[token] ?? ''}`.trim();
+    if (!options?.addSuffix) return text;
+    return options.comparison !== undefined && options.comparison > 0 ? `in ${text}` : `${text} ago`;
+  },
+};
+
+const ABSOLUTE = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** Last contact: the age ('3 min ago', never in the future) with the absolute time and zone on hover. */
+export function LastContactCell({ ts, nowMs }: { ts: number | null; nowMs: number }) {
+  if (ts === null || !Number.isFinite(ts)) return <span className="gt-muted">Never</span>;
+  const date = new Date(ts * 1000);
+  return (
+    <time dateTime={date.toISOString()} title={ABSOLUTE.format(date)}>
+      {formatDistanceStrict(notAfterNow(date.getTime(), nowMs), nowMs, {
+        addSuffix: true,
+        roundingMethod: 'floor',
+        locale: SHORT_EN,
+      })}
+    </time>
+  );
+}
+
+/** The newest event messages, each marked with its severity colour and label. */
+export function MessagesCell({ device }: { device: GroupDataDevice }) {
+  if (device.messages.length === 0) return <span className="gt-muted">No Events</span>;
+  const shown = cellMessages(device.messages, MESSAGES_SHOWN);
+  const more = device.messages.length - shown.length;
+  const all = cellMessages(device.messages, device.messages.length)
+    .map(({ message }) => `${eventLabel(message)} ${message.msg}`)
+    .join('\n');
+  return (
+    <ul className="gt-messages" title={all}>
+      {shown.map(({ message, colourClass }, i) => (
+        <li key={`${message.ts}-${i}`} className={`gt-message gt-sev--${colourClass}`}>
+          <span className="gt-message__dot" aria-hidden="true" />
+          <span className="visually-hidden">{eventLabel(message)}: </span>
+          <span className="gt-message__text">{message.msg}</span>
+        </li>
+      ))}
+      {more > 0 ? <li className="gt-message gt-message--more">+{more} more</li> : null}
+    </ul>
+  );
+}
+
+/** A count: coloured by its severity when above 0, plain otherwise. */
+export function CountCell({ kind, count }: { kind: CountColumnKind; count: number }) {
+  const cls = countColourClass(kind, count);
+  return cls === null ? (
+    <span className="gt-count">{count}</span>
+  ) : (
+    <span className={`gt-count gt-count--on gt-sev--${cls}`}>{count}</span>
+  );
+}
+
+/** A metric's latest value with dp and unit, marked by its threshold colour when one applies. */
+export function MetricCell({ device, column }: { device: GroupDataDevice; column: TableColumn }) {
+  const entry = Object.hasOwn(device.values, column.key) ? device.values[column.key] : undefined;
+  if (entry === undefined) return <span className="gt-muted">—</span>;
+  const text = formatMetricCell(entry.v, column);
+  const colour = thresholdColour(entry.v, column.thresholds);
+  return (
+    <span className="gt-metric">
+      {colour !== null ? <span className="gt-metric__mark" style={{ background: colour }} aria-hidden="true" /> : null}
+      {text}
+    </span>
+  );
+}
+
+/** The row's Device Page link (/data/{deviceid}), reachable from the keyboard. */
+export function DevicePageLink({ device }: { device: GroupDataDevice }) {
+  const label =
+    device.name && device.name !== device.deviceid ? `${device.name} (${device.deviceid})` : device.deviceid;
+  return (
+    <Link
+      to={`/data/${encodeURIComponent(device.deviceid)}`}
+      className="gt-link"
+      aria-label={`Device Page: ${label}`}
+      title="Device Page"
+    >
+      <i className="pi pi-arrow-up-right" aria-hidden="true" />
+    </Link>
+  );
+}
