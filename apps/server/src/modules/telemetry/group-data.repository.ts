@@ -6,6 +6,7 @@
  */
 import { EVENT_LEVELS, markerSeverityOfLevels, type EventLevel, type MapSeverity } from '@portal/core';
 import type { Db } from '../../db/db';
+import { EVENT_MESSAGE_JSON, EVENT_NEWEST_MAX } from './telemetry.repository';
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -34,19 +35,23 @@ export interface GroupMessage {
   severity: string | null;
 }
 
+/**
+ * One device's group data. Latest values and messages come as JSON text, written by the
+ * database as the call answers them, so 10,000 rows are never parsed and written again.
+ */
 export interface GroupDataRow {
   deviceId: string;
   /** Epoch seconds of the last contact, or null. */
   lastContact: number | null;
-  /** Latest value and its time of each asked key the device has. */
-  latest: Record<string, { v: unknown; ts: number }>;
+  /** JSON object text: the latest value and its time ({v, ts}) of each asked key the device has. */
+  valuesJson: string;
   lat: number | null;
   lon: number | null;
   hdop: number | null;
   /** Events in the range by level. */
   counts: Record<EventLevel, number>;
-  /** The newest events in the range, newest first. */
-  messages: GroupMessage[];
+  /** JSON array text: the newest events in the range ({ts, topic, msg, lv, severity}), newest first. */
+  messagesJson: string;
   /** Most severe event in the range (spec 1 section 4 'map marker severity'). */
   marker: MapSeverity;
 }
@@ -73,20 +78,37 @@ const emptyCounts = (): Record<EventLevel, number> => ({ info: 0, alert: 0, warn
 export async function groupDataRows(db: Db, deviceIds: readonly string[], q: GroupDataQuery): Promise<GroupDataRow[]> {
   const { fromH, toH } = hourRange(q.fromS, q.toS);
   const { dayFrom, dayTo } = rangePlan(fromH, toH);
-  const limit = q.messages ?? GROUP_MESSAGES_DEFAULT;
+  const end = toH + HOUR;
+  const limit = Math.min(q.messages ?? GROUP_MESSAGES_DEFAULT, EVENT_NEWEST_MAX);
   const ids = [...deviceIds];
-  const keys = [...new Set([...q.keys, ...Object.values(POSITION_KEYS)])];
   return db.transaction(async (tx) => {
+    // One row per device each, the JSON already written by the database: PGlite hands rows to
+    // JavaScript one by one, so 10,000 rows cost far less than 50,000, and no value is parsed here.
     const contacts = await tx.query<{ id: string; last_contact: number | null }>(
       `SELECT id, last_contact FROM devices WHERE id = ANY($1::text[])`,
       [ids],
     );
-    // Each read answers one row per device (aggregates as JSON text): PGlite hands rows to
-    // JavaScript one by one, so 10,000 rows cost far less than the 50,000 unaggregated ones.
-    const latest = await tx.query<{ device_id: string; latest: string }>(
-      `SELECT device_id, json_object_agg(key, json_build_array(value, ts))::text AS latest
-         FROM latest WHERE device_id = ANY($1::text[]) AND key = ANY($2::text[]) GROUP BY device_id`,
-      [ids, keys],
+    const latest = await tx.query<{
+      device_id: string;
+      vals: string | null;
+      lat: number | null;
+      lon: number | null;
+      hdop: number | null;
+    }>(
+      `SELECT device_id,
+              json_object_agg(key, json_build_object('v', value, 'ts', ts)) FILTER (WHERE key = ANY($2::text[]))::text AS vals,
+              max(CASE WHEN key = $3 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS lat,
+              max(CASE WHEN key = $4 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS lon,
+              max(CASE WHEN key = $5 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS hdop
+         FROM latest WHERE device_id = ANY($1::text[]) AND key = ANY($6::text[]) GROUP BY device_id`,
+      [
+        ids,
+        q.keys,
+        POSITION_KEYS.lat,
+        POSITION_KEYS.lon,
+        POSITION_KEYS.hdop,
+        [...q.keys, ...Object.values(POSITION_KEYS)],
+      ],
     );
     const counts = await tx.query<{ device_id: string } & Record<EventLevel, number>>(
       `SELECT device_id, sum(info)::integer AS info, sum(alert)::integer AS alert, sum(warning)::integer AS warning,
@@ -99,55 +121,32 @@ export async function groupDataRows(db: Db, deviceIds: readonly string[], q: Gro
        ) c GROUP BY device_id`,
       [ids, fromH, toH, dayFrom, dayTo],
     );
-    // The newest `limit` times straight off the (device_id, ts DESC) index (with the events
-    // sharing the last of them), then the last stored first among equal times.
-    const messages =
-      limit > 0
-        ? await tx.query<{ device_id: string; messages: string | null }>(
-            `SELECT d.device_id,
-                    (SELECT json_agg(json_build_array(e.ts, e.topic, e.msg, e.lv, e.severity) ORDER BY e.ts DESC, e.id DESC)::text
-                       FROM (SELECT id, ts, topic, msg, lv, severity FROM events
-                              WHERE device_id = d.device_id AND ts >= $2 AND ts < $3
-                              ORDER BY ts DESC FETCH FIRST $4 ROWS WITH TIES) e) AS messages
-               FROM unnest($1::text[]) AS d(device_id)`,
-            [ids, fromH, toH + HOUR, limit],
-          )
-        : [];
+    const messages = limit > 0 ? await newestMessages(tx, ids, fromH, end, limit) : new Map<string, string>();
     const rows = new Map<string, GroupDataRow>();
     for (const c of contacts) {
       rows.set(c.id, {
         deviceId: c.id,
         lastContact: c.last_contact,
-        latest: {},
+        valuesJson: '{}',
         lat: null,
         lon: null,
         hdop: null,
         counts: emptyCounts(),
-        messages: [],
+        messagesJson: messages.get(c.id) ?? '[]',
         marker: 'normal',
       });
     }
-    const wanted = new Set(q.keys);
     for (const l of latest) {
       const row = rows.get(l.device_id);
       if (!row) continue;
-      for (const [key, [value, ts]] of Object.entries(JSON.parse(l.latest) as Record<string, [unknown, number]>)) {
-        if (wanted.has(key)) row.latest[key] = { v: value, ts };
-        const n = typeof value === 'number' ? value : null;
-        if (key === POSITION_KEYS.lat) row.lat = n;
-        else if (key === POSITION_KEYS.lon) row.lon = n;
-        else if (key === POSITION_KEYS.hdop) row.hdop = n;
-      }
+      if (l.vals !== null) row.valuesJson = l.vals;
+      row.lat = l.lat;
+      row.lon = l.lon;
+      row.hdop = l.hdop;
     }
     for (const c of counts) {
       const row = rows.get(c.device_id);
       if (row) for (const level of EVENT_LEVELS) row.counts[level] = c[level];
-    }
-    for (const m of messages) {
-      const row = rows.get(m.device_id);
-      if (!row || m.messages === null) continue;
-      const list = JSON.parse(m.messages) as [number, string | null, string, number | null, string | null][];
-      row.messages = list.slice(0, limit).map(([ts, topic, msg, lv, severity]) => ({ ts, topic, msg, lv, severity }));
     }
     const out: GroupDataRow[] = [];
     for (const id of ids) {
@@ -158,4 +157,55 @@ export async function groupDataRows(db: Db, deviceIds: readonly string[], q: Gro
     }
     return out;
   });
+}
+
+/**
+ * The newest `limit` messages in [from, end) of each device, as JSON array text, from the lists
+ * ingest keeps (event_newest: a device's newest EVENT_NEWEST_MAX events). A list answers for its
+ * device when its first `limit` messages lie in the range (the usual case: a range ending now),
+ * else its messages in the range do when the list is known to hold them all (shorter than the
+ * maximum, reaching back before the range, or with `limit` of them in it). Only a device whose
+ * list cannot answer (a range that ends long before its newest events) is read from the events
+ * index.
+ */
+async function newestMessages(
+  db: Db,
+  ids: string[],
+  from: number,
+  end: number,
+  limit: number,
+): Promise<Map<string, string>> {
+  const lists = await db.query<{ device_id: string; messages: string | null; complete: boolean }>(
+    `SELECT device_id,
+            CASE WHEN fast THEN array_to_string(items[1:$4], ',')
+                 ELSE (SELECT string_agg(m, ',' ORDER BY o) FROM (
+                         SELECT m, o FROM unnest(ts, items) WITH ORDINALITY AS u(t, m, o)
+                          WHERE t >= $2 AND t < $3 ORDER BY o LIMIT $4) s) END AS messages,
+            fast OR cardinality(ts) < $5 OR ts[cardinality(ts)] < $2
+              OR (SELECT count(*) FROM unnest(ts) AS u(t) WHERE t >= $2 AND t < $3) >= $4 AS complete
+       FROM (SELECT device_id, ts, items, cardinality(ts) >= $4 AND ts[1] < $3 AND ts[$4] >= $2 AS fast
+               FROM event_newest WHERE device_id = ANY($1::text[])) n`,
+    [ids, from, end, limit, EVENT_NEWEST_MAX],
+  );
+  const out = new Map<string, string>();
+  const probe: string[] = [];
+  for (const l of lists) {
+    if (!l.complete) probe.push(l.device_id);
+    else if (l.messages !== null) out.set(l.device_id, `[${l.messages}]`);
+  }
+  if (probe.length > 0) {
+    // The newest `limit` times straight off the (device_id, ts DESC) index (with the events
+    // sharing the last of them), then the last stored first among equal times.
+    const probed = await db.query<{ device_id: string; messages: string | null }>(
+      `SELECT d.device_id,
+              (SELECT array_to_string((array_agg(e.item ORDER BY e.ts DESC, e.id DESC))[1:$4], ',') FROM (
+                 SELECT id, ts, ${EVENT_MESSAGE_JSON} AS item FROM events
+                  WHERE device_id = d.device_id AND ts >= $2 AND ts < $3
+                  ORDER BY ts DESC FETCH FIRST $4 ROWS WITH TIES) e) AS messages
+         FROM unnest($1::text[]) AS d(device_id)`,
+      [probe, from, end, limit],
+    );
+    for (const p of probed) if (p.messages !== null) out.set(p.device_id, `[${p.messages}]`);
+  }
+  return out;
 }

@@ -85,6 +85,8 @@ export function createRetention(deps: {
           await new Promise((resolve) => setImmediate(resolve));
         }
       }
+      // The newest messages are a copy of events: not counted again.
+      await repo.trimEventNewest(db, deviceId, cutoff);
       if (
         result.records +
           result.events +

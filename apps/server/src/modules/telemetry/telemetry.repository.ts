@@ -3,6 +3,7 @@
  * rollups. Batches go in as one jsonb array per table (jsonb_to_recordset), so a group commit of
  * 500 records is a handful of statements on both engines.
  */
+import { GROUP_DATA_MESSAGES_MAX } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { DiagnosticsRow, EventRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
 
@@ -21,10 +22,30 @@ const EVENT_COUNT_UPSERT = (table: 'event_hour' | 'event_day', seconds: number) 
          FROM evs GROUP BY 1, 2
        ON CONFLICT (device_id, bucket) DO UPDATE SET ${EVENT_COUNT_MERGE}`;
 
+/** Newest event messages kept per device in event_newest (core GROUP_DATA_MESSAGES_MAX). */
+export const EVENT_NEWEST_MAX = GROUP_DATA_MESSAGES_MAX;
+
+/** One event message as the group data call answers it (core GroupMessageSchema), from an events row. */
+export const EVENT_MESSAGE_JSON = `json_build_object('ts', ts, 'topic', topic, 'msg', msg, 'lv', lv, 'severity', severity)::text`;
+
+/**
+ * The newest-first lists `src` (device_id, ts, ids, items) merged into event_newest, newest
+ * EVENT_NEWEST_MAX kept: an existing list is merged under its row lock, so two writers of one
+ * device lose nothing.
+ */
+const EVENT_NEWEST_MERGE = (src: string) =>
+  `INSERT INTO event_newest AS n (device_id, ts, ids, items) SELECT device_id, ts, ids, items FROM ${src}
+       ON CONFLICT (device_id) DO UPDATE SET (ts, ids, items) = (
+         SELECT (array_agg(t ORDER BY t DESC, i DESC))[1:${EVENT_NEWEST_MAX}],
+                (array_agg(i ORDER BY t DESC, i DESC))[1:${EVENT_NEWEST_MAX}],
+                (array_agg(m ORDER BY t DESC, i DESC))[1:${EVENT_NEWEST_MAX}]
+           FROM (SELECT * FROM unnest(n.ts, n.ids, n.items) AS a(t, i, m)
+                 UNION ALL SELECT * FROM unnest(excluded.ts, excluded.ids, excluded.items) AS b(t, i, m)) u)`;
+
 /**
  * Inserts records, each row a JSON object text {device_id, ts, received_at, data}, and the
- * events of those actually stored with their hourly and daily counts (event_hour, event_day),
- * in one statement; a resent record (same device and ts, also
+ * events of those actually stored with their hourly and daily counts (event_hour, event_day)
+ * and each device's newest messages (event_newest), in one statement; a resent record (same device and ts, also
  * twice in `rows`) is skipped with its events. Returns how many were stored and, only when some
  * were skipped, the (device_id, ts) of those stored (the usual all-stored batch returns one number).
  */
@@ -53,6 +74,14 @@ export async function insertRecords(
      ), ev AS (
        INSERT INTO events (device_id, ts, topic, msg, lv, severity)
        SELECT device_id, ts, topic, msg, lv, severity FROM evs ORDER BY n
+       RETURNING id, device_id, ts, ${EVENT_MESSAGE_JSON} AS item
+     ), evl AS (
+       SELECT device_id, (array_agg(ts ORDER BY ts DESC, id DESC))[1:${EVENT_NEWEST_MAX}] AS ts,
+              (array_agg(id ORDER BY ts DESC, id DESC))[1:${EVENT_NEWEST_MAX}] AS ids,
+              (array_agg(item ORDER BY ts DESC, id DESC))[1:${EVENT_NEWEST_MAX}] AS items
+         FROM ev GROUP BY device_id
+     ), evn AS (
+       ${EVENT_NEWEST_MERGE('evl')}
      ), evh AS (
        ${EVENT_COUNT_UPSERT('event_hour', 3600)}
      ), evd AS (
@@ -422,6 +451,21 @@ export async function deleteOlderThan(
   return (await db.query(sql[table], [deviceId, cutoff, limit])).length;
 }
 
+/**
+ * Drops the messages older than `cutoff` (epoch seconds) from a device's newest messages
+ * (retention, after the events themselves); a list left empty goes.
+ */
+export async function trimEventNewest(db: Db, deviceId: string, cutoff: number): Promise<void> {
+  await db.query(`DELETE FROM event_newest WHERE device_id = $1 AND ts[1] < $2::double precision`, [deviceId, cutoff]);
+  await db.query(
+    `UPDATE event_newest SET (ts, ids, items) = (
+       SELECT array_agg(t ORDER BY o), array_agg(i ORDER BY o), array_agg(m ORDER BY o)
+         FROM unnest(ts, ids, items) WITH ORDINALITY AS u(t, i, m, o) WHERE t >= $2::double precision)
+     WHERE device_id = $1 AND ts[cardinality(ts)] < $2::double precision`,
+    [deviceId, cutoff],
+  );
+}
+
 export interface DataCounts {
   records: number;
   events: number;
@@ -457,6 +501,7 @@ export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCo
   await db.query(`DELETE FROM rollup_day WHERE device_id = $1`, [deviceId]);
   await db.query(`DELETE FROM event_hour WHERE device_id = $1`, [deviceId]);
   await db.query(`DELETE FROM event_day WHERE device_id = $1`, [deviceId]);
+  await db.query(`DELETE FROM event_newest WHERE device_id = $1`, [deviceId]);
   return counts;
 }
 
@@ -496,6 +541,13 @@ export async function moveDeviceData(db: Db, from: string, to: string): Promise<
       [from, to],
     );
   }
+  // The events keep their ids, so the two newest-message lists merge exactly.
+  await db.query(
+    `WITH d AS (DELETE FROM event_newest WHERE device_id = $1 RETURNING ts, ids, items),
+     src AS (SELECT $2::text AS device_id, ts, ids, items FROM d)
+     ${EVENT_NEWEST_MERGE('src')}`,
+    [from, to],
+  );
   const diagnostics = await countOf(
     db,
     `WITH m AS (UPDATE diagnostics SET device_id = $2 WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM m`,

@@ -179,14 +179,21 @@ export function createTelemetryService(deps: {
       const rows = await groupDataRows(db, deviceIds, q);
       const wanted = new Set(q.keys);
       for (const row of rows) {
+        const held = writer.heldLatest(row.deviceId);
+        if (held.length === 0) continue;
         // Held values are newer than or as new as the stored ones.
-        for (const held of writer.heldLatest(row.deviceId)) {
-          if (wanted.has(held.key)) row.latest[held.key] = { v: held.value, ts: held.ts };
-          const n = typeof held.value === 'number' ? held.value : null;
-          if (held.key === POSITION_KEYS.lat) row.lat = n;
-          else if (held.key === POSITION_KEYS.lon) row.lon = n;
-          else if (held.key === POSITION_KEYS.hdop) row.hdop = n;
+        const values = Object.assign(
+          Object.create(null) as Record<string, { v: unknown; ts: number }>,
+          JSON.parse(row.valuesJson) as Record<string, { v: unknown; ts: number }>,
+        );
+        for (const h of held) {
+          if (wanted.has(h.key)) values[h.key] = { v: h.value, ts: h.ts };
+          const n = typeof h.value === 'number' ? h.value : null;
+          if (h.key === POSITION_KEYS.lat) row.lat = n;
+          else if (h.key === POSITION_KEYS.lon) row.lon = n;
+          else if (h.key === POSITION_KEYS.hdop) row.hdop = n;
         }
+        row.valuesJson = JSON.stringify(values);
       }
       return rows;
     },
