@@ -36,6 +36,9 @@ import { createAccountService, type AccountService } from './modules/account/acc
 import { registerAccountRoutes } from './modules/account/account.routes';
 import { createGroupsService } from './modules/groups/groups.service';
 import { registerGroupsRoutes } from './modules/groups/groups.routes';
+import { createGroupDataService } from './modules/groups/group-data.service';
+import { createSearchService } from './modules/search/search.service';
+import { registerSearchRoutes } from './modules/search/search.routes';
 import {
   createOutboxMailer,
   createOutboxService,
@@ -239,6 +242,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     ...(options.telemetry ? { options: options.telemetry } : {}),
   });
+  const groupData = createGroupDataService({ db, clock, telemetry });
+  const search = createSearchService({ access, groups });
   const devices = createDevicesService({
     db,
     clock,
@@ -293,7 +298,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRobotsRoute(app);
   registerAuthRoutes(app, auth, rateLimit);
   registerAccountRoutes(app, account, rateLimit);
-  registerGroupsRoutes(app, groups);
+  registerGroupsRoutes(app, groups, groupData);
+  registerSearchRoutes(app, search);
   registerMailRoutes(app, outbox);
   registerClientErrorsRoutes(app, clientErrors, rateLimit);
   registerDevicesRoutes(app, devices);

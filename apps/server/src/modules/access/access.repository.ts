@@ -16,3 +16,32 @@ export async function findRoles(db: Db, deviceId: string, userId: string): Promi
   );
   return rows.map((r) => r.permission);
 }
+
+/**
+ * The devices the user holds any role on (a direct grant, or a group holding the device) whose
+ * id or name contains `needle` (lower case), at most `limit`: those whose id or name starts with
+ * it first, then by name. The name is the one the device calls show (portal name, else the
+ * configured name, else the id).
+ */
+export function searchDevices(
+  db: Db,
+  userId: string,
+  needle: string,
+  limit: number,
+): Promise<{ deviceid: string; name: string }[]> {
+  return db.query(
+    `WITH mine AS (
+       SELECT device_id FROM device_users WHERE user_id = $1
+       UNION
+       SELECT gd.device_id FROM group_members m JOIN group_devices gd ON gd.groupid = m.groupid WHERE m.user_id = $1
+     ), named AS (
+       SELECT d.id, COALESCE(d.portal_name, NULLIF(d.config #>> '{settings,device,name}', ''), d.id) AS name
+         FROM mine JOIN devices d ON d.id = mine.device_id
+     )
+     SELECT id AS deviceid, name FROM named
+      WHERE strpos(lower(id), $2) > 0 OR strpos(lower(name), $2) > 0
+      ORDER BY (strpos(lower(id), $2) = 1 OR strpos(lower(name), $2) = 1) DESC, lower(name), id
+      LIMIT $3`,
+    [userId, needle, limit],
+  );
+}

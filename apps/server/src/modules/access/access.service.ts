@@ -27,7 +27,12 @@ export function createAccessService(deps: { db: Db }) {
     return role;
   }
 
-  return { roleOf, authorize };
+  /** Devices the user holds a role on whose id or name contains `needle` (case-insensitive): prefix matches first, then by name. */
+  function searchDevices(userId: string, needle: string, limit: number): Promise<{ deviceid: string; name: string }[]> {
+    return repo.searchDevices(db, userId, needle.toLowerCase(), limit);
+  }
+
+  return { roleOf, authorize, searchDevices };
 }
 
 export type AccessService = ReturnType<typeof createAccessService>;

@@ -10,6 +10,26 @@ export function groupsOfUser(db: Db, userId: string): Promise<{ groupid: string;
   );
 }
 
+/**
+ * The user's groups whose id or name contains `needle` (lower case), at most `limit`: those
+ * starting with it first, then by name.
+ */
+export function searchGroupsOfUser(
+  db: Db,
+  userId: string,
+  needle: string,
+  limit: number,
+): Promise<{ groupid: string; group_name: string }[]> {
+  return db.query(
+    `SELECT g.groupid, g.group_name FROM group_members m JOIN groups g ON g.groupid = m.groupid
+     WHERE m.user_id = $1 AND (strpos(lower(g.groupid), $2) > 0 OR strpos(lower(g.group_name), $2) > 0)
+     ORDER BY (strpos(lower(g.groupid), $2) = 1 OR strpos(lower(g.group_name), $2) = 1) DESC,
+              lower(g.group_name), g.groupid
+     LIMIT $3`,
+    [userId, needle, limit],
+  );
+}
+
 /** The group and the user's level in it, or null when the user is not a member (or no such group). */
 export async function findMembership(
   db: Db,

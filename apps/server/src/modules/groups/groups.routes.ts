@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import {
+  GROUP_DATA_DEFAULT_DAYS,
+  GROUP_DATA_MAX_DAYS,
+  GROUP_DATA_MAX_KEYS,
+  GROUP_DATA_MESSAGES_DEFAULT,
+  GROUP_DATA_MESSAGES_MAX,
+  GroupDataQuerySchema,
+  GroupDataResponseSchema,
   GroupBodySchema,
   GroupDevicesDeleteBodySchema,
   GroupDevicesPutBodySchema,
@@ -20,9 +28,10 @@ import {
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { GroupsService } from './groups.service';
+import type { GroupDataService } from './group-data.service';
 
 /** The group calls of spec 1 section 7. A non-member gets 404 'Group not found'; a member below the level 403. */
-export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService): void {
+export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService, groupData: GroupDataService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['groups'];
 
@@ -65,6 +74,30 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
       },
     },
     (request) => groups.get(signedInUser(request), request.params.groupid),
+  );
+
+  r.get(
+    '/api/group/:groupid/data',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          "The group's data for its table, map and headlines: per device summary, values, counts, messages (members)",
+        description: `Per device: the summary fields, last contact (ts), the latest value of each of \`keys\` (a comma list, at most ${GROUP_DATA_MAX_KEYS}), event counts by level and the newest \`messages\` event messages (default ${GROUP_DATA_MESSAGES_DEFAULT}, at most ${GROUP_DATA_MESSAGES_MAX}) within the range, position (gps_lat, gps_lon, gps_hdop) and marker severity. \`from\`/\`to\` are epoch seconds (default: the last ${GROUP_DATA_DEFAULT_DAYS} days to now; at most ${GROUP_DATA_MAX_DAYS} days), floored to whole hours, the end's hour counted whole. Read from what ingest keeps ready.`,
+        params: GroupParamsSchema,
+        querystring: GroupDataQuerySchema,
+        response: { 200: GroupDataResponseSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const json = await groupData.data(signedInUser(request), request.params.groupid, request.query);
+      // The service writes the answer's JSON itself (10,000 devices): a JSON string is sent as
+      // it is, not encoded again through the schema.
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(json as unknown as z.input<typeof GroupDataResponseSchema>);
+    },
   );
 
   r.put(

@@ -62,7 +62,8 @@ export interface GroupsDeps {
 const randomChars = (n: number) =>
   Array.from({ length: n }, () => DEVICE_ID_ALPHABET[randomInt(DEVICE_ID_ALPHABET.length)]).join('');
 
-function summary(row: repo.GroupDeviceRow): GroupDeviceSummary {
+/** A device's summary fields as the group calls answer them (spec 2 section 3 'group summary'). */
+export function deviceSummary(row: repo.GroupDeviceRow): GroupDeviceSummary {
   return {
     name: row.name,
     status: row.status ?? '',
@@ -126,6 +127,12 @@ export function createGroupsService(deps: GroupsDeps) {
       return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name }));
     },
 
+    /** The caller's groups whose id or name contains `needle` (case-insensitive): prefix matches first, then by name. */
+    async search(userId: string, needle: string, limit: number): Promise<GroupSummary[]> {
+      const rows = await repo.searchGroupsOfUser(db, userId, needle.toLowerCase(), limit);
+      return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name }));
+    },
+
     /** The caller's level in the group, or null (not a member, or no such group). */
     async levelOf(userId: string, groupid: string): Promise<DeviceRole | null> {
       if (!GROUP_ID_PATTERN.test(groupid)) return null;
@@ -148,7 +155,7 @@ export function createGroupsService(deps: GroupsDeps) {
       return {
         groupid,
         groupName: group_name,
-        deviceSummaries: Object.fromEntries(devices.map((d) => [d.device_id, summary(d)])),
+        deviceSummaries: Object.fromEntries(devices.map((d) => [d.device_id, deviceSummary(d)])),
         myPermission: permission,
       };
     },

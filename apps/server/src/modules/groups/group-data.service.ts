@@ -1,0 +1,84 @@
+/**
+ * The group data call (DESIGN.md section 5, spec 1 section 7 "load a group's data"):
+ * GET /group/{groupid}/data answers, for every device of the group, its summary (as GET
+ * /group/{groupid}'s deviceSummaries), last contact, the latest values of the keys asked for,
+ * event counts by level, the newest event messages in the range, position and marker severity,
+ * all read from what ingest keeps ready (modules/telemetry group-data.repository.ts).
+ *
+ * Any member level reads it; anyone else gets the group calls' 404. For 10,000 devices the answer
+ * is several megabytes: it is written here as JSON text from the rows (whose values and messages
+ * the database already wrote as JSON), not built as objects and encoded again through the schema.
+ */
+import { GROUP_DATA_DEFAULT_DAYS, GROUP_DATA_MAX_DAYS, GROUP_ID_PATTERN, type GroupDataQuery } from '@portal/core';
+import type { Db } from '../../db/db';
+import type { Clock } from '../../clock';
+import { AppError } from '../../errors';
+import type { User } from '../auth/auth.service';
+import type { TelemetryService } from '../telemetry/telemetry.service';
+import * as repo from './groups.repository';
+import { deviceSummary, groupNotFound } from './groups.service';
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
+
+export interface GroupDataDeps {
+  db: Db;
+  clock: Clock;
+  telemetry: Pick<TelemetryService, 'groupDataRows'>;
+}
+
+/** The range a call reads: `to` defaults to now, `from` to GROUP_DATA_DEFAULT_DAYS before `to`. */
+export function groupDataRange(
+  query: Pick<GroupDataQuery, 'from' | 'to'>,
+  nowS: number,
+): { fromS: number; toS: number } {
+  const toS = query.to ?? nowS;
+  const fromS = query.from ?? toS - GROUP_DATA_DEFAULT_DAYS * DAY;
+  if (fromS > toS) throw badRequest('from must not be after to');
+  if (toS - fromS > GROUP_DATA_MAX_DAYS * DAY) throw badRequest(`The range covers at most ${GROUP_DATA_MAX_DAYS} days`);
+  return { fromS, toS };
+}
+
+const text = (value: string) => JSON.stringify(value);
+const numberOrNull = (value: number | null) => (value === null || !Number.isFinite(value) ? 'null' : String(value));
+
+export function createGroupDataService(deps: GroupDataDeps) {
+  const { db, clock, telemetry } = deps;
+
+  return {
+    /** The group data as JSON text (core GroupDataResponseSchema); 404 for a non-member, 400 for a bad range. */
+    async data(user: User, groupid: string, query: GroupDataQuery): Promise<string> {
+      const found = GROUP_ID_PATTERN.test(groupid) ? await repo.findMembership(db, groupid, user.id) : null;
+      if (!found) throw groupNotFound();
+      const { fromS, toS } = groupDataRange(query, Math.floor(clock.now().getTime() / 1000));
+      const devices = await repo.listGroupDevices(db, groupid);
+      const rows = await telemetry.groupDataRows(
+        devices.map((d) => d.device_id),
+        { fromS, toS, keys: query.keys, ...(query.messages === undefined ? {} : { messages: query.messages }) },
+      );
+      const byId = new Map(rows.map((row) => [row.deviceId, row]));
+      const parts: string[] = [];
+      for (const device of devices) {
+        const row = byId.get(device.device_id);
+        if (!row) continue;
+        const s = deviceSummary(device);
+        parts.push(
+          `{"deviceid":${text(device.device_id)},"name":${text(s.name)},"status":${text(s.status)},` +
+            `"type":${text(s.type)},"fw":${text(s.fw)},"machineMake":${text(s.machineMake)},` +
+            `"machineModel":${text(s.machineModel)},"ts":${numberOrNull(row.lastContact)},` +
+            `"values":${row.valuesJson},"alarmCount":${row.counts.alarm},"warningCount":${row.counts.warning},` +
+            `"alertCount":${row.counts.alert},"infoCount":${row.counts.info},"messages":${row.messagesJson},` +
+            `"lat":${numberOrNull(row.lat)},"lon":${numberOrNull(row.lon)},"hdop":${numberOrNull(row.hdop)},` +
+            `"severity":${text(row.marker)}}`,
+        );
+      }
+      const from = Math.floor(fromS / HOUR) * HOUR;
+      const to = Math.floor(toS / HOUR) * HOUR + HOUR;
+      return `{"groupid":${text(groupid)},"from":${from},"to":${to},"devices":[${parts.join(',')}]}`;
+    },
+  };
+}
+
+export type GroupDataService = ReturnType<typeof createGroupDataService>;
