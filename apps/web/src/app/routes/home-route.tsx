@@ -187,17 +187,7 @@ function GroupDashboard({ groupid, view }: { groupid: string; view: View }) {
       case 'table':
         return (
           <Suspense fallback={fallback}>
-            <WidgetCard
-              id={id}
-              title={title}
-              aside={
-                data.data ? (
-                  <span className="badge" aria-label={`${devices.length} devices`}>
-                    {devices.length}
-                  </span>
-                ) : undefined
-              }
-            >
+            <WidgetCard id={id} title={title}>
               <GroupTableWidget
                 settings={tableSettingsOf(widget)}
                 devices={devices}

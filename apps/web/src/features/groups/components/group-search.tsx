@@ -1,7 +1,7 @@
 /**
  * Home's search box (spec 1 section 2, HOME-05): devices and groups as you type, asked of the
  * server (GET /api/search) after a short pause, so it works for any fleet size. The arrow button
- * (or Down on an empty box) lists the user's own groups. Keyboard: Up/Down, Enter, Escape
+ * lists the user's own groups. Keyboard: Up/Down, Enter, Escape
  * (PrimeReact's AutoComplete: a combobox with a listbox). A failed search stays quiet.
  */
 import { useRef, useState } from 'react';
@@ -110,7 +110,6 @@ export function GroupSearch({ groups, onChoose }: GroupSearchProps) {
         dropdown
         dropdownMode="blank"
         dropdownAriaLabel="Show your groups"
-        autoHighlight
         showEmptyMessage={!failed}
         emptyMessage="No devices or groups match"
         placeholder="Search devices and groups"
