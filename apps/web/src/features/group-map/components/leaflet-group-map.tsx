@@ -68,9 +68,13 @@ const FIT_PADDING = L.point(32, 32);
 const VIEW_PAD = 0.25;
 const NO_DEVICES: readonly GroupDataDevice[] = [];
 
+/** An absolute time with its zone (dateStyle cannot be combined with timeZoneName). */
 const ABSOLUTE_TIME = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
   timeZoneName: 'short',
 });
 
