@@ -127,7 +127,6 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
     );
   };
 
-  const groupOptions = groups ? [{ groupid: NO_GROUP, groupName: 'No group' }, ...groups] : [];
   const showGroupPicker = groups === undefined ? Boolean(groupid) : groups.length > 0;
   const cancelTo = targetGroup ? `/group/${encodeURIComponent(targetGroup)}` : '/';
 
@@ -204,7 +203,7 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
               <Dropdown
                 inputId={GROUP.input}
                 value={pickedGroup?.groupid ?? chosenGroup}
-                options={groups === undefined ? [{ groupid: chosenGroup, groupName: chosenGroup }] : groupOptions}
+                options={groups === undefined ? [{ groupid: chosenGroup, groupName: chosenGroup }] : groups}
                 optionLabel="groupName"
                 optionValue="groupid"
                 editable={groups !== undefined}
@@ -214,6 +213,11 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
                 }}
                 onBlur={() => setChosenGroup(settle(chosenGroup))}
                 aria-describedby={GROUP.hint}
+                aria-label="Group"
+                ariaLabel="Group"
+                pt={{ select: { 'aria-label': 'Group' }, trigger: { 'aria-label': 'Show your groups' } }}
+                placeholder="No group"
+                showClear={Boolean(pickedGroup)}
                 disabled={groups === undefined}
                 loading={groups === undefined}
                 className="add-device__group"

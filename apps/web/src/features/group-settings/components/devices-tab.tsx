@@ -174,6 +174,8 @@ export function DevicesTab({ groupid, groupName, myPermission, deviceSummaries, 
               loading={groups === undefined}
               onChange={(event) => setTarget(typeof event.value === 'string' ? event.value : null)}
               className="gs-target"
+              ariaLabel="Target group"
+              pt={{ select: { 'aria-label': 'Target group' }, trigger: { 'aria-label': 'Show your groups' } }}
             />
           </div>
           <Button

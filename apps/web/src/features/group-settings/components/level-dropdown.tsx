@@ -25,6 +25,9 @@ export function LevelDropdown({ value, onChange, ariaLabel, inputId, disabled, l
         if (next && next !== value) onChange(next);
       }}
       aria-label={ariaLabel}
+      ariaLabel={ariaLabel}
+      // PrimeReact's hidden native select (for forms) needs the name too, or axe-core flags it.
+      pt={{ select: { 'aria-label': ariaLabel } }}
       disabled={disabled}
       loading={loading}
       className="gs-level"
