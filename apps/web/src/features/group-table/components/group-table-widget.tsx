@@ -9,7 +9,12 @@
  */
 import { useCallback, useEffect, useMemo, useState, type JSX } from 'react';
 import { useNavigate } from 'react-router';
-import { DataTable, type DataTableFilterMeta, type DataTableStateEvent } from 'primereact/datatable';
+import {
+  DataTable,
+  type DataTableFilterMeta,
+  type DataTablePassThroughOptions,
+  type DataTableStateEvent,
+} from 'primereact/datatable';
 import { Column, type ColumnFilterElementTemplateOptions } from 'primereact/column';
 import {
   FILTER_OPERATOR_LABELS,
@@ -54,6 +59,13 @@ export interface GroupTableWidgetProps {
 /** How often relative times (Last Contact) are brought up to date. */
 const AGE_REFRESH_MS = 30_000;
 const SKELETON_ROWS = [0, 1, 2, 3, 4, 5];
+
+/** Names for the controls PrimeReact leaves unnamed (the page-size dropdown's hidden select). */
+const PASS_THROUGH = {
+  paginator: {
+    RPPDropdown: { select: { 'aria-label': 'Rows per page' }, root: { 'aria-label': 'Rows per page' } },
+  },
+} satisfies DataTablePassThroughOptions;
 
 const fieldOf = (index: number) => `c${index}`;
 const indexOf = (field: string | undefined) => (field?.startsWith('c') ? Number(field.slice(1)) : Number.NaN);
@@ -134,25 +146,30 @@ function TableSkeleton({ columns }: { columns: number }) {
 }
 
 export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
-  const { settings, devices, loading, fetching, error, updatedAt, refreshIntervalMs, onRefresh } = props;
+  const { devices, loading, fetching, error, updatedAt, refreshIntervalMs, onRefresh } = props;
   const navigate = useNavigate();
-  const columns = settings.columns;
 
-  const [filters, setFilters] = useState<DataTableFilterMeta>(() => initialFilters(columns, settings.filters));
+  // The settings by content, so a caller passing equal settings anew keeps the table's state;
+  // new settings (another view, edited columns) start again from their filters and page size.
+  const settingsKey = JSON.stringify(props.settings);
+  const [current, setCurrent] = useState(() => ({ key: settingsKey, settings: props.settings }));
+  const [filters, setFilters] = useState<DataTableFilterMeta>(() =>
+    initialFilters(props.settings.columns, props.settings.filters),
+  );
   const [sortField, setSortField] = useState<string | undefined>(undefined);
   const [sortOrder, setSortOrder] = useState<1 | -1 | 0 | null | undefined>(null);
   const [first, setFirst] = useState(0);
-  const [rows, setRows] = useState(() => tablePageSize(settings));
+  const [rows, setRows] = useState(() => tablePageSize(props.settings));
   const [nowMs, setNowMs] = useState(() => Date.now());
-
-  // New settings (another view, edited columns): start again from their filters and page size.
-  useEffect(() => {
-    setFilters(initialFilters(columns, settings.filters));
-    setRows(tablePageSize(settings));
+  if (current.key !== settingsKey) {
+    setCurrent({ key: settingsKey, settings: props.settings });
+    setFilters(initialFilters(props.settings.columns, props.settings.filters));
+    setRows(tablePageSize(props.settings));
     setSortField(undefined);
     setSortOrder(null);
     setFirst(0);
-  }, [columns, settings]);
+  }
+  const columns = current.settings.columns;
 
   useEffect(() => {
     const id = window.setInterval(() => setNowMs(Date.now()), AGE_REFRESH_MS);
@@ -291,6 +308,7 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
             void navigate(`/data/${encodeURIComponent((e.data as TableRow).deviceid)}`);
           }}
           tableStyle={{ minWidth: '100%' }}
+          pt={PASS_THROUGH}
         >
           <Column
             key="device-page"
