@@ -1,15 +1,22 @@
 /**
- * The group data reads for 10,000 devices (what `GET /api/group/{groupid}/data` answers from):
- * telemetry groupDataRows for all of them over the default 7-day range, with the default view's
- * keys and the position, 20 sequential calls a run, p95 of each run, the median of 3 runs.
- * Targets are the whole call's (< 400 ms PGlite, < 150 ms PostgreSQL); this is the read alone.
+ * The group data call for 10,000 devices: `GET /api/group/{groupid}/data` over HTTP (the real
+ * route: membership, the reads, the JSON written, brotli as a browser asks for it) for a group of
+ * DEVICES devices over the default 7-day range with a configured table's keys, 20 sequential calls
+ * a run, p95 of each run (time to the last byte), the median of 3 runs, and the answer's size on
+ * the wire (compressed) and as JSON. Also the reads alone (telemetry groupDataRows), to tell the
+ * database's share from the rest, and home's search (`GET /api/search?q=`) for the same user,
+ * who reaches the 10,000 devices through the group.
  *
  * Data: DEVICES devices, each with a 20-key record (the simulator's ORB-C1 model) every 6 hours
  * for 7 days, every record carrying events of each level in turn, fed through the telemetry
- * service's ingest path (the writer behind MQTT and HTTP: records, events and their counts,
- * rollups, latest values, contact times), the portal's clock moved along with the records.
+ * service's ingest path (the writer behind MQTT and HTTP: records, events and their counts, the
+ * newest messages, rollups, latest values, contact times), the portal's clock moved along with
+ * the records.
  */
-import type { DeviceRecord } from '@portal/core';
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { GroupDataResponseSchema, SearchResponseSchema, type DeviceRecord } from '@portal/core';
 import type { BenchResult } from './run';
 import { median } from './stats';
 import {
@@ -21,10 +28,12 @@ import {
   round1,
   round2,
   startBenchPortal,
+  type BenchPortal,
   type Store,
 } from './telemetry-kit';
 
-const DEVICES = 10_000;
+/** BENCH_GROUP_DEVICES: a smaller fleet for a quick try (the figures are for 10,000). */
+const DEVICES = Number(process.env.BENCH_GROUP_DEVICES ?? 10_000);
 const DAYS = 7;
 const INTERVAL_S = 6 * 3600;
 const CALLS = 20;
@@ -33,6 +42,7 @@ const RUNS = 3;
 /** The default view's table columns read no measurement keys; a configured table asks for a few. */
 const KEYS = ['batt', 'ambient_temp', 'vsys'];
 const TARGETS: Record<Store, number> = { pglite: 400, postgres: 150 };
+const SEARCH_CALLS = 20;
 const LVS = [5, 15, 25, 35];
 
 /** The model's records with one or two events of each level in turn. */
@@ -48,10 +58,103 @@ class EventfulSource extends RecordSource {
   }
 }
 
+interface Answer {
+  status: number;
+  ms: number;
+  /** Bytes on the wire (as the server encoded them). */
+  wire: number;
+  encoding: string;
+  body: Buffer;
+}
+
+/** A GET with the session cookie and a browser's Accept-Encoding, timed to the last byte, the body left encoded. */
+function get(port: number, path: string, cookie: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: { cookie, 'accept-encoding': 'br, gzip', 'x-requested-with': 'portal' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - start,
+            wire: body.length,
+            encoding: String(res.headers['content-encoding'] ?? 'identity'),
+            body,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function decoded(answer: Answer): string {
+  if (answer.encoding === 'br') return brotliDecompressSync(answer.body).toString('utf8');
+  if (answer.encoding === 'gzip') return gunzipSync(answer.body).toString('utf8');
+  return answer.body.toString('utf8');
+}
+
+/** A signed-in member (VIEW) of a new group holding `ids`: the session cookie and the group id. */
+async function groupMember(bp: BenchPortal, ids: string[]): Promise<{ cookie: string; groupid: string }> {
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+  const password = `bench-${randomBytes(8).toString('hex')}`;
+  await bp.portal.app.services.auth.ensureUser({ email, password, userGroups: [] });
+  const [user] = await bp.portal.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+  if (!user) throw new Error('bench user missing');
+  const groupid = `B${randomBytes(8).toString('hex').toUpperCase().slice(0, 10)}`;
+  await bp.portal.db.query('INSERT INTO groups (groupid, group_name, created_at) VALUES ($1, $2, now())', [
+    groupid,
+    'Bench fleet',
+  ]);
+  await bp.portal.db.query("INSERT INTO group_members (groupid, user_id, permission) VALUES ($1, $2, 'VIEW')", [
+    groupid,
+    user.id,
+  ]);
+  for (let i = 0; i < ids.length; i += 1000) {
+    await bp.portal.db.query(
+      `INSERT INTO group_devices (groupid, device_id, created_at) SELECT $1, d, now() FROM unnest($2::text[]) AS d`,
+      [groupid, ids.slice(i, i + 1000)],
+    );
+  }
+  const login = await fetch(`http://127.0.0.1:${bp.portal.port}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`bench sign-in failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  return { cookie, groupid };
+}
+
+/** p95 of each of RUNS runs of `calls` sequential calls (after WARMUP), and the runs' median. */
+async function p95Runs(label: string, calls: number, call: () => Promise<number>): Promise<number[]> {
+  for (let w = 0; w < WARMUP; w += 1) await call();
+  const p95s: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const ms: number[] = [];
+    for (let c = 0; c < calls; c += 1) ms.push(await call());
+    p95s.push(percentile(ms, 95));
+    progress(`${label} run ${run + 1}: p50 ${round2(percentile(ms, 50))} ms, p95 ${round2(percentile(ms, 95))} ms`);
+  }
+  return p95s;
+}
+
 async function measure(store: Store): Promise<BenchResult[]> {
   const bp = await startBenchPortal(store);
-  const p95s: number[] = [];
-  let stored = 0;
   try {
     let t0 = performance.now();
     const devices = await provisionDevices(bp, DEVICES, 'G');
@@ -59,7 +162,7 @@ async function measure(store: Store): Promise<BenchResult[]> {
     const to = Math.floor(Date.now() / 1000 / 3600) * 3600;
     const from = to - DAYS * 86_400 + 3600;
     t0 = performance.now();
-    stored = await ingestHistory(bp, devices, {
+    const stored = await ingestHistory(bp, devices, {
       from,
       to,
       intervalS: INTERVAL_S,
@@ -70,42 +173,92 @@ async function measure(store: Store): Promise<BenchResult[]> {
     progress(
       `group-data ${store}: ${stored} records, ${events?.n} events through the ingest path in ${round1((performance.now() - t0) / 1000)} s`,
     );
-    const telemetry = bp.portal.app.services.telemetry;
     const ids = devices.map((d) => d.id);
-    const call = async () => {
+    const { cookie, groupid } = await groupMember(bp, ids);
+    const port = bp.portal.port;
+    const path = `/api/group/${groupid}/data?keys=${KEYS.join(',')}`;
+
+    // One answer checked whole against the contract, its sizes reported.
+    const first = await get(port, path, cookie);
+    if (first.status !== 200) throw new Error(`group data answered ${first.status}: ${decoded(first).slice(0, 300)}`);
+    const json = decoded(first);
+    const answer = GroupDataResponseSchema.parse(JSON.parse(json));
+    if (answer.devices.length !== DEVICES) throw new Error(`group data answered ${answer.devices.length} devices`);
+    const sample = answer.devices[0]!;
+    progress(
+      `group-data ${store}: a device has ${Object.keys(sample.values).length} values, ${sample.messages.length} messages, counts ${sample.alarmCount}/${sample.warningCount}/${sample.alertCount}/${sample.infoCount}, severity ${sample.severity}; ${round1(json.length / 1024)} KiB JSON, ${round1(first.wire / 1024)} KiB on the wire (${first.encoding})`,
+    );
+
+    const httpP95s = await p95Runs(`group-data ${store} HTTP`, CALLS, async () => {
+      const res = await get(port, path, cookie);
+      if (res.status !== 200) throw new Error(`group data answered ${res.status}`);
+      return res.ms;
+    });
+
+    const telemetry = bp.portal.app.services.telemetry;
+    const readP95s = await p95Runs(`group-data ${store} reads`, CALLS, async () => {
       const start = performance.now();
       const rows = await telemetry.groupDataRows(ids, { fromS: to - DAYS * 86_400, toS: to, keys: KEYS });
-      const ms = performance.now() - start;
       if (rows.length !== DEVICES) throw new Error(`groupDataRows answered ${rows.length} rows`);
-      return { ms, rows };
-    };
-    const { rows } = await call();
-    const sample = rows[0]!;
-    progress(
-      `group-data ${store}: a row has ${Object.keys(sample.latest).length} keys, ${sample.messages.length} messages, counts ${JSON.stringify(sample.counts)}, marker ${sample.marker}; JSON ${Math.round(JSON.stringify(rows).length / 1024)} KiB`,
+      return performance.now() - start;
+    });
+
+    // Home's search box as typed: a part of a device id (every device matches the prefix), a
+    // part of the name, a group name, and text nothing matches.
+    const needles = [ids[0]!.slice(0, 3), ids[DEVICES - 1]!.slice(3, 7).toLowerCase(), 'fleet', 'zzzz-nothing'];
+    const found = SearchResponseSchema.parse(
+      JSON.parse(decoded(await get(port, `/api/search?q=${encodeURIComponent(needles[0]!)}`, cookie))),
     );
-    for (let w = 0; w < WARMUP; w += 1) await call();
-    for (let run = 0; run < RUNS; run += 1) {
-      const ms: number[] = [];
-      for (let c = 0; c < CALLS; c += 1) ms.push((await call()).ms);
-      p95s.push(percentile(ms, 95));
-      progress(
-        `group-data ${store} run ${run + 1}: p50 ${round2(percentile(ms, 50))} ms, p95 ${round2(percentile(ms, 95))} ms`,
-      );
-    }
+    progress(`search ${store}: '${needles[0]}' finds ${found.devices.length} devices, ${found.groups.length} groups`);
+    let n = 0;
+    const searchP95s = await p95Runs(`search ${store}`, SEARCH_CALLS, async () => {
+      const q = needles[n++ % needles.length]!;
+      const res = await get(port, `/api/search?q=${encodeURIComponent(q)}`, cookie);
+      if (res.status !== 200) throw new Error(`search answered ${res.status}`);
+      return res.ms;
+    });
+
+    return [
+      {
+        name: `group-data-http-${store}-${DEVICES}dev-7d-p95`,
+        value: round2(median(httpP95s)),
+        unit: 'ms',
+        better: 'lower',
+        target: TARGETS[store],
+        runs: httpP95s.map(round2),
+      },
+      {
+        name: `group-data-wire-${store}-${DEVICES}dev-${first.encoding}`,
+        value: round1(first.wire / 1024),
+        unit: 'KiB',
+        better: 'lower',
+        runs: [round1(first.wire / 1024)],
+      },
+      {
+        name: `group-data-json-${store}-${DEVICES}dev`,
+        value: round1(json.length / 1024),
+        unit: 'KiB',
+        better: 'lower',
+        runs: [round1(json.length / 1024)],
+      },
+      {
+        name: `group-data-read-${store}-${DEVICES}dev-7d-p95`,
+        value: round2(median(readP95s)),
+        unit: 'ms',
+        better: 'lower',
+        runs: readP95s.map(round2),
+      },
+      {
+        name: `search-${store}-${DEVICES}dev-p95`,
+        value: round2(median(searchP95s)),
+        unit: 'ms',
+        better: 'lower',
+        runs: searchP95s.map(round2),
+      },
+    ];
   } finally {
     await bp.close();
   }
-  return [
-    {
-      name: `group-data-read-${store}-${DEVICES}dev-7d-p95`,
-      value: round2(median(p95s)),
-      unit: 'ms',
-      better: 'lower',
-      target: TARGETS[store],
-      runs: p95s.map(round2),
-    },
-  ];
 }
 
 export async function groupData(): Promise<BenchResult[]> {
