@@ -23,6 +23,9 @@ const FAILING_IMPACTS: ReadonlySet<string> = new Set(['serious', 'critical']);
 const CHECKED_BRANDS = ['default', 'tank', 'carbon'] as const satisfies readonly BrandId[];
 type CheckedBrand = (typeof CHECKED_BRANDS)[number];
 
+/** The demo account's group in this test: home shows it. */
+const HOME_GROUP = 'North Yard';
+
 /** Seconds between the simulated device's records. */
 const SIM_INTERVAL_S = 3;
 
@@ -240,11 +243,33 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
       },
     },
     {
-      name: '/ (home)',
+      name: '/ (home, the group dashboard)',
       session: 'signed in',
       open: async (page, brand) => {
         await go(page, brand, '/');
-        await page.locator('#group-list-title, #welcome-title').first().waitFor();
+        await heading(page, HOME_GROUP);
+        await page.getByRole('heading', { level: 2, name: 'Devices' }).waitFor();
+        await page.getByRole('heading', { level: 2, name: 'Map' }).waitFor();
+      },
+    },
+    {
+      name: '/ (home) with the search list open',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/');
+        await heading(page, HOME_GROUP);
+        await page.getByRole('combobox', { name: 'Search devices and groups' }).pressSequentially('yard');
+        await page.getByRole('option', { name: new RegExp(HOME_GROUP) }).waitFor();
+      },
+    },
+    {
+      name: '/ (home) with the Add Group dialog open',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/');
+        await heading(page, HOME_GROUP);
+        await page.getByRole('button', { name: 'Add Group' }).click();
+        await page.getByRole('dialog', { name: 'Add Group' }).waitFor();
       },
     },
     {
@@ -327,7 +352,13 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     // A device of the demo account, simulated, with records, triggers, custom settings and display settings.
     const device = await stack.provisionDevice(freshDeviceId('AXE'), 'ORB-C1', 'Yard Pump 1');
     deviceId = device.id;
-    const claim = await demo('POST', `/api/device/${device.id}/user`, { setupPassword: device.setupPassword });
+    // In a group of the demo account, so home shows the group dashboard with its table and map.
+    const group = await demo<{ groupid: string }>('POST', '/api/group', { groupName: HOME_GROUP });
+    expect(group.status).toBe(200);
+    const claim = await demo('POST', `/api/device/${device.id}/user`, {
+      setupPassword: device.setupPassword,
+      groupid: group.body.groupid,
+    });
     expect(claim.status).toBe(200);
     fleet = startFleet({
       devices: [{ id: device.id, key: device.deviceKey, model: 'ORB-C1' }],

@@ -126,7 +126,7 @@ describe.skipIf(!chromiumAvailable() && !required)('home: the group dashboard', 
     await search.pressSequentially('pump 1', { delay: 30 });
     const deviceOption = page.getByRole('option', { name: new RegExp(`Yard Pump 1.*${pump.id}`) });
     await deviceOption.waitFor();
-    // Keyboard: Down highlights the first suggestion (past the 'Devices' header), Enter chooses it.
+    // Keyboard: Down highlights the first suggestion (the device), Enter chooses it.
     await search.press('ArrowDown');
     await search.press('Enter');
     await expectPath(page, `/data/${pump.id}`);

@@ -17,14 +17,6 @@ export interface SearchHit {
   name: string;
 }
 
-interface SuggestionGroup {
-  label: string;
-  items: SearchHit[];
-}
-
-/** What the list holds: group headers with their items (PrimeReact's optionGroupChildren). */
-type Suggestion = SuggestionGroup | SearchHit;
-
 export interface GroupSearchProps {
   /** The user's groups, listed by the arrow button. */
   groups: readonly GroupSummary[];
@@ -42,7 +34,7 @@ function groupHits(groups: readonly { groupid: string; groupName: string }[]): S
 export function GroupSearch({ groups, onChoose }: GroupSearchProps) {
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
-  const [suggestions, setSuggestions] = useState<SuggestionGroup[]>([]);
+  const [suggestions, setSuggestions] = useState<SearchHit[]>([]);
   const [failed, setFailed] = useState(false);
   const latest = useRef('');
 
@@ -51,22 +43,21 @@ export function GroupSearch({ groups, onChoose }: GroupSearchProps) {
     latest.current = q;
     if (q === '') {
       setFailed(false);
-      setSuggestions(groups.length > 0 ? [{ label: 'Your groups', items: groupHits(groups) }] : []);
+      setSuggestions(groupHits(groups));
       return;
     }
     queryClient.fetchQuery(searchQueryOptions(q)).then(
       (answer) => {
         if (latest.current !== q) return; // an older answer arriving late
-        const found: SuggestionGroup[] = [];
-        if (answer.devices.length > 0) {
-          found.push({
-            label: 'Devices',
-            items: answer.devices.map((d) => ({ kind: 'device', id: d.deviceid, name: d.name || d.deviceid })),
-          });
-        }
-        if (answer.groups.length > 0) found.push({ label: 'Groups', items: groupHits(answer.groups) });
+        // One flat list, devices first, each option naming its kind: PrimeReact's grouped list puts
+        // its group headers into the listbox as bare list items, which screen readers trip over.
+        const devices: SearchHit[] = answer.devices.map((d) => ({
+          kind: 'device',
+          id: d.deviceid,
+          name: d.name || d.deviceid,
+        }));
         setFailed(false);
-        setSuggestions(found);
+        setSuggestions([...devices, ...groupHits(answer.groups)]);
       },
       () => {
         if (latest.current !== q) return;
@@ -82,7 +73,7 @@ export function GroupSearch({ groups, onChoose }: GroupSearchProps) {
         Search devices and groups
       </label>
       <i className="pi pi-search home-search__icon" aria-hidden="true" />
-      <AutoComplete<Suggestion>
+      <AutoComplete<SearchHit>
         inputId="home-search-input"
         className="home-search__box"
         inputClassName="home-search__input"
@@ -91,20 +82,16 @@ export function GroupSearch({ groups, onChoose }: GroupSearchProps) {
         suggestions={suggestions}
         completeMethod={complete}
         field="name"
-        optionGroupLabel="label"
-        optionGroupChildren="items"
-        optionGroupTemplate={(group: Suggestion) =>
-          'label' in group ? <span className="home-search__group">{group.label}</span> : null
-        }
-        itemTemplate={(hit: Suggestion) =>
-          'kind' in hit ? (
-            <span className="home-search__item">
-              <i className={hit.kind === 'group' ? 'pi pi-th-large' : 'pi pi-microchip'} aria-hidden="true" />
-              <span className="home-search__name">{hit.name}</span>
+        itemTemplate={(hit: SearchHit) => (
+          <span className="home-search__item">
+            <i className={hit.kind === 'group' ? 'pi pi-th-large' : 'pi pi-microchip'} aria-hidden="true" />
+            <span className="home-search__name">{hit.name}</span>
+            <span className="home-search__meta">
+              <span className="home-search__kind">{hit.kind === 'group' ? 'Group' : 'Device'}</span>{' '}
               <span className="home-search__id">{hit.id}</span>
             </span>
-          ) : null
-        }
+          </span>
+        )}
         delay={SEARCH_DELAY_MS}
         minLength={1}
         dropdown
@@ -118,7 +105,6 @@ export function GroupSearch({ groups, onChoose }: GroupSearchProps) {
         onChange={(e) => setText(typeof e.value === 'string' ? e.value : '')}
         onSelect={(e) => {
           const hit = e.value;
-          if (!('kind' in hit)) return;
           setText('');
           setSuggestions([]);
           onChoose(hit);
