@@ -7,7 +7,7 @@ import { StatusScreen } from '@/components/ui/status-screen';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle } from '@/lib/brand';
-import { GROUP_SETTINGS_TABS, TAB_LABELS, tabVisible } from '../utils/tabs';
+import { GROUP_SETTINGS_TABS, SHORT_TAB_LABELS, TAB_LABELS, tabVisible, type GroupSettingsTab } from '../utils/tabs';
 import { DevicesTab } from './devices-tab';
 import { MembersTab } from './members-tab';
 import { NameTab } from './name-tab';
@@ -91,7 +91,7 @@ function LoadedSettings({
       <div className="card gs-card">
         <TabView activeIndex={active} onTabChange={(event) => onSelectTab(event.index)} renderActiveOnly>
           {GROUP_SETTINGS_TABS.map((name) => (
-            <TabPanel key={name} header={TAB_LABELS[name]} visible={tabVisible(name, level)}>
+            <TabPanel key={name} header={<TabLabel tab={name} />} visible={tabVisible(name, level)}>
               {name === 'name' && (
                 <NameTab groupid={groupid} groupName={group.groupName} myPermission={level} onDeleted={onDeleted} />
               )}
@@ -119,6 +119,17 @@ function LoadedSettings({
         </TabView>
       </div>
     </div>
+  );
+}
+
+function TabLabel({ tab }: { tab: GroupSettingsTab }) {
+  const short = SHORT_TAB_LABELS[tab];
+  if (!short) return TAB_LABELS[tab];
+  return (
+    <>
+      <span className="tab-label-long">{TAB_LABELS[tab]}</span>
+      <span className="tab-label-short">{short}</span>
+    </>
   );
 }
 

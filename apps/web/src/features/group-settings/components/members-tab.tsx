@@ -130,7 +130,9 @@ export function MembersTab({ groupid, groupName, myPermission, myUserId, onRemov
                     return (
                       <tr key={invite.email}>
                         <td data-label="Email" className="gs-break">
-                          {invite.email} <span className="gs-tag">Invited</span>
+                          <span className="gs-cell">
+                            {invite.email} <span className="gs-tag">Invited</span>
+                          </span>
                         </td>
                         <td data-label="Permission">
                           {manage ? (
@@ -227,10 +229,16 @@ function MemberTable({ data, manage, myUserId, pendingLevel, onChangeLevel, onRe
             return (
               <tr key={user.userID} className={self ? 'gs-row--self' : undefined}>
                 <td data-label="Email" className="gs-break">
-                  {user.email ?? <span className="muted">Hidden</span>}
-                  {self && <span className="gs-tag">You</span>}
+                  <span className="gs-cell">
+                    {user.email ?? (
+                      <span className="muted" title="Only ADMIN and USER members see the members' e-mails">
+                        Hidden
+                      </span>
+                    )}
+                    {self && <span className="gs-tag">You</span>}
+                  </span>
                 </td>
-                <td data-label="User ID" className="gs-mono gs-break">
+                <td data-label="User ID" className="gs-mono gs-nowrap">
                   {user.userID}
                 </td>
                 <td data-label="Permission">

@@ -11,6 +11,9 @@ export const TAB_LABELS = {
   serverlog: 'Server Log',
 } as const satisfies Record<GroupSettingsTab, string>;
 
+/** Shorter labels where four tabs must fit a phone's width. */
+export const SHORT_TAB_LABELS: Partial<Record<GroupSettingsTab, string>> = { serverlog: 'Log' };
+
 /** True when the group level sees the tab: the server log only for ADMIN (DESIGN.md section 5). */
 export function tabVisible(tab: GroupSettingsTab, level: unknown): boolean {
   return tab === 'serverlog' ? groupCan(level, 'serverLog') : true;
