@@ -9,6 +9,7 @@ import { storage } from './storage';
 import { devicePage } from './device-page';
 import { lighthouseBench } from './lighthouse';
 import { groupData } from './group-data';
+import { homeMap } from './home-map';
 
 export interface BenchResult {
   name: string;
@@ -30,6 +31,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'device-page': devicePage,
   lighthouse: lighthouseBench,
   'group-data': groupData,
+  'home-map': homeMap,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== '--');
