@@ -93,6 +93,8 @@ const ROUTES: [string, string][] = [
   ['get', '/api/group/{groupid}/permissions'],
   ['put', '/api/group/{groupid}/devices'],
   ['delete', '/api/group/{groupid}/devices'],
+  ['get', '/api/group/{groupid}/data'],
+  ['get', '/api/search'],
   ['post', '/api/client-errors'],
   ['get', '/api/outbox'],
   ['get', '/api/health'],

@@ -5,7 +5,7 @@
  * PostgreSQL when reachable.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_MESSAGES, type DeviceRole } from '@portal/core';
+import { DEVICE_MESSAGES, GROUP_MESSAGES, type DeviceRole } from '@portal/core';
 import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal } from '../helpers';
 import { type SignedInUser, del, expectError, provision, signedInUser } from '../device-helpers';
 
@@ -96,6 +96,25 @@ function describeGroupAccess(dbKind: DbKind): void {
       expect(rows.some((r) => r.includes('group 200'))).toBe(true);
     });
 
+    it('the group data call and search: every member level reads them; a stranger gets 404 and finds nothing', async () => {
+      const path = `/api/group/${groupid}/data`;
+      for (const level of LEVELS) {
+        const res = await member[level].client.get(path);
+        expect(res.status, `GET ${path} as group ${level}`).toBe(200);
+        expect((res.body as { devices: { deviceid: string }[] }).devices.map((d) => d.deviceid)).toEqual([deviceid]);
+        const found = await member[level].client.get(`/api/search?q=${deviceid.slice(1, 6)}`);
+        expect(found.body, `search as group ${level}`).toMatchObject({ devices: [{ deviceid }], groups: [] });
+        expect((await member[level].client.get('/api/search?q=matrix')).body).toMatchObject({
+          groups: [{ groupid, groupName: 'Matrix' }],
+        });
+      }
+      const refused = await stranger.client.get(path);
+      expect(refused.status).toBe(404);
+      expect((refused.body as { message: string }).message).toBe(GROUP_MESSAGES.notFound);
+      expect((await stranger.client.get(`/api/search?q=${deviceid}`)).body).toEqual({ devices: [], groups: [] });
+      expect((await stranger.client.get('/api/search?q=matrix')).body).toEqual({ devices: [], groups: [] });
+    });
+
     it('the higher of a direct grant and a group level wins', async () => {
       const both = await signedInUser(tp);
       await admin.client.post(`/api/device/${deviceid}/user`, { targetEmail: both.email, targetPermission: 'VIEW' });
@@ -141,6 +160,10 @@ function describeGroupAccess(dbKind: DbKind): void {
           expect(res.status, `${c.method} ${c.path} as a former member`).toBe(404);
           expect((res.body as { message: string }).message).toBe(DEVICE_MESSAGES.notFound);
         }
+        const data = await former.client.get(`/api/group/${groupid}/data`);
+        expect(data.status, 'GET /api/group/{groupid}/data as a former member').toBe(404);
+        expect((data.body as { message: string }).message).toBe(GROUP_MESSAGES.notFound);
+        expect((await former.client.get(`/api/search?q=${deviceid}`)).body).toEqual({ devices: [], groups: [] });
       }
     });
   });
