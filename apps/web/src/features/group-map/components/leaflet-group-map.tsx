@@ -362,7 +362,7 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         </button>
       </div>
       {loading ? (
-        <p className="gm-note gm-note--top" role="status">
+        <p className="gm-note" role="status">
           Loading devices…
         </p>
       ) : unplaced > 0 ? (
