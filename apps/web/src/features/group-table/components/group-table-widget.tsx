@@ -236,7 +236,7 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
         if (key === 'ts') return <LastContactCell ts={d.ts} nowMs={nowMs} />;
         if (key === 'messages') return <MessagesCell device={d} />;
         if (isCountColumn(key)) return <CountCell kind={key} count={d[key]} />;
-        return d[key];
+        return d[key] === '' ? <span className="gt-muted">—</span> : d[key];
       },
     [nowMs],
   );
@@ -315,7 +315,6 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
             columnKey="device-page"
             header={<span className="visually-hidden">Device Page</span>}
             body={(row: TableRow) => <DevicePageLink device={row.device} />}
-            frozen
             reorderable={false}
             resizeable={false}
             className="gt-col-link"
@@ -337,10 +336,9 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
               showFilterOperator={false}
               showAddButton={false}
               maxConstraints={1}
-              frozen={v.index === 0}
               reorderable={v.index !== 0}
-              className={`gt-col gt-col--${v.numeric ? 'num' : 'text'}${v.index === 0 ? ' gt-col--first' : ''}`}
-              headerClassName={`gt-col gt-col--${v.numeric ? 'num' : 'text'}${v.index === 0 ? ' gt-col--first' : ''}`}
+              className={`gt-col gt-col--${v.numeric ? 'num' : 'text'}`}
+              headerClassName={`gt-col gt-col--${v.numeric ? 'num' : 'text'}`}
             />
           ))}
         </DataTable>
