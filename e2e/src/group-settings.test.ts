@@ -123,9 +123,16 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
   }
 
   it('adds a device into a group through /{groupid}/add, shares the group by e-mail, and a member is demoted and leaves', async () => {
-    const groupid = await createGroup('North Yard');
     const device = await stack.provisionDevice(freshDeviceId('GS'), 'ORB-C1', 'Pump 7');
     const page = await signedIn(owner.email);
+
+    // The group is made with home's Add Group, which goes on to /{groupid}/add.
+    await page.goto(stack.url('/'));
+    await page.getByRole('button', { name: 'Add Group' }).click();
+    await page.getByRole('dialog').getByLabel('Group name').fill('North Yard');
+    await page.getByRole('button', { name: 'Create Group' }).click();
+    await page.waitForURL((url) => /^\/[A-Z0-9]{11}\/add$/.test(url.pathname));
+    const groupid = new URL(page.url()).pathname.split('/')[1] ?? '';
 
     // GRP-14: /{groupid}/add preselects the group; the device goes in (the owner becomes its ADMIN).
     await page.goto(stack.url(`/${groupid}/add`));
@@ -200,12 +207,15 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
       (await member.locator('.dp-permission').first().textContent())?.includes('VIEW') ? true : null,
     );
 
-    // GRP-07: the member leaves from the Members tab: GET /groups again, out of recent, home.
-    await member.goto(stack.url(`/group/${groupid}/settings/1`));
-    await member.evaluate(
-      ([key, id]) => localStorage.setItem(key, JSON.stringify([{ id, name: 'North Yard', ts: Date.now() }])),
-      [STORAGE_KEYS.recent, groupid] as const,
+    // GRP-07: the member opens the group on home (it goes into recent), then Group Settings, and leaves.
+    await member.goto(stack.url(`/group/${groupid}`));
+    await member.getByRole('link', { name: 'Group Settings' }).click();
+    await expectPath(member, `/group/${groupid}/settings`);
+    const recentBefore = await member.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.recent);
+    expect(JSON.parse(recentBefore ?? '[]')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: groupid })]),
     );
+    await member.getByRole('tab', { name: 'Members' }).click();
     expect(await member.locator('.gs-level-badge').innerText()).toBe('VIEW');
     let groupsAfterLeaving = 0;
     let left = false;
@@ -217,8 +227,11 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await member.getByRole('dialog').getByRole('button', { name: 'Leave group' }).click();
     await expectPath(member, '/');
     await until('GET /groups after leaving', async () => groupsAfterLeaving > 0);
+    // Home shows the user without groups, never the group just left.
+    await member.getByRole('heading', { name: 'Welcome' }).waitFor();
+    expect(await member.getByText(GROUP_MESSAGES.notFound).count()).toBe(0);
     const recent = await member.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.recent);
-    expect(JSON.parse(recent ?? '[]')).toEqual([]);
+    expect((JSON.parse(recent ?? '[]') as { id: string }[]).map((entry) => entry.id)).not.toContain(groupid);
     const memberGroups = await member.request.get(stack.url('/api/groups'));
     expect(((await memberGroups.json()) as GroupSummary[]).map((g) => g.groupid)).not.toContain(groupid);
   });

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
+import type { GroupSummary } from '@portal/core';
 import { GroupSettingsPage } from '@/features/group-settings/components/group-settings-page';
 import { parseTabIndex } from '@/features/group-settings/utils/tabs';
 import { useGroup } from '@/features/groups/api/get-group';
@@ -20,6 +21,8 @@ export function GroupSettingsRoute() {
 
   const leave = () => {
     forgetRecentEntry(groupid);
+    // Home must not pick the group from the cached list while GET /groups is on its way.
+    queryClient.setQueryData<GroupSummary[]>(['groups'], (list) => list?.filter((g) => g.groupid !== groupid));
     void navigate('/', { replace: true });
     // After the page has gone: its observers would otherwise fetch the group again.
     window.setTimeout(() => {
