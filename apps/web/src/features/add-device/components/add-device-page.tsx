@@ -203,7 +203,7 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
               <Dropdown
                 inputId={GROUP.input}
                 value={pickedGroup?.groupid ?? chosenGroup}
-                options={groups === undefined ? [{ groupid: chosenGroup, groupName: chosenGroup }] : groups}
+                options={groups === undefined ? [{ groupid: chosenGroup, groupName: chosenGroup }] : [...groups]}
                 optionLabel="groupName"
                 optionValue="groupid"
                 editable={groups !== undefined}
