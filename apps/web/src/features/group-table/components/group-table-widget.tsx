@@ -282,7 +282,7 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
           first={pageFirst}
           rows={rows}
           onPage={onPage}
-          paginator
+          paginator={shown > 0}
           rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
           paginatorTemplate="FirstPageLink PrevPageLink CurrentPageReport NextPageLink LastPageLink RowsPerPageDropdown"
           currentPageReportTemplate="{first}–{last} of {totalRecords}"
