@@ -42,7 +42,7 @@ describe.skipIf(!chromiumAvailable() && !required)('multi-factor authentication'
     const code = page.getByLabel('Code', { exact: true });
     await code.waitFor();
     await code.pressSequentially(`a${authenticator.generate(secret)}`);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await expectPath(page, '/');
     await context.close();
   });
@@ -73,7 +73,7 @@ describe.skipIf(!chromiumAvailable() && !required)('multi-factor authentication'
     const { context, page } = await newPage(stack.browser);
     await page.goto(stack.url('/login'));
     await signIn(page, owner, password);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await page.goto(stack.url('/account/mfa'));
     await page.getByRole('button', { name: 'Set up authenticator app' }).click();
     await page.getByRole('button', { name: 'Show QR code' }).click();
@@ -120,7 +120,7 @@ describe.skipIf(!chromiumAvailable() && !required)('multi-factor authentication'
     const recovery = page.getByLabel('Recovery code', { exact: true });
     await recovery.fill(codes[0]!.toUpperCase());
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await expectPath(page, '/');
     await page.goto(stack.url('/account/mfa'));
     await expectText(page, '9 recovery codes left.');
@@ -145,7 +145,7 @@ describe.skipIf(!chromiumAvailable() && !required)('multi-factor authentication'
       const { context, page } = await newPage(stack.browser);
       await page.goto(stack.url('/login', prefix));
       await signIn(page, DEMO.email, DEMO.password);
-      await expectText(page, 'You have no devices yet');
+      await expectText(page, 'You are not in a group yet');
       await page.goto(stack.url('/account', prefix));
       await page.getByRole('tab', { name: /profile/i }).waitFor();
       expect(await page.getByRole('tab', { name: /multi-factor|mfa/i }).count()).toBe(offered ? 1 : 0);

@@ -54,7 +54,7 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
     const { context, page } = await newPage(stack.browser);
     await page.goto(stack.url('/login'));
     await signIn(page, DEMO.email, DEMO.password);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await page.goto(stack.url('/account'));
     await page.reload();
     await page.getByRole('tab', { name: /profile/i }).waitFor();
@@ -68,7 +68,7 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
     const { context, page } = await newPage(stack.browser);
     await page.goto(stack.url('/login'));
     await signIn(page, DEMO.email, DEMO.password);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await page.evaluate(
       (keys) => {
         for (const key of keys) localStorage.setItem(key, '[{"id":"AB12CD34E","name":"x","ts":1}]');
@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await signIn(page, other, 'other-password-1');
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     const left = await page.evaluate(
       (keys) => keys.map((key) => localStorage.getItem(key)),
       [STORAGE_KEYS.favourites, STORAGE_KEYS.recent, STORAGE_KEYS.scriptTheme],
@@ -134,7 +134,7 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
     // user info whose fields have the wrong types makes the account page throw while rendering
     await page.goto(stack.url('/login'));
     await signIn(page, DEMO.email, DEMO.password);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await page.route('**/api/user-login', (route) =>
       route.fulfill({
         status: 200,

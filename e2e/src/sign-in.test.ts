@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-
 
     await page.goto(stack.url('/login'));
     await signIn(page, email, password);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await expectPath(page, '/');
     await context.close();
   });
@@ -85,7 +85,7 @@ describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-
     const { context, page } = await newPage(stack.browser);
     await page.goto(stack.url('/login'));
     await signIn(page, DEMO.email, DEMO.password);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await page.goto(stack.url('/no/such/route/x/y'));
     await expectText(page, 'Page not found!');
     await context.close();
@@ -104,13 +104,13 @@ describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-
     const { context, page } = await newPage(stack.browser);
     await page.goto(stack.url('/login'));
     await signIn(page, DEMO.email, DEMO.password);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await page.getByRole('button', { name: 'Logout' }).click();
     await expectPath(page, '/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).waitFor();
 
     await signIn(page, DEMO.email, DEMO.password);
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await page.goto(stack.url('/verify/not-a-real-code'));
     await expectText(page, 'Verification failed');
     await page.goto(stack.url('/account'));
@@ -140,7 +140,7 @@ describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-
 
     await page.goto(stack.url('/login'));
     await signIn(page, email, 'second-password-2');
-    await expectText(page, 'You have no devices yet');
+    await expectText(page, 'You are not in a group yet');
     await context.close();
   });
 
@@ -156,7 +156,7 @@ describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-
     const demo = await newPage(stack.browser);
     await demo.page.goto(stack.url('/login'));
     await signIn(demo.page, DEMO.email, DEMO.password);
-    await expectText(demo.page, 'You have no devices yet');
+    await expectText(demo.page, 'You are not in a group yet');
     expect(new URL(demo.page.url()).pathname).toBe('/');
     await demo.context.close();
   });
