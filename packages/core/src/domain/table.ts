@@ -182,7 +182,7 @@ export function matchesFilter(value: string | number | null, filter: ActiveFilte
 
 /**
  * Compares two cell values for sorting ascending: numbers by value, text case-insensitively;
- * a missing value sorts after every present one whichever the direction is left to the caller.
+ * a missing value sorts after every present one (keeping it last when descending is the caller's part).
  */
 export function compareCellValues(a: string | number | null, b: string | number | null): number {
   if (a === b) return 0;
@@ -215,8 +215,8 @@ export function formatMetricCell(v: unknown, column: Pick<TableColumn, 'unit' | 
 }
 
 /**
- * The colour a threshold rule gives a value (TBL-23; the spec leaves the rule open, DESIGN.md
- * section 5): the colour of the highest threshold whose value the cell reaches (value >=
+ * The colour a threshold rule gives a value (TBL-23; the spec leaves the rule open, docs/decisions.md
+ * 'Group table'): the colour of the highest threshold whose value the cell reaches (value >=
  * threshold), or null below every threshold, for a non-number, or when that colour is not a
  * CSS colour.
  */
