@@ -72,12 +72,22 @@ export function readBuild(dist = WEB_DIST) {
     return byName;
   }
 
+  /**
+   * The manifest key of a lazily loaded source (alsoLoads): keyed by its source, or, when Rollup
+   * merged it into a shared chunk (keyed `_<name>-<hash>.js`), the chunk of that name.
+   */
+  function lazyChunk(source: string, module: string): string {
+    if (manifest[source]) return source;
+    const name = source.replace(/^.*\//, '').replace(/\.[jt]sx?$/, '');
+    const byName = Object.keys(manifest).find((key) => key.startsWith('_') && manifest[key]?.name === name);
+    if (!byName) throw new Error(`The build has no chunk ${source} (alsoLoads of ${module})`);
+    return byName;
+  }
+
   function sizeOf(module: string, alsoLoads: readonly string[] = []): RouteSize {
-    for (const key of alsoLoads) {
-      if (!manifest[key]) throw new Error(`The build has no chunk ${key} (alsoLoads of ${module})`);
-    }
+    const also = alsoLoads.map((key) => lazyChunk(key, module));
     const chunks = new Set<string>();
-    const pending = [entryKey as string, routeChunk(module), ...alsoLoads];
+    const pending = [entryKey as string, routeChunk(module), ...also];
     while (pending.length > 0) {
       const key = pending.pop() as string;
       if (chunks.has(key)) continue;

@@ -3,7 +3,7 @@
  * An empty name shows 'Group name is required' and nothing is sent; otherwise POST /api/group,
  * then on to /{groupid}/add to put a first device into the new group.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
@@ -26,6 +26,7 @@ export function CreateGroupDialog({ visible, onHide }: CreateGroupDialogProps) {
   const create = useCreateGroup();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
 
   const hide = () => {
     setName('');
@@ -39,6 +40,7 @@ export function CreateGroupDialog({ visible, onHide }: CreateGroupDialogProps) {
     const checked = validateGroupName(name);
     if (!checked.ok) {
       setError(checked.error);
+      input.current?.focus();
       return;
     }
     setError(null);
@@ -78,6 +80,7 @@ export function CreateGroupDialog({ visible, onHide }: CreateGroupDialogProps) {
         <FormField ids={ids} label="Group name" error={error}>
           <InputText
             id={ids.input}
+            ref={input}
             value={name}
             autoFocus
             autoComplete="off"
