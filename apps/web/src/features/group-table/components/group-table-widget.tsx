@@ -121,7 +121,8 @@ function activeFilters(columns: readonly TableColumn[], meta: DataTableFilterMet
           value2: typeof high === 'number' ? high : null,
         };
       } else {
-        const v = c.value;
+        // A value kept from 'between' after the mode changed: its first bound, as the input shows it.
+        const v: unknown = Array.isArray(c.value) ? (c.value as unknown[])[0] : c.value;
         filter = { key: column.key, operator, value: typeof v === 'number' || typeof v === 'string' ? v : null };
       }
       out.push({ index, filter });
