@@ -62,7 +62,7 @@ function recordFor(random: () => number, ts: number): DeviceRecord {
 }
 
 /** The portal with the built web app on an empty in-memory database. */
-async function startPortalWithWeb(): Promise<BenchPortal> {
+export async function startPortalWithWeb(): Promise<BenchPortal> {
   const config = loadConfig({
     PORT: '0',
     MQTT_PORT: '0',
@@ -79,7 +79,7 @@ async function startPortalWithWeb(): Promise<BenchPortal> {
 }
 
 /** The fleet in one group of a new user; answers the group id and the user's sign-in. */
-async function makeFleet(bp: BenchPortal): Promise<{ groupid: string; email: string; password: string }> {
+export async function makeFleet(bp: BenchPortal): Promise<{ groupid: string; email: string; password: string }> {
   let t0 = performance.now();
   const devices = await provisionDevices(bp, DEVICES, 'H');
   progress(`home-map: ${DEVICES} devices in ${round1((performance.now() - t0) / 1000)} s`);
@@ -142,7 +142,7 @@ async function makeFleet(bp: BenchPortal): Promise<{ groupid: string; email: str
 }
 
 /** A signed-in context (cold cache) that refuses anything but the portal (map tiles) and records long tasks. */
-async function signedInContext(
+export async function signedInContext(
   browser: Browser,
   base: string,
   user: { email: string; password: string },
@@ -161,14 +161,14 @@ async function signedInContext(
   });
   const answer = await context.request.post(`${base}/api/auth/login`, {
     headers: { 'x-requested-with': 'portal' },
-    data: user,
+    data: { email: user.email, password: user.password },
   });
   if (answer.status() !== 200) throw new Error(`sign-in failed: ${answer.status()}`);
   return context;
 }
 
 /** Resolves once the table's first page and the map's clusters are in the page: performance.now() then. */
-async function drawnAt(page: Page): Promise<number> {
+export async function drawnAt(page: Page): Promise<number> {
   const done = await page.waitForFunction(
     () => {
       const rows = document.querySelectorAll('[data-testid="group-table"] tbody.p-datatable-tbody > tr.gt-row').length;
@@ -194,7 +194,7 @@ const pageNow = (page: Page) => page.evaluate(() => performance.now());
 const zoomOf = async (page: Page) => Number(await page.locator('.gm-map').getAttribute('data-zoom'));
 
 /** Zooms with the map's own buttons one step at a time to `target`, each step drawn before the next. */
-async function zoomTo(page: Page, target: number): Promise<void> {
+export async function zoomTo(page: Page, target: number): Promise<void> {
   for (let guard = 0; guard < 30; guard += 1) {
     const zoom = await zoomOf(page);
     if (zoom === target) return;

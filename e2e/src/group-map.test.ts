@@ -323,6 +323,16 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
       expect(await popup.locator('.gm-popup__name').innerText()).toBe(SINGLE_NAME);
       expect(await popup.locator('.gm-popup__contact').innerText()).toMatch(/^Last contact: .*ago$/);
       await page.screenshot({ path: join(SHOTS, 'popup-1280.png') });
+
+      // New data (the device made contact) does not close the popup.
+      await stack.publish(single, at(SINGLE_AT.lat, SINGLE_AT.lon));
+      const answered = page.waitForResponse((r) => r.url().includes(`/api/group/${singleGroup}/data`));
+      await page.getByRole('button', { name: /^Refresh/ }).click();
+      await answered;
+      await page.waitForTimeout(500);
+      expect(await popup.isVisible()).toBe(true);
+      expect(await popup.locator('.gm-popup__name').innerText()).toBe(SINGLE_NAME);
+
       const link = popup.getByRole('link', { name: 'Device Page' });
       expect(await link.getAttribute('href')).toBe(`/data/${single.id}`);
       await link.click();
@@ -356,10 +366,11 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
       await until('zoom 15', async () => (await zoomOf(map)) === MAP_DEFAULTS.singleMarkerZoom);
       await map.scrollIntoViewIfNeeded();
       const box = (await map.boundingBox())!;
-      // Pan by dragging, then take the pointer off the map.
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      // Pan by dragging (from beside the marker, which takes clicks), then take the pointer off the map.
+      const from = { x: box.x + box.width / 2 + 120, y: box.y + box.height / 2 + 60 };
+      await page.mouse.move(from.x, from.y);
       await page.mouse.down();
-      await page.mouse.move(box.x + box.width / 2 - 150, box.y + box.height / 2 - 60, { steps: 8 });
+      await page.mouse.move(from.x - 150, from.y - 60, { steps: 8 });
       await page.mouse.up();
       const panned = await centreOf(map);
       expect(panned.lng).toBeGreaterThan(115.86 + 0.0005);

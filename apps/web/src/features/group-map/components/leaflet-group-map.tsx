@@ -65,8 +65,9 @@ const MAX_ZOOM = 19;
 /** Room kept around the markers when fitting, so the outer dots are not cut by the edge. */
 const FIT_PADDING = L.point(32, 32);
 /** Clusters are computed for a bit more than the view, so a short pan shows no empty edge. */
-const VIEW_PAD = 0.25;
+const VIEW_PAD = 0.1;
 const NO_DEVICES: readonly GroupDataDevice[] = [];
+const POPUP_OPTIONS: L.PopupOptions = { autoPanPadding: [24, 24], maxWidth: 260 };
 
 /** An absolute time with its zone (dateStyle cannot be combined with timeZoneName). */
 const ABSOLUTE_TIME = new Intl.DateTimeFormat(undefined, {
@@ -169,6 +170,8 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
   const [failed, setFailed] = useState(false);
   const [clustering, setClustering] = useState(true);
   const pointer = useRef<AutoFitPointer>({ inside: false, leftAtMs: null });
+  /** The one popup, and the device it shows. */
+  const popupRef = useRef<{ popup: L.Popup; deviceid: string | null } | null>(null);
   const navigate = useNavigate();
   const tiles = useMapTiles();
   const list = devices.length === 0 ? NO_DEVICES : devices;
@@ -230,6 +233,7 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
       wrapper.removeEventListener('pointerenter', enter);
       wrapper.removeEventListener('pointerleave', leave);
       created.remove();
+      popupRef.current = null;
       setMap(null);
     };
   }, []);
@@ -255,7 +259,19 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
     const container = containerRef.current;
     if (!map || !container) return;
     const layer = L.layerGroup().addTo(map);
-    const popup = L.popup({ autoPanPadding: L.point(24, 24), maxWidth: 260 });
+    const popup = (popupRef.current ??= { popup: L.popup(POPUP_OPTIONS), deviceid: null });
+    const openPopup = (p: Placed) => {
+      popup.deviceid = p.marker.id;
+      popup.popup
+        .setLatLng([p.marker.position.lat, p.marker.position.lng])
+        .setContent(popupContent(p.device, p.marker.label, navigate));
+    };
+    // An open popup stays open through new data: it follows its device, or closes when the device has gone.
+    if (popup.popup.isOpen()) {
+      const current = placed.find((p) => p.marker.id === popup.deviceid);
+      if (current) openPopup(current);
+      else popup.popup.close();
+    }
 
     const dot = (p: Placed) =>
       L.circleMarker([p.marker.position.lat, p.marker.position.lng], {
@@ -266,10 +282,8 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         fillColor: p.marker.colour,
         fillOpacity: 1,
       }).on('click', () => {
-        popup
-          .setLatLng([p.marker.position.lat, p.marker.position.lng])
-          .setContent(popupContent(p.device, p.marker.label, navigate))
-          .openOn(map);
+        openPopup(p);
+        popup.popup.openOn(map);
       });
 
     if (!clustering) {
@@ -278,13 +292,38 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
       container.dataset.clusters = '0';
       return () => {
         layer.remove();
-        popup.remove();
       };
     }
 
     const index = buildIndex(placed);
+    /** What is drawn, by key ('p' + marker index, or 'c' + cluster id, which differs per zoom): kept while still wanted. */
+    let shown = new Map<string, L.Layer>();
+    const bubbleFor = (id: number, count: number, severity: MapSeverity, lat: number, lng: number) => {
+      const look = clusterLook(count, severity);
+      const bubble = L.marker([lat, lng], {
+        icon: L.divIcon({
+          className: `gm-cluster gm-cluster--${look.size}`,
+          html: `<span aria-hidden="true">${clusterCountText(count)}</span>`,
+          iconSize: [look.diameterPx, look.diameterPx],
+        }),
+        keyboard: true,
+        riseOnHover: true,
+      });
+      bubble.on('click', () => {
+        map.setView([lat, lng], Math.min(index.getClusterExpansionZoom(id), MAX_ZOOM));
+      });
+      layer.addLayer(bubble);
+      const el = bubble.getElement();
+      if (el) {
+        el.style.setProperty('--gm-cluster-colour', look.colour);
+        el.style.color = look.textColour;
+        el.dataset.severity = look.severity;
+        el.dataset.count = String(count);
+        el.setAttribute('aria-label', `${count} devices, most severe ${look.severity}; zoom in`);
+      }
+      return bubble;
+    };
     const draw = () => {
-      layer.clearLayers();
       const view = map.getBounds().pad(VIEW_PAD);
       const bbox: [number, number, number, number] = [
         view.getWest(),
@@ -292,42 +331,30 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         view.getEast(),
         Math.min(90, view.getNorth()),
       ];
+      const next = new Map<string, L.Layer>();
       let dots = 0;
       let bubbles = 0;
       for (const feature of index.getClusters(bbox, Math.round(map.getZoom()))) {
-        const [lng, lat] = feature.geometry.coordinates as [number, number];
         const props = feature.properties;
-        if (!('cluster' in props)) {
-          const p = placed[props.i];
-          if (p) layer.addLayer(dot(p));
-          dots += 1;
+        const isCluster = 'cluster' in props;
+        const key = isCluster ? `c${props.cluster_id}` : `p${props.i}`;
+        if (isCluster) bubbles += 1;
+        else dots += 1;
+        const kept = shown.get(key);
+        if (kept) {
+          next.set(key, kept);
           continue;
         }
-        bubbles += 1;
-        const look = clusterLook(props.point_count, props.severity);
-        const bubble = L.marker([lat, lng], {
-          icon: L.divIcon({
-            className: `gm-cluster gm-cluster--${look.size}`,
-            html: `<span aria-hidden="true">${clusterCountText(props.point_count)}</span>`,
-            iconSize: [look.diameterPx, look.diameterPx],
-          }),
-          keyboard: true,
-          riseOnHover: true,
-        });
-        bubble.on('click', () => {
-          const zoom = Math.min(index.getClusterExpansionZoom(props.cluster_id), MAX_ZOOM);
-          map.setView([lat, lng], zoom);
-        });
-        layer.addLayer(bubble);
-        const el = bubble.getElement();
-        if (el) {
-          el.style.setProperty('--gm-cluster-colour', look.colour);
-          el.style.color = look.textColour;
-          el.dataset.severity = look.severity;
-          el.dataset.count = String(props.point_count);
-          el.setAttribute('aria-label', `${props.point_count} devices, most severe ${look.severity}; zoom in`);
+        if (isCluster) {
+          const [lng, lat] = feature.geometry.coordinates as [number, number];
+          next.set(key, bubbleFor(props.cluster_id, props.point_count, props.severity, lat, lng));
+        } else {
+          const p = placed[props.i];
+          if (p) next.set(key, dot(p).addTo(layer));
         }
       }
+      for (const [key, old] of shown) if (!next.has(key)) layer.removeLayer(old);
+      shown = next;
       container.dataset.markers = String(dots);
       container.dataset.clusters = String(bubbles);
     };
@@ -336,7 +363,6 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
     return () => {
       map.off('moveend', draw);
       layer.remove();
-      popup.remove();
     };
   }, [map, placed, clustering, navigate]);
 
