@@ -5,6 +5,7 @@ import {
   USER_SCOPED_STORAGE_KEYS,
   addListEntry,
   hasListEntry,
+  homeGroupId,
   parseStoredList,
   removeListEntry,
   toggleListEntry,
@@ -118,5 +119,33 @@ describe('parseStoredList', () => {
   it('is not fooled by __proto__ keys', () => {
     const list = parseStoredList('[{"__proto__": {"id": "x"}, "id": "a", "name": "A", "ts": 1}]');
     expect(list).toEqual([{ id: 'a', name: 'A', ts: 1 }]);
+  });
+});
+
+describe('homeGroupId (HOME-02, HOME-03)', () => {
+  const groups = [{ groupid: 'GROUPAAAAAA' }, { groupid: 'GROUPBBBBBB' }];
+
+  it('picks the newest recent entry that is one of the user’s groups', () => {
+    const recent = [entry('DEVICE001', 30), entry('GROUPBBBBBB', 20), entry('GROUPAAAAAA', 10)];
+    expect(homeGroupId(recent, groups)).toBe('GROUPBBBBBB');
+    expect(homeGroupId([...recent].reverse(), groups)).toBe('GROUPBBBBBB');
+  });
+
+  it('skips a recent group the user is no longer in', () => {
+    expect(homeGroupId([entry('GROUPGONE00', 50), entry('GROUPAAAAAA', 1)], groups)).toBe('GROUPAAAAAA');
+  });
+
+  it('falls back to the first group without history, and to null without groups', () => {
+    expect(homeGroupId([], groups)).toBe('GROUPAAAAAA');
+    expect(homeGroupId([entry('DEVICE001', 5)], groups)).toBe('GROUPAAAAAA');
+    expect(homeGroupId(null, groups)).toBe('GROUPAAAAAA');
+    expect(homeGroupId([entry('GROUPAAAAAA', 5)], [])).toBeNull();
+    expect(homeGroupId(undefined, undefined)).toBeNull();
+  });
+
+  it('does not reorder the list it is given', () => {
+    const recent = [entry('GROUPAAAAAA', 1), entry('GROUPBBBBBB', 2)];
+    homeGroupId(recent, groups);
+    expect(recent.map((e) => e.id)).toEqual(['GROUPAAAAAA', 'GROUPBBBBBB']);
   });
 });

@@ -96,3 +96,19 @@ export function parseStoredList(raw: string | null | undefined, max: number = LI
   for (const entry of entries) list = addListEntry(list, entry, max);
   return list;
 }
+
+/**
+ * The group home shows without a groupid in the URL (spec 1 section 2 'Home', HOME-02/03): the
+ * newest entry of the recent list that is one of the user's groups, else the user's first group,
+ * else null (no groups: the welcome panel).
+ */
+export function homeGroupId(
+  recent: readonly ListEntry[] | null | undefined,
+  groups: readonly { groupid: string }[] | null | undefined,
+): string | null {
+  const mine = Array.isArray(groups) ? groups : [];
+  const ids = new Set(mine.map((g) => g.groupid));
+  const entries = Array.isArray(recent) ? [...recent] : [];
+  const newest = entries.sort((a, b) => b.ts - a.ts).find((entry) => ids.has(entry.id));
+  return newest?.id ?? mine[0]?.groupid ?? null;
+}

@@ -11,6 +11,7 @@ import {
   DEFAULT_VIEW,
   ERROR_LOADING_DATA,
   STALE_TIMES_MS,
+  homeGroupId,
   homeRedirectFor,
   serverMessage,
   loadErrorDetail,
@@ -30,7 +31,6 @@ import { ViewTabs } from '@/features/groups/components/view-tabs';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
 import { WidgetCard, WidgetCardSkeleton } from '@/features/groups/components/widget-card';
 import { tableSettingsOf, useViewData } from '@/features/groups/hooks/use-view-data';
-import { chooseHomeGroup } from '@/features/groups/utils/choose-group';
 import { DeviceListsButton } from '@/features/recent-devices/components/device-lists-button';
 import { FavouriteStar } from '@/features/recent-devices/components/favourite-device-button';
 import {
@@ -70,7 +70,7 @@ export function HomeRoute() {
 
   const redirect = homeRedirectFor(session.userGroups);
   const urlGroupid = params.groupid;
-  const groupid = urlGroupid ?? (groups.data ? chooseHomeGroup(lists.recent, groups.data) : null);
+  const groupid = urlGroupid ?? (groups.data ? homeGroupId(lists.recent, groups.data) : null);
 
   const group = useQuery({
     ...groupQueryOptions(groupid ?? ''),
