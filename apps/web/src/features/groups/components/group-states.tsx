@@ -1,8 +1,10 @@
 /** Home's group states besides the dashboard: loading, not found, and a failed load (GRP-13). */
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { GROUP_MESSAGES } from '@portal/core';
 import { StatusScreen } from '@/components/ui/status-screen';
+import { baseTitle } from '@/lib/brand';
 import './home.css';
 
 /** The header, tabs and two widget cards in outline while the group loads. */
@@ -19,6 +21,12 @@ export function HomeSkeleton() {
 
 /** A group that does not exist or is not the user's (the server answers both alike). */
 export function GroupNotFound({ groupid }: { groupid: string }) {
+  useEffect(() => {
+    document.title = `${baseTitle} - ${GROUP_MESSAGES.notFound}`;
+    return () => {
+      document.title = baseTitle;
+    };
+  }, []);
   return (
     <StatusScreen
       icon="pi pi-search"
