@@ -266,6 +266,17 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await page.locator('.page-subtitle', { hasText: 'Site A North' }).waitFor();
     expect(await page.title()).toContain('Site A North');
 
+    // The server refuses what the rules forbid, and its message is shown: the last ADMIN stays.
+    await page.getByRole('tab', { name: 'Members' }).click();
+    await settled(page);
+    await chooseLevel(page, owner.email, 'USER');
+    await page.getByRole('dialog', { name: 'Error' }).getByText(GROUP_MESSAGES.lastAdmin).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Error' }).waitFor({ state: 'hidden' });
+    await until('the level back at ADMIN', async () =>
+      (await levelIn(page, owner.email).innerText()).includes('ADMIN') ? true : null,
+    );
+
     // Devices tab: copy one to the second group, then move both there.
     await page.getByRole('tab', { name: 'Devices' }).click();
     await expectPath(page, `/group/${first}/settings/2`);

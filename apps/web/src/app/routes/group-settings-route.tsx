@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import type { GroupSummary } from '@portal/core';
@@ -10,25 +11,33 @@ import { forgetRecentEntry } from '@/features/recent-devices/hooks/use-device-li
 /**
  * /group/{groupid}/settings and /group/{groupid}/settings/{tabindex}: group settings. Leaving the
  * group (REMOVED_SELF, GRP-07) or deleting it refreshes the user's groups, drops the group from
- * the recent list and goes home; the group's own queries are dropped, not refetched into a 404.
+ * the recent list and goes home; the group's own queries are dropped, never refetched into a 404.
  */
 export function GroupSettingsRoute() {
   const { groupid = '', tabindex } = useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const group = useGroup(groupid);
+  // Set once the group is left or deleted: nothing of it is read again, and the page goes blank
+  // (unmounting the tabs' queries) while home loads.
+  const [gone, setGone] = useState(false);
+  const group = useGroup(gone ? undefined : groupid);
   const groups = useGroups();
 
+  useEffect(() => {
+    if (!gone) return;
+    // After the commit that unmounted the tabs, so no observer fetches the group again.
+    queryClient.removeQueries({ queryKey: ['group', groupid] });
+  }, [gone, groupid, queryClient]);
+
+  if (gone) return null;
+
   const leave = () => {
+    setGone(true);
     forgetRecentEntry(groupid);
     // Home must not pick the group from the cached list while GET /groups is on its way.
     queryClient.setQueryData<GroupSummary[]>(['groups'], (list) => list?.filter((g) => g.groupid !== groupid));
+    void queryClient.invalidateQueries({ queryKey: ['groups'] });
     void navigate('/', { replace: true });
-    // After the page has gone: its observers would otherwise fetch the group again.
-    window.setTimeout(() => {
-      queryClient.removeQueries({ queryKey: ['group', groupid] });
-      void queryClient.invalidateQueries({ queryKey: ['groups'] });
-    }, 0);
   };
 
   const base = `/group/${encodeURIComponent(groupid)}/settings`;
