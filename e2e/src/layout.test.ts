@@ -1,6 +1,6 @@
-// Layout in Chromium against the real server and the built web app: no layout shift while /login and the device
-// page load, no content security policy violation on any page, and the map never drawn over the navigation bar
-// or a dialog's backdrop (issue 11).
+// Layout in Chromium against the real server and the built web app: no layout shift while /login, the device
+// page and home (the group dashboard) load, no content security policy violation on any page, and the map never
+// drawn over the navigation bar or a dialog's backdrop (issues 11, 12).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createDeviceModel } from '../../apps/simulator/src/index';
@@ -128,7 +128,13 @@ describe.skipIf(!chromiumAvailable() && !required)('layout', () => {
     const login = await demo('POST', '/api/auth/login', DEMO);
     if (login.status !== 200) throw new Error(`demo sign-in failed: ${JSON.stringify(login)}`);
     device = await stack.provisionDevice(freshDeviceId('LAY'), 'ORB-C1', 'Layout Pump');
-    const claim = await demo('POST', `/api/device/${device.id}/user`, { setupPassword: device.setupPassword });
+    // In a group of the demo account, so home is the group dashboard with the device in its table and on its map.
+    const group = await demo<{ groupid: string }>('POST', '/api/group', { groupName: 'Layout Yard' });
+    if (group.status !== 200) throw new Error(`creating a group failed: ${JSON.stringify(group)}`);
+    const claim = await demo('POST', `/api/device/${device.id}/user`, {
+      setupPassword: device.setupPassword,
+      groupid: group.body.groupid,
+    });
     if (claim.status !== 200) throw new Error(`adding ${device.id} failed: ${JSON.stringify(claim)}`);
     // Presented as the demo fleet presents its devices: trigger buttons, custom settings, display settings.
     for (const [path, body] of [
@@ -196,6 +202,30 @@ describe.skipIf(!chromiumAvailable() && !required)('layout', () => {
       expect(await layoutShift(page)).toBeLessThan(CLS_LIMIT);
       await context.close();
     });
+
+    it(`home (the group dashboard) loads with a cumulative layout shift under ${CLS_LIMIT}`, async () => {
+      const { context, page } = await probedPage(viewport, true);
+      // The group's data, the table's code, the map's code and the icon font come last, in that order.
+      const data = await hold(page, /\/api\/group\/[^/]+\/data(\?|$)/);
+      const tableCode = await hold(page, /\/assets\/group-table-widget-[^/]*\.js$/);
+      const mapCode = await hold(page, /\/assets\/leaflet-group-map-[^/]*\.js$/);
+      const font = await hold(page, ICON_FONT);
+      await page.goto(stack.url('/'), { waitUntil: 'domcontentloaded' });
+      await page.getByRole('heading', { level: 1, name: 'Layout Yard' }).waitFor();
+      await frames(page, 3);
+      data.release();
+      await frames(page, 3);
+      tableCode.release();
+      await page.locator('.widget-card').first().getByText(device.id).first().waitFor();
+      await frames(page, 3);
+      mapCode.release();
+      await page.locator('.leaflet-control-zoom-in').waitFor();
+      await frames(page, 3);
+      font.release();
+      await settle(page);
+      expect(await layoutShift(page)).toBeLessThan(CLS_LIMIT);
+      await context.close();
+    });
   });
 
   it('raises no content security policy violation on any page', async () => {
@@ -212,6 +242,7 @@ describe.skipIf(!chromiumAvailable() && !required)('layout', () => {
       await visit(false, '/login', (page) => page.getByRole('button', { name: 'Sign in' }).waitFor()),
       await visit(false, '/signup', (page) => page.getByRole('button', { name: 'Create account' }).waitFor()),
       await visit(true, '/account', (page) => page.getByRole('tab', { name: /profile/i }).waitFor()),
+      await visit(true, '/', (page) => page.locator('.leaflet-control-zoom-in').waitFor()),
       await visit(true, '/add', (page) => page.getByLabel('Device ID').waitFor()),
       await visit(true, `/data/${device.id}`, openDevicePage),
     ];
