@@ -418,5 +418,13 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await page.route(`**/api/group/${groupid}`, (route) => route.fulfill({ status: 500, body: '' }));
     await page.goto(stack.url(`/group/${groupid}/settings`));
     await page.locator('.gs-load-error', { hasText: ERROR_LOADING_DATA }).waitFor({ timeout: 20_000 });
+    // ... and the server's message when it sends one, once (in place, no toast on top).
+    await page.unroute(`**/api/group/${groupid}`);
+    await page.route(`**/api/group/${groupid}`, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Groups are resting"}' }),
+    );
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('.gs-load-error', { hasText: 'Groups are resting' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByText('Groups are resting').count()).toBe(1);
   });
 });

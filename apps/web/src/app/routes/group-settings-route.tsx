@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import type { GroupSummary } from '@portal/core';
 import { GroupSettingsPage } from '@/features/group-settings/components/group-settings-page';
 import { parseTabIndex } from '@/features/group-settings/utils/tabs';
-import { useGroup } from '@/features/groups/api/get-group';
+import { groupQueryOptions } from '@/features/groups/api/get-group';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { forgetRecentEntry } from '@/features/recent-devices/hooks/use-device-lists';
 
@@ -20,7 +20,12 @@ export function GroupSettingsRoute() {
   // Set once the group is left or deleted: nothing of it is read again, and the page goes blank
   // (unmounting the tabs' queries) while home loads.
   const [gone, setGone] = useState(false);
-  const group = useGroup(gone ? undefined : groupid);
+  const group = useQuery({
+    ...groupQueryOptions(groupid),
+    enabled: !gone,
+    // The page shows a failure itself: the server's message or 'Error Loading Data' (GRP-13), or not found.
+    meta: { silent: true },
+  });
   const groups = useGroups();
 
   useEffect(() => {
