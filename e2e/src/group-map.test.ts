@@ -273,6 +273,31 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
     }
   });
 
+  it('zooms in on a cluster by click, and by Enter from the keyboard', async () => {
+    const { context, page } = await signedInPage();
+    try {
+      const map = await openGroup(page, crowdGroup);
+      const bubble = page.locator('.gm-cluster').first();
+      await bubble.waitFor();
+      await map.scrollIntoViewIfNeeded();
+      const zoom = await zoomOf(map);
+      await page
+        .getByRole('button', { name: /devices, most severe normal; zoom in$/ })
+        .first()
+        .click();
+      await until('a closer zoom', async () => (await zoomOf(map)) > zoom);
+      // Out again with the map's own button, then in on a bubble from the keyboard.
+      await page.locator('.leaflet-control-zoom-out').click();
+      await until('the zoom back', async () => (await zoomOf(map)) === zoom);
+      await page.locator('.gm-cluster').first().waitFor();
+      await page.locator('.gm-cluster').first().focus();
+      await page.keyboard.press('Enter');
+      await until('a closer zoom', async () => (await zoomOf(map)) > zoom);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('turns a cluster red when one of its devices raises an ALARM event (MAP-06)', async () => {
     const { context, page } = await signedInPage();
     try {
@@ -352,6 +377,7 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
       expect(Math.abs(centre.lat - MAP_DEFAULTS.centre.lat)).toBeLessThan(0.2);
       expect(Math.abs(centre.lng - MAP_DEFAULTS.centre.lng)).toBeLessThan(0.2);
       expect(await drawn(map)).toEqual({ markers: 0, clusters: 0 });
+      await page.locator('.gm-widget').getByText('No devices in this group').waitFor();
       await map.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'empty-1280.png') });
     } finally {

@@ -79,6 +79,95 @@ const ABSOLUTE_TIME = new Intl.DateTimeFormat(undefined, {
   timeZoneName: 'short',
 });
 
+/** A cluster as drawn: supercluster's id, its member count, its most severe member's severity, its place. */
+interface Bubble {
+  id: number;
+  count: number;
+  severity: MapSeverity;
+  lat: number;
+  lng: number;
+}
+
+/**
+ * The cluster bubbles, all in one element of the marker pane, written at once after each move or
+ * zoom (a Leaflet marker each costs far more in events and DOM work); hidden while a zoom
+ * animates. Each bubble is a button: a click, Enter or Space zooms in on it.
+ */
+class BubbleLayer extends L.Layer {
+  private box: HTMLDivElement | null = null;
+  private drawn: Bubble[] = [];
+
+  constructor(private readonly onChoose: (bubble: Bubble) => void) {
+    super();
+  }
+
+  override onAdd(map: L.Map): this {
+    const box = L.DomUtil.create('div', 'gm-bubbles', map.getPane('markerPane'));
+    // A press on a bubble is the bubble's, not the start of a drag or a click on the map.
+    L.DomEvent.disableClickPropagation(box);
+    box.addEventListener('click', this.onClick);
+    box.addEventListener('keydown', this.onKey);
+    this.box = box;
+    map.on('zoomstart', this.hide);
+    return this;
+  }
+
+  override onRemove(map: L.Map): this {
+    map.off('zoomstart', this.hide);
+    this.box?.remove();
+    this.box = null;
+    return this;
+  }
+
+  /** Draws these bubbles in place of the last ones. */
+  show(bubbles: Bubble[]): void {
+    const box = this.box;
+    if (!box || !this._map) return;
+    this.drawn = bubbles;
+    const fragment = document.createDocumentFragment();
+    bubbles.forEach((bubble, i) => {
+      const look = clusterLook(bubble.count, bubble.severity);
+      const at = this._map.latLngToLayerPoint([bubble.lat, bubble.lng]);
+      const half = look.diameterPx / 2;
+      const el = document.createElement('div');
+      el.className = `gm-cluster gm-cluster--${look.size}`;
+      el.tabIndex = 0;
+      el.setAttribute('role', 'button');
+      el.setAttribute('aria-label', `${bubble.count} devices, most severe ${look.severity}; zoom in`);
+      el.dataset.i = String(i);
+      el.dataset.severity = look.severity;
+      el.dataset.count = String(bubble.count);
+      el.textContent = clusterCountText(bubble.count);
+      el.style.width = el.style.height = `${look.diameterPx}px`;
+      el.style.transform = `translate3d(${Math.round(at.x - half)}px, ${Math.round(at.y - half)}px, 0)`;
+      el.style.setProperty('--gm-cluster-colour', look.colour);
+      el.style.color = look.textColour;
+      fragment.append(el);
+    });
+    box.replaceChildren(fragment);
+    box.hidden = false;
+  }
+
+  private readonly hide = () => {
+    if (this.box) this.box.hidden = true;
+  };
+
+  private choose(target: EventTarget | null): boolean {
+    const el = target instanceof Element ? target.closest<HTMLElement>('.gm-cluster') : null;
+    const bubble = el ? this.drawn[Number(el.dataset.i)] : undefined;
+    if (bubble) this.onChoose(bubble);
+    return bubble !== undefined;
+  }
+
+  private readonly onClick = (event: MouseEvent) => {
+    this.choose(event.target);
+  };
+
+  private readonly onKey = (event: KeyboardEvent) => {
+    if ((event.key === 'Enter' || event.key === ' ') && this.choose(event.target)) event.preventDefault();
+  };
+}
+
 function placeDevices(devices: readonly GroupDataDevice[]): { placed: Placed[]; unplaced: number } {
   const placed: Placed[] = [];
   for (const device of devices) {
@@ -296,33 +385,11 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
     }
 
     const index = buildIndex(placed);
-    /** What is drawn, by key ('p' + marker index, or 'c' + cluster id, which differs per zoom): kept while still wanted. */
-    let shown = new Map<string, L.Layer>();
-    const bubbleFor = (id: number, count: number, severity: MapSeverity, lat: number, lng: number) => {
-      const look = clusterLook(count, severity);
-      const bubble = L.marker([lat, lng], {
-        icon: L.divIcon({
-          className: `gm-cluster gm-cluster--${look.size}`,
-          html: `<span aria-hidden="true">${clusterCountText(count)}</span>`,
-          iconSize: [look.diameterPx, look.diameterPx],
-        }),
-        keyboard: true,
-        riseOnHover: true,
-      });
-      bubble.on('click', () => {
-        map.setView([lat, lng], Math.min(index.getClusterExpansionZoom(id), MAX_ZOOM));
-      });
-      layer.addLayer(bubble);
-      const el = bubble.getElement();
-      if (el) {
-        el.style.setProperty('--gm-cluster-colour', look.colour);
-        el.style.color = look.textColour;
-        el.dataset.severity = look.severity;
-        el.dataset.count = String(count);
-        el.setAttribute('aria-label', `${count} devices, most severe ${look.severity}; zoom in`);
-      }
-      return bubble;
-    };
+    const bubbles = new BubbleLayer((bubble) => {
+      map.setView([bubble.lat, bubble.lng], Math.min(index.getClusterExpansionZoom(bubble.id), MAX_ZOOM));
+    }).addTo(map);
+    /** The dots drawn, by marker index: kept while still wanted after a move. */
+    let shown = new Map<number, L.CircleMarker>();
     const draw = () => {
       const view = map.getBounds().pad(VIEW_PAD);
       const bbox: [number, number, number, number] = [
@@ -331,37 +398,31 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         view.getEast(),
         Math.min(90, view.getNorth()),
       ];
-      const next = new Map<string, L.Layer>();
-      let dots = 0;
-      let bubbles = 0;
+      const next = new Map<number, L.CircleMarker>();
+      const found: Bubble[] = [];
       for (const feature of index.getClusters(bbox, Math.round(map.getZoom()))) {
         const props = feature.properties;
-        const isCluster = 'cluster' in props;
-        const key = isCluster ? `c${props.cluster_id}` : `p${props.i}`;
-        if (isCluster) bubbles += 1;
-        else dots += 1;
-        const kept = shown.get(key);
-        if (kept) {
-          next.set(key, kept);
+        if ('cluster' in props) {
+          const [lng, lat] = feature.geometry.coordinates as [number, number];
+          found.push({ id: props.cluster_id, count: props.point_count, severity: props.severity, lat, lng });
           continue;
         }
-        if (isCluster) {
-          const [lng, lat] = feature.geometry.coordinates as [number, number];
-          next.set(key, bubbleFor(props.cluster_id, props.point_count, props.severity, lat, lng));
-        } else {
-          const p = placed[props.i];
-          if (p) next.set(key, dot(p).addTo(layer));
-        }
+        const kept = shown.get(props.i);
+        const p = placed[props.i];
+        if (kept) next.set(props.i, kept);
+        else if (p) next.set(props.i, dot(p).addTo(layer));
       }
-      for (const [key, old] of shown) if (!next.has(key)) layer.removeLayer(old);
+      for (const [i, old] of shown) if (!next.has(i)) layer.removeLayer(old);
       shown = next;
-      container.dataset.markers = String(dots);
-      container.dataset.clusters = String(bubbles);
+      bubbles.show(found);
+      container.dataset.markers = String(next.size);
+      container.dataset.clusters = String(found.length);
     };
     draw();
     map.on('moveend', draw);
     return () => {
       map.off('moveend', draw);
+      bubbles.remove();
       layer.remove();
     };
   }, [map, placed, clustering, navigate]);
@@ -391,6 +452,8 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         <p className="gm-note" role="status">
           Loading devices…
         </p>
+      ) : list.length === 0 ? (
+        <p className="gm-note">No devices in this group</p>
       ) : unplaced > 0 ? (
         <p className="gm-note">
           {unplaced} {unplaced === 1 ? 'device' : 'devices'} without a position
