@@ -3,7 +3,7 @@
  * route: membership, the reads, the JSON written, brotli as a browser asks for it) for a group of
  * DEVICES devices over the default 7-day range with a configured table's keys, 20 sequential calls
  * a run, p95 of each run (time to the last byte), the median of 3 runs, and the answer's size on
- * the wire (compressed) and as JSON. Also the reads alone (telemetry groupDataRows), to tell the
+ * the wire (compressed) and as JSON. Also the reads alone (telemetry groupDataParts), to tell the
  * database's share from the rest, and home's search (`GET /api/search?q=`) for the same user,
  * who reaches the 10,000 devices through the group.
  *
@@ -198,8 +198,8 @@ async function measure(store: Store): Promise<BenchResult[]> {
     const telemetry = bp.portal.app.services.telemetry;
     const readP95s = await p95Runs(`group-data ${store} reads`, CALLS, async () => {
       const start = performance.now();
-      const rows = await telemetry.groupDataRows(ids, { fromS: to - DAYS * 86_400, toS: to, keys: KEYS });
-      if (rows.length !== DEVICES) throw new Error(`groupDataRows answered ${rows.length} rows`);
+      const rows = await telemetry.groupDataParts(ids, { fromS: to - DAYS * 86_400, toS: to, keys: KEYS });
+      if (rows.length !== DEVICES) throw new Error(`groupDataParts answered ${rows.length} rows`);
       return performance.now() - start;
     });
 

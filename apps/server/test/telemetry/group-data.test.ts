@@ -6,12 +6,13 @@
  * deleting a device's data removes them and a transfer moves them. PGlite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventLevel, markerSeverity, type EventLevel } from '@portal/core';
+import { eventLevel, markerSeverity, type EventLevel, type GroupDataDevice } from '@portal/core';
 import type { Db } from '../../src/db/db';
 import {
-  groupDataRows,
+  groupDataParts,
   hourRange,
   rangePlan,
+  type GroupDataQuery,
   type GroupMessage,
 } from '../../src/modules/telemetry/group-data.repository';
 import * as repo from '../../src/modules/telemetry/telemetry.repository';
@@ -39,6 +40,25 @@ describe('hourRange and rangePlan', () => {
     expect(inDay.dayFrom).toBe(inDay.dayTo);
   });
 });
+
+/** groupDataParts' parts read back as one object per device (each part is JSON object members). */
+async function groupDataRows(db: Db, ids: string[], q: GroupDataQuery) {
+  const parts = await groupDataParts(db, ids, q);
+  return parts.map((part, i) => {
+    const o = JSON.parse(`{${part}}`) as GroupDataDevice;
+    return {
+      deviceId: ids[i]!,
+      lastContact: o.ts,
+      latest: o.values,
+      lat: o.lat,
+      lon: o.lon,
+      hdop: o.hdop,
+      counts: { info: o.infoCount, alert: o.alertCount, warning: o.warningCount, alarm: o.alarmCount },
+      messages: o.messages,
+      marker: o.severity,
+    };
+  });
+}
 
 const pgUrl = await findPostgres();
 const kinds: DbKind[] = pgUrl ? ['pglite', 'postgres'] : ['pglite'];
@@ -145,13 +165,8 @@ describe.each(kinds)('group data (%s)', (kind) => {
       expect(rows.map((x) => x.deviceId)).toEqual(ids);
       for (const row of rows) {
         const expected = await scanned(tp.portal.db, row.deviceId, fromS, toS, ['temp', 'nope'], limit);
-        const { deviceId: _d, lastContact, valuesJson, messagesJson, ...rest } = row;
-        const read = {
-          ...rest,
-          latest: JSON.parse(valuesJson) as unknown,
-          messages: JSON.parse(messagesJson) as unknown,
-        };
-        expect(read, `${row.deviceId} ${fromS}..${toS} (${limit})`).toEqual(expected);
+        const { deviceId: _d, lastContact, ...rest } = row;
+        expect(rest, `${row.deviceId} ${fromS}..${toS} (${limit})`).toEqual(expected);
         expect(lastContact).not.toBeNull();
       }
     }
@@ -177,11 +192,11 @@ describe.each(kinds)('group data (%s)', (kind) => {
     const [row] = await groupDataRows(tp.portal.db, [id], { fromS, toS, keys: ['x'], messages: 2 });
     expect(row!.counts).toEqual({ info: 3, alert: 1, warning: 2, alarm: 0 });
     expect(row!.marker).toBe('warning');
-    expect((JSON.parse(row!.messagesJson) as GroupMessage[]).map((m) => m.msg)).toEqual([
+    expect(row!.messages.map((m) => m.msg)).toEqual([
       `INFO@${d0 + 5 * DAY + 14 * HOUR + 3599}`,
       `INFO@${d0 + 5 * DAY - 1}`,
     ]);
-    expect(JSON.parse(row!.valuesJson)).toEqual({ x: { v: 1, ts: d0 + 5 * DAY + 15 * HOUR } });
+    expect(row!.latest).toEqual({ x: { v: 1, ts: d0 + 5 * DAY + 15 * HOUR } });
     // One hour more at the start takes the alarm in.
     const [wider] = await groupDataRows(tp.portal.db, [id], { fromS: fromS - HOUR, toS, keys: [] });
     expect(wider!.counts.alarm).toBe(1);
@@ -240,13 +255,13 @@ describe.each(kinds)('group data (%s)', (kind) => {
     const [moved] = await groupDataRows(db, [b], { fromS: ts - HOUR, toS: ts + HOUR, keys: [] });
     expect(moved!.counts).toEqual({ info: 1, alert: 0, warning: 0, alarm: 2 });
     // The newest messages of both lists, merged (event_newest moves with the events).
-    expect((JSON.parse(moved!.messagesJson) as GroupMessage[]).map((m) => m.msg)).toEqual(['b1', 'a2', 'a1']);
+    expect(moved!.messages.map((m) => m.msg)).toEqual(['b1', 'a2', 'a1']);
     await db.transaction((tx) => repo.deleteDeviceData(tx, b));
     expect(await storedEventCounts(db, [b])).toEqual({ hours: new Map(), days: new Map() });
     const [gone] = await groupDataRows(db, [b], { fromS: ts - HOUR, toS: ts + HOUR, keys: [] });
     expect(gone).toMatchObject({
       counts: { info: 0, alert: 0, warning: 0, alarm: 0 },
-      messagesJson: '[]',
+      messages: [],
       marker: 'normal',
     });
   });

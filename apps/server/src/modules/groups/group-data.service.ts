@@ -26,7 +26,7 @@ const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message
 export interface GroupDataDeps {
   db: Db;
   clock: Clock;
-  telemetry: Pick<TelemetryService, 'groupDataRows'>;
+  telemetry: Pick<TelemetryService, 'groupDataParts'>;
 }
 
 /** The range a call reads: `to` defaults to now, `from` to GROUP_DATA_DEFAULT_DAYS before `to`. */
@@ -42,7 +42,6 @@ export function groupDataRange(
 }
 
 const text = (value: string) => JSON.stringify(value);
-const numberOrNull = (value: number | null) => (value === null || !Number.isFinite(value) ? 'null' : String(value));
 
 export function createGroupDataService(deps: GroupDataDeps) {
   const { db, clock, telemetry } = deps;
@@ -54,29 +53,22 @@ export function createGroupDataService(deps: GroupDataDeps) {
       if (!found) throw groupNotFound();
       const { fromS, toS } = groupDataRange(query, Math.floor(clock.now().getTime() / 1000));
       const devices = await repo.listGroupDevices(db, groupid);
-      const rows = await telemetry.groupDataRows(
+      const parts = await telemetry.groupDataParts(
         devices.map((d) => d.device_id),
         { fromS, toS, keys: query.keys, ...(query.messages === undefined ? {} : { messages: query.messages }) },
       );
-      const byId = new Map(rows.map((row) => [row.deviceId, row]));
-      const parts: string[] = [];
-      for (const device of devices) {
-        const row = byId.get(device.device_id);
-        if (!row) continue;
+      const out: string[] = [];
+      devices.forEach((device, i) => {
         const s = deviceSummary(device);
-        parts.push(
+        out.push(
           `{"deviceid":${text(device.device_id)},"name":${text(s.name)},"status":${text(s.status)},` +
             `"type":${text(s.type)},"fw":${text(s.fw)},"machineMake":${text(s.machineMake)},` +
-            `"machineModel":${text(s.machineModel)},"ts":${numberOrNull(row.lastContact)},` +
-            `"values":${row.valuesJson},"alarmCount":${row.counts.alarm},"warningCount":${row.counts.warning},` +
-            `"alertCount":${row.counts.alert},"infoCount":${row.counts.info},"messages":${row.messagesJson},` +
-            `"lat":${numberOrNull(row.lat)},"lon":${numberOrNull(row.lon)},"hdop":${numberOrNull(row.hdop)},` +
-            `"severity":${text(row.marker)}}`,
+            `"machineModel":${text(s.machineModel)},${parts[i]}}`,
         );
-      }
+      });
       const from = Math.floor(fromS / HOUR) * HOUR;
       const to = Math.floor(toS / HOUR) * HOUR + HOUR;
-      return `{"groupid":${text(groupid)},"from":${from},"to":${to},"devices":[${parts.join(',')}]}`;
+      return `{"groupid":${text(groupid)},"from":${from},"to":${to},"devices":[${out.join(',')}]}`;
     },
   };
 }

@@ -2,9 +2,14 @@
  * What the group data call reads for many devices at once (DESIGN.md section 5): latest values,
  * last contact, position, event counts by level and the newest event messages within a range,
  * and the marker severity. Pure reads of what ingest keeps ready (latest, devices.last_contact,
- * event_hour, event_day, the events index), never a scan of records or events.
+ * event_hour, event_day, event_newest), never a scan of records or events.
+ *
+ * One statement answers every device as one text: each device's part of the answer written by
+ * the database as JSON, the parts joined by U+0001 (which JSON text never holds raw). PGlite
+ * hands rows to JavaScript one by one, and four reads of 10,000 rows each, parsed and written
+ * again as JSON here, were most of the call: one row of text is one copy.
  */
-import { EVENT_LEVELS, markerSeverityOfLevels, type EventLevel, type MapSeverity } from '@portal/core';
+import { EVENT_LEVELS, MAP_SEVERITIES, markerSeverityOfLevels } from '@portal/core';
 import type { Db } from '../../db/db';
 import { EVENT_MESSAGE_JSON, EVENT_NEWEST_MAX } from './telemetry.repository';
 
@@ -27,35 +32,6 @@ export interface GroupDataQuery {
   messages?: number;
 }
 
-export interface GroupMessage {
-  ts: number;
-  topic: string | null;
-  msg: string;
-  lv: number | null;
-  severity: string | null;
-}
-
-/**
- * One device's group data. Latest values and messages come as JSON text, written by the
- * database as the call answers them, so 10,000 rows are never parsed and written again.
- */
-export interface GroupDataRow {
-  deviceId: string;
-  /** Epoch seconds of the last contact, or null. */
-  lastContact: number | null;
-  /** JSON object text: the latest value and its time ({v, ts}) of each asked key the device has. */
-  valuesJson: string;
-  lat: number | null;
-  lon: number | null;
-  hdop: number | null;
-  /** Events in the range by level. */
-  counts: Record<EventLevel, number>;
-  /** JSON array text: the newest events in the range ({ts, topic, msg, lv, severity}), newest first. */
-  messagesJson: string;
-  /** Most severe event in the range (spec 1 section 4 'map marker severity'). */
-  marker: MapSeverity;
-}
-
 /** The hourly buckets [fromH, toH] a range covers, floored to whole hours (the end's hour whole). */
 export function hourRange(fromS: number, toS: number): { fromH: number; toH: number } {
   return { fromH: Math.floor(fromS / HOUR) * HOUR, toH: Math.floor(toS / HOUR) * HOUR };
@@ -72,140 +48,121 @@ export function rangePlan(fromH: number, toH: number): { dayFrom: number; dayTo:
   return dayFrom < dayTo ? { dayFrom, dayTo } : { dayFrom: toH + HOUR, dayTo: toH + HOUR };
 }
 
-const emptyCounts = (): Record<EventLevel, number> => ({ info: 0, alert: 0, warning: 0, alarm: 0 });
+export interface GroupMessage {
+  ts: number;
+  topic: string | null;
+  msg: string;
+  lv: number | null;
+  severity: string | null;
+}
 
-/** Reads the group data of `deviceIds` (unknown ids are left out), in the order given. */
-export async function groupDataRows(db: Db, deviceIds: readonly string[], q: GroupDataQuery): Promise<GroupDataRow[]> {
+/**
+ * The marker severity of a device's counts, in SQL, from core's rule (markerSeverityOfLevels):
+ * the most severe severity any level with events maps to, else normal.
+ */
+const MARKER_SQL = `CASE ${MAP_SEVERITIES.filter((severity) => severity !== 'normal')
+  .map((severity) => {
+    const levels = EVENT_LEVELS.filter((level) => markerSeverityOfLevels([level]) === severity);
+    return `WHEN ${levels.map((level) => `coalesce(c.${level}, 0) > 0`).join(' OR ')} THEN '${severity}'`;
+  })
+  .join(' ')} ELSE 'normal' END`;
+
+/** The part a device with no row of its own gets (an id the database does not know). */
+export const EMPTY_GROUP_DATA_PART =
+  '"ts":null,"values":{},"alarmCount":0,"warningCount":0,"alertCount":0,"infoCount":0,"messages":[],"lat":null,"lon":null,"hdop":null,"severity":"normal"';
+
+/**
+ * Each device's part of the group data answer, in the order of `deviceIds`: the members
+ * `"ts"` (last contact), `"values"` (latest value and time, {v, ts}, of each asked key the
+ * device has), `"alarmCount"`, `"warningCount"`, `"alertCount"`, `"infoCount"`, `"messages"`
+ * (the newest in the range, newest first, {ts, topic, msg, lv, severity}), `"lat"`, `"lon"`,
+ * `"hdop"` and `"severity"` (the marker severity), as JSON object members without the braces.
+ *
+ * The messages come from each device's newest-message list (event_newest): its first `limit`
+ * when they lie in the range (the usual case: a range ending now), else those of the list in
+ * the range when the list is known to hold them all (shorter than the maximum, reaching back
+ * before the range, or with `limit` of them in it); only a device whose list cannot answer (a
+ * range ending long before its newest events) is read from the events index.
+ */
+export async function groupDataParts(db: Db, deviceIds: readonly string[], q: GroupDataQuery): Promise<string[]> {
+  if (deviceIds.length === 0) return [];
   const { fromH, toH } = hourRange(q.fromS, q.toS);
   const { dayFrom, dayTo } = rangePlan(fromH, toH);
   const end = toH + HOUR;
   const limit = Math.min(q.messages ?? GROUP_MESSAGES_DEFAULT, EVENT_NEWEST_MAX);
-  const ids = [...deviceIds];
-  return db.transaction(async (tx) => {
-    // One row per device each, the JSON already written by the database: PGlite hands rows to
-    // JavaScript one by one, so 10,000 rows cost far less than 50,000, and no value is parsed here.
-    const contacts = await tx.query<{ id: string; last_contact: number | null }>(
-      `SELECT id, last_contact FROM devices WHERE id = ANY($1::text[])`,
-      [ids],
-    );
-    const latest = await tx.query<{
-      device_id: string;
-      vals: string | null;
-      lat: number | null;
-      lon: number | null;
-      hdop: number | null;
-    }>(
-      `SELECT device_id,
+  const readKeys = [...new Set([...q.keys, ...Object.values(POSITION_KEYS)])];
+  const number = (column: string) => `coalesce(${column}::text, 'null')`;
+  const [row] = await db.query<{ parts: string | null }>(
+    `WITH lv AS (
+       SELECT device_id,
               json_object_agg(key, json_build_object('v', value, 'ts', ts)) FILTER (WHERE key = ANY($2::text[]))::text AS vals,
-              max(CASE WHEN key = $3 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS lat,
-              max(CASE WHEN key = $4 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS lon,
-              max(CASE WHEN key = $5 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS hdop
-         FROM latest WHERE device_id = ANY($1::text[]) AND key = ANY($6::text[]) GROUP BY device_id`,
-      [
-        ids,
-        q.keys,
-        POSITION_KEYS.lat,
-        POSITION_KEYS.lon,
-        POSITION_KEYS.hdop,
-        [...q.keys, ...Object.values(POSITION_KEYS)],
-      ],
-    );
-    const counts = await tx.query<{ device_id: string } & Record<EventLevel, number>>(
-      `SELECT device_id, sum(info)::integer AS info, sum(alert)::integer AS alert, sum(warning)::integer AS warning,
+              max(CASE WHEN key = $9 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS lat,
+              max(CASE WHEN key = $10 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS lon,
+              max(CASE WHEN key = $11 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS hdop
+         FROM latest WHERE device_id = ANY($1::text[]) AND key = ANY($3::text[]) GROUP BY device_id
+     ), c AS (
+       SELECT device_id, sum(info)::integer AS info, sum(alert)::integer AS alert, sum(warning)::integer AS warning,
               sum(alarm)::integer AS alarm FROM (
          SELECT device_id, info, alert, warning, alarm FROM event_day
-          WHERE device_id = ANY($1::text[]) AND bucket >= $4 AND bucket < $5
+          WHERE device_id = ANY($1::text[]) AND bucket >= $6 AND bucket < $7
          UNION ALL
          SELECT device_id, info, alert, warning, alarm FROM event_hour
-          WHERE device_id = ANY($1::text[]) AND bucket >= $2 AND bucket <= $3 AND (bucket < $4 OR bucket >= $5)
-       ) c GROUP BY device_id`,
-      [ids, fromH, toH, dayFrom, dayTo],
-    );
-    const messages = limit > 0 ? await newestMessages(tx, ids, fromH, end, limit) : new Map<string, string>();
-    const rows = new Map<string, GroupDataRow>();
-    for (const c of contacts) {
-      rows.set(c.id, {
-        deviceId: c.id,
-        lastContact: c.last_contact,
-        valuesJson: '{}',
-        lat: null,
-        lon: null,
-        hdop: null,
-        counts: emptyCounts(),
-        messagesJson: messages.get(c.id) ?? '[]',
-        marker: 'normal',
-      });
-    }
-    for (const l of latest) {
-      const row = rows.get(l.device_id);
-      if (!row) continue;
-      if (l.vals !== null) row.valuesJson = l.vals;
-      row.lat = l.lat;
-      row.lon = l.lon;
-      row.hdop = l.hdop;
-    }
-    for (const c of counts) {
-      const row = rows.get(c.device_id);
-      if (row) for (const level of EVENT_LEVELS) row.counts[level] = c[level];
-    }
-    const out: GroupDataRow[] = [];
-    for (const id of ids) {
-      const row = rows.get(id);
-      if (!row) continue;
-      row.marker = markerSeverityOfLevels(EVENT_LEVELS.filter((level) => row.counts[level] > 0));
-      out.push(row);
-    }
-    return out;
-  });
-}
-
-/**
- * The newest `limit` messages in [from, end) of each device, as JSON array text, from the lists
- * ingest keeps (event_newest: a device's newest EVENT_NEWEST_MAX events). A list answers for its
- * device when its first `limit` messages lie in the range (the usual case: a range ending now),
- * else its messages in the range do when the list is known to hold them all (shorter than the
- * maximum, reaching back before the range, or with `limit` of them in it). Only a device whose
- * list cannot answer (a range that ends long before its newest events) is read from the events
- * index.
- */
-async function newestMessages(
-  db: Db,
-  ids: string[],
-  from: number,
-  end: number,
-  limit: number,
-): Promise<Map<string, string>> {
-  const lists = await db.query<{ device_id: string; messages: string | null; complete: boolean }>(
-    `SELECT device_id,
-            CASE WHEN fast THEN array_to_string(items[1:$4], ',')
-                 ELSE (SELECT string_agg(m, ',' ORDER BY o) FROM (
-                         SELECT m, o FROM unnest(ts, items) WITH ORDINALITY AS u(t, m, o)
-                          WHERE t >= $2 AND t < $3 ORDER BY o LIMIT $4) s) END AS messages,
-            fast OR cardinality(ts) < $5 OR ts[cardinality(ts)] < $2
-              OR (SELECT count(*) FROM unnest(ts) AS u(t) WHERE t >= $2 AND t < $3) >= $4 AS complete
-       FROM (SELECT device_id, ts, items, cardinality(ts) >= $4 AND ts[1] < $3 AND ts[$4] >= $2 AS fast
-               FROM event_newest WHERE device_id = ANY($1::text[])) n`,
-    [ids, from, end, limit, EVENT_NEWEST_MAX],
+          WHERE device_id = ANY($1::text[]) AND bucket >= $4 AND bucket < $6
+         UNION ALL
+         SELECT device_id, info, alert, warning, alarm FROM event_hour
+          WHERE device_id = ANY($1::text[]) AND bucket >= greatest($7, $6) AND bucket <= $5
+       ) x GROUP BY device_id
+     ), n AS (
+       SELECT device_id, ts, items, cardinality(ts) >= $8 AND ts[1] < $12 AND ts[$8] >= $4 AS fast
+         FROM event_newest WHERE device_id = ANY($1::text[])
+     ), m AS (
+       SELECT device_id,
+              CASE WHEN fast THEN array_to_string(items[1:$8], ',')
+                   WHEN cardinality(ts) < $13 OR ts[cardinality(ts)] < $4
+                        OR (SELECT count(*) FROM unnest(ts) AS u(t) WHERE t >= $4 AND t < $12) >= $8
+                     THEN (SELECT string_agg(i, ',' ORDER BY o) FROM (
+                             SELECT i, o FROM unnest(ts, items) WITH ORDINALITY AS u(t, i, o)
+                              WHERE t >= $4 AND t < $12 ORDER BY o LIMIT $8) s)
+                   ELSE (SELECT array_to_string((array_agg(e.item ORDER BY e.ts DESC, e.id DESC))[1:$8], ',') FROM (
+                           SELECT id, ts, ${EVENT_MESSAGE_JSON} AS item FROM events
+                            WHERE events.device_id = n.device_id AND ts >= $4 AND ts < $12
+                            ORDER BY ts DESC FETCH FIRST $8 ROWS WITH TIES) e)
+              END AS messages
+         FROM n WHERE $8 > 0
+     )
+     SELECT string_agg(
+              CASE WHEN d.id IS NULL THEN $14 ELSE
+                '"ts":' || ${number('d.last_contact')} || ',"values":' || coalesce(lv.vals, '{}') ||
+                ',"alarmCount":' || coalesce(c.alarm, 0) || ',"warningCount":' || coalesce(c.warning, 0) ||
+                ',"alertCount":' || coalesce(c.alert, 0) || ',"infoCount":' || coalesce(c.info, 0) ||
+                ',"messages":[' || coalesce(m.messages, '') || '],"lat":' || ${number('lv.lat')} ||
+                ',"lon":' || ${number('lv.lon')} || ',"hdop":' || ${number('lv.hdop')} ||
+                ',"severity":"' || ${MARKER_SQL} || '"' END,
+              chr(1) ORDER BY i.o) AS parts
+       FROM unnest($1::text[]) WITH ORDINALITY AS i(id, o)
+       LEFT JOIN devices d ON d.id = i.id
+       LEFT JOIN lv ON lv.device_id = i.id
+       LEFT JOIN c ON c.device_id = i.id
+       LEFT JOIN m ON m.device_id = i.id`,
+    [
+      [...deviceIds],
+      q.keys,
+      readKeys,
+      fromH,
+      toH,
+      dayFrom,
+      dayTo,
+      limit,
+      POSITION_KEYS.lat,
+      POSITION_KEYS.lon,
+      POSITION_KEYS.hdop,
+      end,
+      EVENT_NEWEST_MAX,
+      EMPTY_GROUP_DATA_PART,
+    ],
   );
-  const out = new Map<string, string>();
-  const probe: string[] = [];
-  for (const l of lists) {
-    if (!l.complete) probe.push(l.device_id);
-    else if (l.messages !== null) out.set(l.device_id, `[${l.messages}]`);
-  }
-  if (probe.length > 0) {
-    // The newest `limit` times straight off the (device_id, ts DESC) index (with the events
-    // sharing the last of them), then the last stored first among equal times.
-    const probed = await db.query<{ device_id: string; messages: string | null }>(
-      `SELECT d.device_id,
-              (SELECT array_to_string((array_agg(e.item ORDER BY e.ts DESC, e.id DESC))[1:$4], ',') FROM (
-                 SELECT id, ts, ${EVENT_MESSAGE_JSON} AS item FROM events
-                  WHERE device_id = d.device_id AND ts >= $2 AND ts < $3
-                  ORDER BY ts DESC FETCH FIRST $4 ROWS WITH TIES) e) AS messages
-         FROM unnest($1::text[]) AS d(device_id)`,
-      [probe, from, end, limit],
-    );
-    for (const p of probed) if (p.messages !== null) out.set(p.device_id, `[${p.messages}]`);
-  }
-  return out;
+  const parts = (row?.parts ?? '').split('\u0001');
+  if (parts.length !== deviceIds.length)
+    throw new Error(`group data: ${parts.length} parts for ${deviceIds.length} devices`);
+  return parts;
 }

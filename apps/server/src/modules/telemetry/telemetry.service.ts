@@ -34,12 +34,12 @@ import * as repo from './telemetry.repository';
 import { dataResponseJson, recordPointsJson } from './telemetry.serialize';
 import { createIngestWriter, DEFAULT_WRITER_OPTIONS, type WriterOptions } from './ingest-writer';
 import { createRetention, type RetentionOptions, type RetentionResult } from './retention';
-import { groupDataRows, POSITION_KEYS, type GroupDataQuery, type GroupDataRow } from './group-data.repository';
+import { groupDataParts, POSITION_KEYS, type GroupDataQuery } from './group-data.repository';
 import { exportFile, FAR_FUTURE, splitKeys, type ExportFile } from './export';
 import { bucketSource, bucketWidth, bucketsByKey, floorHour, requestedWidth } from './downsample';
 
 export type { RetentionResult } from './retention';
-export type { GroupDataQuery, GroupDataRow } from './group-data.repository';
+export type { GroupDataQuery } from './group-data.repository';
 export { csvCell, EXPORT_PAGE_SIZE } from './export';
 export { bucketSource, bucketWidth } from './downsample';
 
@@ -172,30 +172,39 @@ export function createTelemetryService(deps: {
     },
 
     /**
-     * The group data of many devices (no access check here: the caller passes the devices the
-     * user may see). Latest values the writer holds back replace older stored ones.
+     * Each device's part of the group data answer (group-data.repository.ts groupDataParts), in
+     * the order given (no access check here: the caller passes the devices the user may see).
+     * Latest values the writer holds back replace older stored ones.
      */
-    async groupDataRows(deviceIds: readonly string[], q: GroupDataQuery): Promise<GroupDataRow[]> {
-      const rows = await groupDataRows(db, deviceIds, q);
+    async groupDataParts(deviceIds: readonly string[], q: GroupDataQuery): Promise<string[]> {
+      const parts = await groupDataParts(db, deviceIds, q);
       const wanted = new Set(q.keys);
-      for (const row of rows) {
-        const held = writer.heldLatest(row.deviceId);
-        if (held.length === 0) continue;
+      deviceIds.forEach((deviceId, i) => {
+        const held = writer.heldLatest(deviceId);
+        if (held.length === 0) return;
         // Held values are newer than or as new as the stored ones.
-        const values = Object.assign(
-          Object.create(null) as Record<string, { v: unknown; ts: number }>,
-          JSON.parse(row.valuesJson) as Record<string, { v: unknown; ts: number }>,
-        );
+        const part = JSON.parse(`{${parts[i]}}`) as {
+          values: Record<string, { v: unknown; ts: number }>;
+          lat: number | null;
+          lon: number | null;
+          hdop: number | null;
+        };
         for (const h of held) {
-          if (wanted.has(h.key)) values[h.key] = { v: h.value, ts: h.ts };
+          if (wanted.has(h.key))
+            Object.defineProperty(part.values, h.key, {
+              value: { v: h.value, ts: h.ts },
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
           const n = typeof h.value === 'number' ? h.value : null;
-          if (h.key === POSITION_KEYS.lat) row.lat = n;
-          else if (h.key === POSITION_KEYS.lon) row.lon = n;
-          else if (h.key === POSITION_KEYS.hdop) row.hdop = n;
+          if (h.key === POSITION_KEYS.lat) part.lat = n;
+          else if (h.key === POSITION_KEYS.lon) part.lon = n;
+          else if (h.key === POSITION_KEYS.hdop) part.hdop = n;
         }
-        row.valuesJson = JSON.stringify(values);
-      }
-      return rows;
+        parts[i] = JSON.stringify(part).slice(1, -1);
+      });
+      return parts;
     },
 
     /** ADMIN with the setup password: deletes the device's data (not its server log). */
