@@ -39,14 +39,22 @@ export function ConfirmDialog({
       resizable={false}
       footer={
         <div className="gs-dialog__footer">
-          <Button type="button" label="Cancel" className="p-button-text" onClick={onCancel} disabled={busy} />
+          {/* A destructive action starts on Cancel, so Enter alone changes nothing. */}
+          <Button
+            type="button"
+            label="Cancel"
+            className="p-button-text"
+            onClick={onCancel}
+            disabled={busy}
+            autoFocus={danger}
+          />
           <Button
             type="button"
             label={confirmLabel}
             severity={danger ? 'danger' : undefined}
             loading={busy}
             onClick={onConfirm}
-            autoFocus
+            autoFocus={!danger}
           />
         </div>
       }
