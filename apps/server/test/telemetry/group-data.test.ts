@@ -266,3 +266,46 @@ describe.each(kinds)('group data (%s)', (kind) => {
     });
   });
 });
+
+describe.each(kinds)('group data with derived rows held (%s)', (kind) => {
+  let tp: TestPortal;
+  beforeAll(async () => {
+    // Latest values and contact times held in memory (as under load); events and counts go with their batch.
+    tp = await startTestPortal({
+      db: kind,
+      telemetry: { lightIngestPerSecond: 0, derivedHoldMs: 3_600_000, derivedIdleWriteMs: 3_600_000 },
+    });
+  });
+  afterAll(async () => {
+    await tp?.close();
+  });
+
+  it('held latest values and position are answered over the stored ones; messages and counts are there at once', async () => {
+    const id = (await makeDevice(tp, randomDeviceId('H'))).id;
+    const ts = Math.floor(tp.clock.now().getTime() / 1000) - 600;
+    const outcome = await tp.portal.app.services.telemetry.ingest({
+      deviceId: id,
+      kind: 'data',
+      body: [{ ts, temp: 4.5, gps_lat: -33.9, gps_lon: 151.2, note: 'x', events: [{ msg: 'held', lv: 25 }] }],
+      basic: false,
+      receivedAt: tp.clock.now(),
+      source: 'http',
+    });
+    expect(outcome.stored).toBe(1);
+    expect(await tp.portal.db.query('SELECT 1 FROM latest WHERE device_id = $1', [id])).toEqual([]);
+    const [part] = await tp.portal.app.services.telemetry.groupDataParts([id], {
+      fromS: ts - 3600,
+      toS: ts,
+      keys: ['temp', 'note'],
+    });
+    expect(JSON.parse(`{${part}}`)).toMatchObject({
+      values: { temp: { v: 4.5, ts }, note: { v: 'x', ts } },
+      lat: -33.9,
+      lon: 151.2,
+      hdop: null,
+      warningCount: 1,
+      messages: [{ msg: 'held', lv: 25 }],
+      severity: 'warning',
+    });
+  });
+});
