@@ -70,6 +70,7 @@ export const COUNT_COLUMN_CLASSES = {
 } as const satisfies Partial<Record<SpecialColumnKind, SeverityColourClass>>;
 export type CountColumnKind = keyof typeof COUNT_COLUMN_CLASSES;
 
+/** True for the event count columns (alarmCount, warningCount, alertCount, infoCount). */
 export function isCountColumn(key: string): key is CountColumnKind {
   return Object.hasOwn(COUNT_COLUMN_CLASSES, key);
 }
