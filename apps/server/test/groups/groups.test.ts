@@ -443,6 +443,24 @@ function describeGroups(dbKind: DbKind): void {
         expect(added.body).not.toHaveProperty('groupid');
         expect(((await groupOf(thief.client, own)) as { deviceSummaries: object }).deviceSummaries).toEqual({});
         expect(await myRole(thief.client, device.deviceid)).toBe('VIEW');
+        // Adding it again, already a user: still VIEW, still not placed.
+        const again = await thief.client.post(`/api/device/${device.deviceid}/user`, {
+          setupPassword: device.setupPassword,
+          groupid: own,
+        });
+        expect(again.body).toMatchObject({ permission: 'VIEW' });
+        expect(again.body).not.toHaveProperty('groupid');
+        expect(((await groupOf(thief.client, own)) as { deviceSummaries: object }).deviceSummaries).toEqual({});
+        // The device's ADMIN adding it again with another group of theirs puts it there.
+        const second = await createGroup(owner.client, 'Second');
+        const placed = await owner.client.post(`/api/device/${device.deviceid}/user`, {
+          setupPassword: device.setupPassword,
+          groupid: second,
+        });
+        expect(placed.body).toMatchObject({ permission: 'ADMIN', groupid: second });
+        expect(
+          Object.keys(((await groupOf(owner.client, second)) as { deviceSummaries: object }).deviceSummaries),
+        ).toEqual([device.deviceid]);
 
         // Copy or move from the thief's own group to another of theirs: the device is not in it.
         const other = await createGroup(thief.client, 'Other');

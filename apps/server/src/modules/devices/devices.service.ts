@@ -369,8 +369,16 @@ export function createDevicesService(deps: DevicesDeps) {
         switch (added.kind) {
           case 'refused':
             return null;
-          case 'already':
-            return { permission: added.permission, message: DEVICE_MESSAGES.alreadyUser };
+          case 'already': {
+            // The device's ADMIN adding it again with a group puts it there (ADMIN of the group was checked above).
+            const placed = groupid !== undefined && added.permission === 'ADMIN';
+            if (placed) await deps.groups.placeClaimed(tx, user, groupid, deviceId);
+            return {
+              permission: added.permission,
+              message: DEVICE_MESSAGES.alreadyUser,
+              ...(placed ? { groupid } : {}),
+            };
+          }
           case 'granted': {
             await repo.upsertGrant(tx, deviceId, user.id, added.permission, clock.now());
             if (added.usesAddWithoutPassword) await repo.setAddWithoutPass(tx, deviceId, 'INACTIVE');
