@@ -6,8 +6,8 @@
  * pointer is over the map and for 5 s after it leaves (spec 1 section 2).
  *
  * Everything is drawn as vectors (canvas dots, CSS bubbles), so it shows when no tile loads. Dots
- * go on one canvas, so 10,000 of them still pan smoothly; clusters are recomputed only when a move
- * or zoom ends.
+ * go on one canvas, so 10,000 of them still pan smoothly; clusters (and, unclustered, the dots near
+ * the view) are recomputed only when a move or zoom ends.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, type NavigateFunction } from 'react-router';
@@ -66,6 +66,8 @@ const MAX_ZOOM = 19;
 const FIT_PADDING = L.point(32, 32);
 /** Clusters are computed for a bit more than the view, so a short pan shows no empty edge. */
 const VIEW_PAD = 0.1;
+/** Unclustered dots are drawn as far around the view as the canvas reaches (its padding, 0.5). */
+const CANVAS_PAD = 0.5;
 const NO_DEVICES: readonly GroupDataDevice[] = [];
 const POPUP_OPTIONS: L.PopupOptions = { autoPanPadding: [24, 24], maxWidth: 260 };
 
@@ -280,7 +282,7 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         zoom: MAP_DEFAULTS.zoom,
         maxZoom: MAX_ZOOM,
         preferCanvas: true,
-        renderer: L.canvas({ padding: 0.5, tolerance: 4 }),
+        renderer: L.canvas({ padding: CANVAS_PAD, tolerance: 4 }),
         // Wheel zoom only once the map has focus, so the wheel scrolls the dashboard past it.
         scrollWheelZoom: false,
       });
@@ -375,11 +377,37 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         popup.popup.openOn(map);
       });
 
+    /** The dots drawn, by marker index: kept while still wanted after a move. */
+    let shown = new Map<number, L.CircleMarker>();
+    /** Draws the dots of these marker indexes (and no others), keeping those drawn already. */
+    const showDots = (wanted: Iterable<number>) => {
+      const next = new Map<number, L.CircleMarker>();
+      for (const i of wanted) {
+        const kept = shown.get(i);
+        const p = placed[i];
+        if (kept) next.set(i, kept);
+        else if (p) next.set(i, dot(p).addTo(layer));
+      }
+      for (const [i, old] of shown) if (!next.has(i)) layer.removeLayer(old);
+      shown = next;
+      container.dataset.markers = String(next.size);
+    };
+
     if (!clustering) {
-      for (const p of placed) layer.addLayer(dot(p));
-      container.dataset.markers = String(placed.length);
-      container.dataset.clusters = '0';
+      // Every dot in (or near) the view, again after each move or zoom: at a city's zoom only a few.
+      const drawDots = () => {
+        const view = map.getBounds().pad(CANVAS_PAD);
+        const wanted: number[] = [];
+        placed.forEach((p, i) => {
+          if (view.contains([p.marker.position.lat, p.marker.position.lng])) wanted.push(i);
+        });
+        showDots(wanted);
+        container.dataset.clusters = '0';
+      };
+      drawDots();
+      map.on('moveend', drawDots);
       return () => {
+        map.off('moveend', drawDots);
         layer.remove();
       };
     }
@@ -388,8 +416,6 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
     const bubbles = new BubbleLayer((bubble) => {
       map.setView([bubble.lat, bubble.lng], Math.min(index.getClusterExpansionZoom(bubble.id), MAX_ZOOM));
     }).addTo(map);
-    /** The dots drawn, by marker index: kept while still wanted after a move. */
-    let shown = new Map<number, L.CircleMarker>();
     const draw = () => {
       const view = map.getBounds().pad(VIEW_PAD);
       const bbox: [number, number, number, number] = [
@@ -398,24 +424,19 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         view.getEast(),
         Math.min(90, view.getNorth()),
       ];
-      const next = new Map<number, L.CircleMarker>();
+      const dots: number[] = [];
       const found: Bubble[] = [];
       for (const feature of index.getClusters(bbox, Math.round(map.getZoom()))) {
         const props = feature.properties;
         if ('cluster' in props) {
           const [lng, lat] = feature.geometry.coordinates as [number, number];
           found.push({ id: props.cluster_id, count: props.point_count, severity: props.severity, lat, lng });
-          continue;
+        } else {
+          dots.push(props.i);
         }
-        const kept = shown.get(props.i);
-        const p = placed[props.i];
-        if (kept) next.set(props.i, kept);
-        else if (p) next.set(props.i, dot(p).addTo(layer));
       }
-      for (const [i, old] of shown) if (!next.has(i)) layer.removeLayer(old);
-      shown = next;
+      showDots(dots);
       bubbles.show(found);
-      container.dataset.markers = String(next.size);
       container.dataset.clusters = String(found.length);
     };
     draw();
