@@ -152,21 +152,35 @@ async function provisionDemoDevices(httpUrl: string): Promise<FleetDevice[]> {
   return made.map((m) => m.device);
 }
 
+/** Asset notes of the demo devices, in order (what the group table's summary columns show). */
+const DEMO_NOTES = [
+  { asset_type: 'Generator', make: 'Cummins', model: 'C110 D5', status: 'In service' },
+  { asset_type: 'Dewatering Pump', make: 'Godwin', model: 'CD150M', status: 'In service' },
+  { asset_type: 'Excavator', make: 'Komatsu', model: 'PC210', status: 'In service' },
+  { asset_type: 'Truck', make: 'Isuzu', model: 'NPR 75', status: 'On hire' },
+  { asset_type: 'Light Tower', make: 'Atlas Copco', model: 'HiLight V5+', status: 'In service' },
+  { asset_type: 'Air Compressor', make: 'Atlas Copco', model: 'XAS 185', status: 'Maintenance' },
+] as const;
+
 /**
- * Gives the new demo devices trigger buttons, custom settings and display settings, as their owner
+ * Gives the new demo devices trigger buttons, custom settings, display settings and asset notes, as their owner
  * would (PUT config and settings, signed in as the demo user). A refused call is reported, not fatal:
  * the devices run without that setting.
  */
 async function presentDemoDevices(httpUrl: string, devices: readonly FleetDevice[]): Promise<void> {
   const demo = await signIn(httpUrl, DEMO_USER);
   try {
-    for (const device of devices) {
+    for (const [i, device] of devices.entries()) {
+      const notes = DEMO_NOTES[i % DEMO_NOTES.length]!;
       for (const [path, body] of [
         [
           `/api/device/${device.id}/config`,
           { config: { settings: { script: { triggers: DEMO_TRIGGERS, ...DEMO_CUSTOM_SETTINGS } } } },
         ],
-        [`/api/device/${device.id}/settings`, { PORTAL_displaySettings: DEMO_DISPLAY_SETTINGS }],
+        [
+          `/api/device/${device.id}/settings`,
+          { PORTAL_displaySettings: DEMO_DISPLAY_SETTINGS, PORTAL_deviceNotes: notes },
+        ],
       ] as const) {
         await demo
           .json('PUT', path, body)

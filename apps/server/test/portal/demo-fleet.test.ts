@@ -51,8 +51,15 @@ describe('demo fleet', () => {
     expect(groups.map((g) => g.groupName)).toEqual(['North Yard', 'Vehicles']);
     const inGroups = [];
     for (const g of groups) {
-      const group = (await demo.get(`/api/group/${g.groupid}`)).body as { deviceSummaries: Record<string, unknown> };
+      const group = (await demo.get(`/api/group/${g.groupid}`)).body as {
+        deviceSummaries: Record<string, { type: string; machineMake: string }>;
+      };
       inGroups.push(...Object.keys(group.deviceSummaries));
+      // The group table's summary columns are filled in from the asset notes.
+      for (const summary of Object.values(group.deviceSummaries)) {
+        expect(summary.type).not.toBe('');
+        expect(summary.machineMake).not.toBe('');
+      }
     }
     expect(inGroups.sort()).toEqual(DEMO_IDS);
 
