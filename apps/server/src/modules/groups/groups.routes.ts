@@ -26,6 +26,7 @@ import {
   GroupUserResultSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
+import { LARGE_ANSWER_COMPRESSION } from '../../plugins/compression';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { GroupsService } from './groups.service';
 import type { GroupDataService } from './group-data.service';
@@ -80,6 +81,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
     '/api/group/:groupid/data',
     {
       preHandler: requireUser,
+      compress: LARGE_ANSWER_COMPRESSION,
       schema: {
         tags,
         summary:
