@@ -1,41 +1,11 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { formatDistanceStrict, type FormatDistanceToken, type Locale } from 'date-fns';
-import { enUS } from 'date-fns/locale';
-import { CARD_MESSAGES, eventColourClass, eventLabel, notAfterNow, type DataEvent } from '@portal/core';
+import { Age } from '@/components/ui/age';
+import { CARD_MESSAGES, eventColourClass, eventLabel, type DataEvent } from '@portal/core';
 import './cards.css';
 
 /** How often the relative ages are refreshed. */
 const AGE_REFRESH_MS = 30_000;
 const SKELETON_ROWS = [0, 1, 2, 3];
-
-const SHORT_UNITS: Partial<Record<FormatDistanceToken, string>> = {
-  xSeconds: 's',
-  xMinutes: 'min',
-  xHours: 'h',
-  xDays: 'd',
-  xMonths: 'mo',
-  xYears: 'y',
-};
-
-/** English with short units, so ages read '3 min ago' and '2 h ago'. */
-const SHORT_EN: Locale = {
-  ...enUS,
-  formatDistance: (token, count, options) => {
-    const text = `${count} ${SHORT_UNITS[token] ?? ''}`.trim();
-    if (!options?.addSuffix) return text;
-    return options.comparison !== undefined && options.comparison > 0 ? `in ${text}` : `${text} ago`;
-  },
-};
-
-const ABSOLUTE = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'short',
-});
 
 /** Re-renders every `intervalMs`, so relative times stay true while the page is open. */
 function useTick(intervalMs: number): void {
@@ -50,17 +20,7 @@ function useTick(intervalMs: number): void {
 export function RelativeTime({ ts, className }: { ts: number; className?: string }) {
   useTick(AGE_REFRESH_MS);
   if (!Number.isFinite(ts)) return null;
-  const date = new Date(ts * 1000);
-  const now = Date.now();
-  return (
-    <time className={className} dateTime={date.toISOString()} title={ABSOLUTE.format(date)}>
-      {formatDistanceStrict(notAfterNow(date.getTime(), now), now, {
-        addSuffix: true,
-        roundingMethod: 'floor',
-        locale: SHORT_EN,
-      })}
-    </time>
-  );
+  return <Age ts={ts} nowMs={Date.now()} className={className} />;
 }
 
 function EventRows({ events }: { events: readonly DataEvent[] }) {

@@ -1,13 +1,11 @@
 /** What the table's cells show: last contact, event messages, counts, metric values, the Device Page link. */
-import { formatDistanceStrict, type FormatDistanceToken, type Locale } from 'date-fns';
-import { enUS } from 'date-fns/locale';
 import { Link } from 'react-router';
+import { Age } from '@/components/ui/age';
 import {
   cellMessages,
   countColourClass,
   eventLabel,
   formatMetricCell,
-  notAfterNow,
   thresholdColour,
   type CountColumnKind,
   type GroupDataDevice,
@@ -17,48 +15,10 @@ import {
 /** Messages a cell shows (newest first); the rest are in its tooltip. */
 export const MESSAGES_SHOWN = 2;
 
-const SHORT_UNITS: Partial<Record<FormatDistanceToken, string>> = {
-  xSeconds: 's',
-  xMinutes: 'min',
-  xHours: 'h',
-  xDays: 'd',
-  xMonths: 'mo',
-  xYears: 'y',
-};
-
-/** English with short units, so ages read '3 min ago' and '2 h ago' (as the device page's events do). */
-const SHORT_EN: Locale = {
-  ...enUS,
-  formatDistance: (token, count, options) => {
-    const text = `${count} ${SHORT_UNITS[token] ?? ''}`.trim();
-    if (!options?.addSuffix) return text;
-    return options.comparison !== undefined && options.comparison > 0 ? `in ${text}` : `${text} ago`;
-  },
-};
-
-const ABSOLUTE = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'short',
-});
-
 /** Last contact: the age ('3 min ago', never in the future) with the absolute time and zone on hover. */
 export function LastContactCell({ ts, nowMs }: { ts: number | null; nowMs: number }) {
   if (ts === null || !Number.isFinite(ts)) return <span className="gt-muted">Never</span>;
-  const date = new Date(ts * 1000);
-  return (
-    <time dateTime={date.toISOString()} title={ABSOLUTE.format(date)}>
-      {formatDistanceStrict(notAfterNow(date.getTime(), nowMs), nowMs, {
-        addSuffix: true,
-        roundingMethod: 'floor',
-        locale: SHORT_EN,
-      })}
-    </time>
-  );
+  return <Age ts={ts} nowMs={nowMs} />;
 }
 
 /** The newest event messages, each marked with its severity colour and label. */
