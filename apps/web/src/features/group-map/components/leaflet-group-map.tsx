@@ -260,6 +260,7 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
   const [map, setMap] = useState<L.Map | null>(null);
   const [failed, setFailed] = useState(false);
   const [clustering, setClustering] = useState(true);
+  const [tipDismissed, setTipDismissed] = useState(false);
   const pointer = useRef<AutoFitPointer>({ inside: false, leftAtMs: null });
   /** The one popup, and the device it shows. */
   const popupRef = useRef<{ popup: L.Popup; deviceid: string | null } | null>(null);
@@ -462,7 +463,18 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         aria-busy={loading}
       />
       <div className="gm-tools">
-        <button type="button" className="gm-tool" aria-label={toggleLabel} onClick={() => setClustering((on) => !on)}>
+        <button
+          type="button"
+          className={tipDismissed ? 'gm-tool gm-tool--quiet' : 'gm-tool'}
+          aria-label={toggleLabel}
+          onClick={() => setClustering((on) => !on)}
+          // Escape hides the tooltip until the pointer or focus leaves (WCAG 1.4.13).
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') setTipDismissed(true);
+          }}
+          onBlur={() => setTipDismissed(false)}
+          onMouseLeave={() => setTipDismissed(false)}
+        >
           <span className={clustering ? 'pi pi-th-large' : 'pi pi-circle-fill'} aria-hidden="true" />
           <span className="gm-tooltip" role="tooltip">
             {toggleLabel}
