@@ -6,7 +6,7 @@
  */
 import { Suspense, lazy, useCallback, useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_VIEW,
   ERROR_LOADING_DATA,
@@ -30,7 +30,7 @@ import { HomeHeader } from '@/features/groups/components/home-header';
 import { ViewTabs } from '@/features/groups/components/view-tabs';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
 import { WidgetCard, WidgetCardSkeleton } from '@/features/groups/components/widget-card';
-import { tableSettingsOf, useViewData } from '@/features/groups/hooks/use-view-data';
+import { tableSettingsOf, useViewData, viewDataQueryOptions } from '@/features/groups/hooks/use-view-data';
 import { DeviceListsButton } from '@/features/recent-devices/components/device-lists-button';
 import { FavouriteStar } from '@/features/recent-devices/components/favourite-device-button';
 import {
@@ -78,9 +78,18 @@ export function HomeRoute() {
     // The screen shows the failure itself (GRP-13).
     meta: { silent: true },
   });
+  // The view's data and the widgets' code are asked for together with the group, not once it has
+  // answered: the dashboard draws one round trip sooner. A failure here is the group's to show.
+  const queryClient = useQueryClient();
+  const view = viewFor(params.viewid);
+  useEffect(() => {
+    if (!groupid || redirect) return;
+    void queryClient.prefetchQuery({ ...viewDataQueryOptions(groupid, view), meta: { silent: true } });
+    void import('@/features/group-table/components/group-table-widget');
+    void import('@/features/group-map/components/group-map-widget');
+  }, [queryClient, groupid, view, redirect]);
   const listed = groups.data?.find((g) => g.groupid === groupid);
   const groupName = group.data?.groupName ?? listed?.groupName ?? null;
-  const view = viewFor(params.viewid);
 
   // Title 'Portal - {group name}' (HOME-09); the visit goes into the recent list (HOME-14/15).
   useEffect(() => {

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { SPECIAL_COLUMN_KINDS, STALE_TIMES_MS, type TableSettings, type View, type Widget } from '@portal/core';
-import { groupDataQueryOptions, type GroupDataParams } from '../api/get-group-data';
+import { groupDataQueryOptions } from '../api/get-group-data';
 
 const SPECIAL: ReadonlySet<string> = new Set(SPECIAL_COLUMN_KINDS);
 
@@ -32,13 +32,17 @@ export function viewDataKeys(view: View): string[] {
   return [...keys].sort();
 }
 
-export function useViewData(groupid: string | undefined, view: View) {
-  const keys = useMemo(() => viewDataKeys(view), [view]);
+/** The group data query of a view: the keys its widgets show, over its range. */
+export function viewDataQueryOptions(groupid: string, view: View) {
   // The default view's range (7 days) is the call's default: no from/to. Ranges of saved views
   // come with the view editor.
-  const params: GroupDataParams = useMemo(() => ({ keys }), [keys]);
+  return groupDataQueryOptions(groupid, { keys: viewDataKeys(view) });
+}
+
+export function useViewData(groupid: string | undefined, view: View) {
+  const options = useMemo(() => viewDataQueryOptions(groupid ?? '', view), [groupid, view]);
   return useQuery({
-    ...groupDataQueryOptions(groupid ?? '', params),
+    ...options,
     enabled: Boolean(groupid),
     refetchInterval: STALE_TIMES_MS.data,
     refetchIntervalInBackground: false,
