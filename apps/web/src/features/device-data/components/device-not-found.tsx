@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { DEVICE_MESSAGES } from '@portal/core';
-import { StatusScreen } from '@/components/ui/status-screen';
+import { NotFoundScreen } from '@/components/ui/not-found-screen';
 
 /**
  * The device page of a device that does not exist or is not the user's: one message and the way
@@ -13,24 +13,18 @@ export function DeviceNotFound({ deviceid, baseTitle }: { deviceid: string; base
     document.title = `${baseTitle} - ${DEVICE_MESSAGES.notFound}`;
   }, [baseTitle]);
   return (
-    <StatusScreen
-      icon="pi pi-search"
+    <NotFoundScreen
       title={DEVICE_MESSAGES.notFound}
-      actions={
-        <>
-          <Link className="p-button" to="/">
-            Go to home
-          </Link>
-          <Link className="p-button p-button-outlined" to={`/add?device=${encodeURIComponent(deviceid)}`}>
-            Add a device
-          </Link>
-        </>
+      moreActions={
+        <Link className="p-button p-button-outlined" to={`/add?device=${encodeURIComponent(deviceid)}`}>
+          Add a device
+        </Link>
       }
     >
       <p>
         There is no device <span className="dp-id">{deviceid}</span> in your account. Check the id, add the device with
         its setup password, or ask its administrator to share it with you.
       </p>
-    </StatusScreen>
+    </NotFoundScreen>
   );
 }

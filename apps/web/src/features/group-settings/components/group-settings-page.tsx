@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { GROUP_MESSAGES, loadErrorDetail, type GroupResponse, type GroupSummary } from '@portal/core';
-import { StatusScreen } from '@/components/ui/status-screen';
+import { NotFoundScreen } from '@/components/ui/not-found-screen';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle } from '@/lib/brand';
@@ -155,16 +155,8 @@ function SettingsHeader({ groupid, groupName, level }: { groupid: string; groupN
 
 function GroupNotFound() {
   return (
-    <StatusScreen
-      icon="pi pi-search"
-      title={GROUP_MESSAGES.notFound}
-      actions={
-        <Link className="p-button" to="/">
-          Go to home
-        </Link>
-      }
-    >
+    <NotFoundScreen title={GROUP_MESSAGES.notFound}>
       <p>There is no such group in your account. Ask one of its ADMINs to share it with you.</p>
-    </StatusScreen>
+    </NotFoundScreen>
   );
 }

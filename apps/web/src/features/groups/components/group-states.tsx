@@ -1,9 +1,8 @@
 /** Home's group states besides the dashboard: loading, not found, and a failed load (GRP-13). */
 import { useEffect } from 'react';
-import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { GROUP_MESSAGES } from '@portal/core';
-import { StatusScreen } from '@/components/ui/status-screen';
+import { NotFoundScreen } from '@/components/ui/not-found-screen';
 import { baseTitle } from '@/lib/brand';
 import './home.css';
 
@@ -28,20 +27,12 @@ export function GroupNotFound({ groupid }: { groupid: string }) {
     };
   }, []);
   return (
-    <StatusScreen
-      icon="pi pi-search"
-      title={GROUP_MESSAGES.notFound}
-      actions={
-        <Link className="p-button" to="/">
-          Go to home
-        </Link>
-      }
-    >
+    <NotFoundScreen title={GROUP_MESSAGES.notFound}>
       <p>
         There is no group <span className="home-id">{groupid}</span> among your groups. Check the link, or ask the
         group&apos;s administrator to add you by e-mail.
       </p>
-    </StatusScreen>
+    </NotFoundScreen>
   );
 }
 
