@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MAP_SEVERITIES } from '../domain/severity';
 import { safeString } from './fields';
+import { GroupDeviceSummarySchema } from './groups';
 
 /** The range a group call covers unless asked otherwise: the default view's 7 days. */
 export const GROUP_DATA_DEFAULT_DAYS = 7;
@@ -78,16 +79,13 @@ export const GroupMessageSchema = z.object({
 });
 export type GroupMessage = z.infer<typeof GroupMessageSchema>;
 
-/** One device of the group: its summary, last contact, latest values, counts, messages, position. */
+/**
+ * One device of the group: its summary (the group summary fields of GET /group, spec 2 section 3), last
+ * contact, latest values, counts, messages, position.
+ */
 export const GroupDataDeviceSchema = z.object({
   deviceid: z.string(),
-  name: z.string(),
-  /** The device summary fields (spec 2 section 3 'group summary'). */
-  status: z.string(),
-  type: z.string(),
-  fw: z.string(),
-  machineMake: z.string(),
-  machineModel: z.string(),
+  ...GroupDeviceSummarySchema.shape,
   /** Last contact, epoch seconds, or null when the device never made contact. */
   ts: z.number().nullable(),
   /** Latest value and its time of each asked key the device has. */
