@@ -2,8 +2,7 @@
 // (/group/{groupid}), fed by devices that publish their position over MQTT (spec 1 sections 2-4,
 // 8 and 9; ledger MAP-01, MAP-02, MAP-06 - MAP-12, MAP-14). Tiles from the internet are refused,
 // as in an offline installation: the markers and clusters must show anyway.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,15 +13,13 @@ import {
   MAP_DEFAULTS,
   MAP_LOAD_ERROR,
   SEVERITY_COLOURS,
-  type GroupResult,
   type MapSeverity,
 } from '@portal/core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
-import { freshDeviceId, startStack, type Stack } from './harness';
-import { DEMO, expectPath, until } from './helpers';
+import { startStack, type Stack } from './harness';
+import { DEMO, deviceInGroup, expectPath, makeGroup, seriousAxeViolations, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Where the screenshots go (looked at by hand: 1280 and 390 px). */
 const SHOTS = process.env.E2E_SHOTS ?? join(tmpdir(), 'group-map-shots');
 
@@ -48,21 +45,8 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
   let moverGroup: string;
   let mover: Device;
 
-  async function createGroup(groupName: string): Promise<string> {
-    const made = await demo<GroupResult>('POST', '/api/group', { groupName });
-    if (made.status !== 200) throw new Error(`group not made: ${JSON.stringify(made)}`);
-    return made.body.groupid;
-  }
-
-  async function deviceIn(groupid: string, tag: string, name: string): Promise<Device> {
-    const device = await stack.provisionDevice(freshDeviceId(tag), 'ORB-C1', name);
-    const claim = await demo('POST', `/api/device/${device.id}/user`, {
-      setupPassword: device.setupPassword,
-      groupid,
-    });
-    if (claim.status !== 200) throw new Error(`adding ${device.id} failed: ${JSON.stringify(claim)}`);
-    return device;
-  }
+  const createGroup = (groupName: string) => makeGroup(demo, groupName);
+  const deviceIn = (groupid: string, tag: string, name: string) => deviceInGroup(stack, demo, groupid, tag, name);
 
   const nowS = () => Math.floor(Date.now() / 1000);
   const at = (lat: number, lon: number) => ({ ts: nowS(), gps_lat: lat, gps_lon: lon, gps_hdop: 1 });
@@ -137,29 +121,6 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
 
   const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 
-  async function axeViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ content: AXE_SOURCE });
-    return page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run: (
-              ctx: unknown,
-              opts: unknown,
-            ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-          };
-        }
-      ).axe;
-      const result = await axe.run(
-        { include: [['.gm-widget']] },
-        { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
-      );
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-  }
-
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     stack = await startStack();
@@ -219,7 +180,7 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
       await page.screenshot({ path: join(SHOTS, 'crowd-1280.png'), fullPage: true });
       await map.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'crowd-map-1280.png') });
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await seriousAxeViolations(page, '.gm-widget')).toEqual([]);
     } finally {
       await context.close();
     }

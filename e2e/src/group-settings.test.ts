@@ -3,8 +3,6 @@
 // invitation applied at sign-up, and an existing account's access mail), the member sees it with
 // the right role, is demoted, and leaves (REMOVED_SELF); rename, devices moved, copied and
 // removed, the server log only for ADMIN, delete, the load states, axe-core and phone width.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
@@ -17,36 +15,11 @@ import {
 } from '@portal/core';
 import { chromiumAvailable, DESKTOP, PHONE } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
-import { expectPath, expectText, signIn, until } from './helpers';
+import { expectPath, expectText, makeGroup, seriousAxeViolations, signIn, until } from './helpers';
 import { linkIn } from './mailbox';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'group-settings-2026';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical WCAG 2 A/AA violations on the page, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            ctx: Document,
-            opts: unknown,
-          ) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((n) => `${v.id} ${JSON.stringify(n.target)}`));
-  });
-}
 
 /** Waits until no skeleton or busy region is left. */
 async function settled(page: Page): Promise<void> {
@@ -99,11 +72,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     expect((await api('POST', `/api/auth/verify/${code}`)).status).toBe(200);
   }
 
-  async function createGroup(groupName: string): Promise<string> {
-    const answer = await owner.api<{ groupid: string }>('POST', '/api/group', { groupName });
-    expect(answer.status).toBe(200);
-    return answer.body.groupid;
-  }
+  const createGroup = (groupName: string) => makeGroup(owner.api, groupName);
 
   const groupOf = async (groupid: string) =>
     (await owner.api<GroupResponse>('GET', `/api/group/${groupid}`)).body.deviceSummaries;
@@ -397,7 +366,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
         await page.goto(stack.url(`/group/${groupid}/settings${tab}`, hostPrefix));
         await page.locator('.p-tabview-panel').first().waitFor();
         await settled(page);
-        expect(await seriousViolations(page), `axe ${tab} at ${viewport.width}`).toEqual([]);
+        expect(await seriousAxeViolations(page), `axe ${tab} at ${viewport.width}`).toEqual([]);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `overflow ${tab} at ${viewport.width}`).toBeLessThanOrEqual(0);
       }
@@ -406,7 +375,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
       await page.getByRole('button', { name: 'Delete group' }).click();
       await page.getByRole('dialog').waitFor();
       await page.waitForTimeout(400);
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'hidden' });
     }

@@ -2,19 +2,17 @@
 // (/group/{groupid}) with its default view (Asset Type, Device ID, Last Contact, Event Messages),
 // fed by devices that publish records and events over MQTT (spec 1 sections 2, 3 and 5; spec 2
 // sections 2-4, 8 and 9; ledger TBL-04, TBL-06 - TBL-18).
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { NO_ASSETS_MATCH, REFRESH_COOLDOWN_S, type GroupResult } from '@portal/core';
+import { NO_ASSETS_MATCH, REFRESH_COOLDOWN_S } from '@portal/core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
-import { freshDeviceId, startStack, type Stack } from './harness';
-import { DEMO, expectPath, until } from './helpers';
+import { startStack, type Stack } from './harness';
+import { DEMO, deviceInGroup, expectPath, makeGroup, seriousAxeViolations, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Where the screenshots go (looked at by hand: 1280 and 390 px, two brands). */
 const SHOTS = process.env.E2E_SHOTS ?? join(tmpdir(), 'group-table-shots');
 
@@ -38,12 +36,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group table widget', () => {
   let boundaryS: number;
   const nowS = () => Math.floor(Date.now() / 1000);
 
-  async function deviceIn(tag: string, name: string): Promise<Device> {
-    const device = await stack.provisionDevice(freshDeviceId(tag), 'ORB-C1', name);
-    const claim = await demo('POST', `/api/device/${device.id}/user`, { setupPassword: device.setupPassword, groupid });
-    if (claim.status !== 200) throw new Error(`adding ${device.id} failed: ${JSON.stringify(claim)}`);
-    return device;
-  }
+  const deviceIn = (tag: string, name: string) => deviceInGroup(stack, demo, groupid, tag, name);
 
   async function signedInPage(viewport = DESKTOP, hostPrefix = ''): Promise<{ context: BrowserContext; page: Page }> {
     // bypassCSP: axe goes in as an inline script, which the portal's script-src 'self' would refuse.
@@ -150,38 +143,13 @@ describe.skipIf(!chromiumAvailable() && !required)('group table widget', () => {
     }, epochS);
   }
 
-  async function axeViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ content: AXE_SOURCE });
-    return page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run: (
-              ctx: unknown,
-              opts: unknown,
-            ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-          };
-        }
-      ).axe;
-      const result = await axe.run(
-        { include: [['[data-testid="group-table"]']] },
-        { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
-      );
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-  }
-
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     stack = await startStack();
     demo = stack.apiClient();
     const login = await demo('POST', '/api/auth/login', DEMO);
     if (login.status !== 200) throw new Error(`demo sign-in failed: ${JSON.stringify(login)}`);
-    const made = await demo<GroupResult>('POST', '/api/group', { groupName: 'Table Fleet' });
-    if (made.status !== 200) throw new Error(`group not made: ${JSON.stringify(made)}`);
-    groupid = made.body.groupid;
+    groupid = await makeGroup(demo, 'Table Fleet');
 
     older = [];
     for (let i = 0; i < 6; i += 1) older.push(await deviceIn('TBA', `Older ${i + 1}`));
@@ -447,7 +415,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group table widget', () => {
     ] as const) {
       const desktop = await signedInPage(DESKTOP, prefix);
       await openGroup(desktop.page, prefix);
-      expect(await axeViolations(desktop.page)).toEqual([]);
+      expect(await seriousAxeViolations(desktop.page, '[data-testid="group-table"]')).toEqual([]);
       await desktop.page.screenshot({ path: join(SHOTS, `table-${brand}-1280.png`), fullPage: true });
       await desktop.context.close();
 
@@ -468,7 +436,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group table widget', () => {
       await wrapper.evaluate((el) => el.scrollBy({ left: 300 }));
       await page.waitForTimeout(100);
       expect((await firstCell.boundingBox())!.x).toBeCloseTo(x0, 0);
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await seriousAxeViolations(page, '[data-testid="group-table"]')).toEqual([]);
       await page.locator('[data-testid="group-table"]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, `table-${brand}-390.png`), fullPage: false });
       await phone.context.close();

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { GroupResult } from '@portal/core';
+import { freshDeviceId, type Stack } from './harness';
 
 export const DEMO = { email: 'demo@portal.local', password: 'demo-portal-2026' };
 
@@ -40,4 +44,57 @@ export async function until<T>(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** axe-core's browser bundle, put into a page as a script. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's serious and critical WCAG 2.1 A/AA violations on the page, or only within the element
+ * `include` selects, one line each. The page's context needs bypassCSP: axe goes in as an inline script.
+ */
+export async function seriousAxeViolations(page: Page, include?: string): Promise<string[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate(async (scope) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: unknown,
+          ) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(scope === null ? document : { include: [[scope]] }, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }, include ?? null);
+}
+
+type Api = ReturnType<Stack['apiClient']>;
+
+/** Makes a group as the signed-in caller of `api` and answers its id. */
+export async function makeGroup(api: Api, groupName: string): Promise<string> {
+  const made = await api<GroupResult>('POST', '/api/group', { groupName });
+  if (made.status !== 200) throw new Error(`group not made: ${JSON.stringify(made)}`);
+  return made.body.groupid;
+}
+
+/** A new ORB-C1 device (id starting `tag`) added with its setup password into `groupid` by the caller of `api`. */
+export async function deviceInGroup(
+  stack: Stack,
+  api: Api,
+  groupid: string,
+  tag: string,
+  name: string,
+): Promise<Awaited<ReturnType<Stack['provisionDevice']>>> {
+  const device = await stack.provisionDevice(freshDeviceId(tag), 'ORB-C1', name);
+  const claim = await api('POST', `/api/device/${device.id}/user`, { setupPassword: device.setupPassword, groupid });
+  if (claim.status !== 200) throw new Error(`adding ${device.id} failed: ${JSON.stringify(claim)}`);
+  return device;
 }
