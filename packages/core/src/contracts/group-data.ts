@@ -46,7 +46,7 @@ export const GroupDataQuerySchema = z
       .transform((v) => (v === undefined || v === '' ? [] : [...new Set(v.split(',').map((k) => k.trim()))]))
       .pipe(
         z
-          .array(z.string().min(1, 'keys: an empty key').max(64, 'keys: a key of at most 64 characters'))
+          .array(safeString().min(1, 'keys: an empty key').max(64, 'keys: a key of at most 64 characters'))
           .max(GROUP_DATA_MAX_KEYS, `keys: at most ${GROUP_DATA_MAX_KEYS} keys`),
       ),
     messages: z
@@ -122,7 +122,7 @@ export const SEARCH_MAX_RESULTS = 20;
 export const SearchQuerySchema = z.strictObject({
   q: safeString({ message: 'q is required' })
     .transform((v) => v.trim())
-    .pipe(z.string().min(1, 'q is required').max(64, 'q: at most 64 characters')),
+    .pipe(safeString().min(1, 'q is required').max(64, 'q: at most 64 characters')),
 });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
