@@ -33,6 +33,8 @@ export const TRIGGER_SUCCESS_TITLE = 'Successfully Queued';
 export const TRIGGER_SUCCESS_TEXT = 'The command runs at once if the device is online, otherwise at its next contact.';
 export const GAUGE_RANGE_ERROR = 'Gauge Error: Invalid min/max range';
 export const NO_ASSETS_MATCH = 'No assets match filters.';
+/** An empty group's table and map (nothing to filter yet). */
+export const NO_DEVICES_IN_GROUP = 'No devices in this group';
 export const NO_CHART_DATA = 'No Data';
 export const NO_RECENT_CONTACT = 'No Recent Contact';
 export const LATEST_DATA = 'Latest Data';

@@ -28,6 +28,7 @@ import {
   markerView,
   mergeClusterSeverity,
   notAfterNow,
+  NO_DEVICES_IN_GROUP,
   type AutoFitPointer,
   type ClusterSeverity,
   type GroupDataDevice,
@@ -486,7 +487,7 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
           Loading devices…
         </p>
       ) : list.length === 0 ? (
-        <p className="gm-note">No devices in this group</p>
+        <p className="gm-note">{NO_DEVICES_IN_GROUP}</p>
       ) : unplaced > 0 ? (
         <p className="gm-note">
           {unplaced} {unplaced === 1 ? 'device' : 'devices'} without a position

@@ -19,6 +19,7 @@ import { Column, type ColumnFilterElementTemplateOptions } from 'primereact/colu
 import {
   FILTER_OPERATOR_LABELS,
   NO_ASSETS_MATCH,
+  NO_DEVICES_IN_GROUP,
   PAGE_SIZE_OPTIONS,
   columnHeader,
   filterOperatorsFor,
@@ -294,7 +295,7 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
           filters={filters}
           onFilter={onFilter}
           filterDisplay="menu"
-          emptyMessage={NO_ASSETS_MATCH}
+          emptyMessage={devices.length === 0 ? NO_DEVICES_IN_GROUP : NO_ASSETS_MATCH}
           scrollable
           scrollHeight="flex"
           resizableColumns
