@@ -82,7 +82,8 @@ describe.skipIf(!chromiumAvailable() && !required)('group table widget', () => {
   async function shownIds(page: Page): Promise<string[]> {
     const index = (await headers(page)).indexOf('Device ID');
     return bodyRows(page).evaluateAll(
-      (rows, i) => rows.map((r) => (r.querySelectorAll('td')[i + 1]?.textContent ?? '').trim()),
+      (rows, i) =>
+        rows.map((r) => (r.querySelectorAll('td')[i + 1]?.querySelector('.gt-device__id')?.textContent ?? '').trim()),
       index,
     );
   }

@@ -67,6 +67,17 @@ export function MetricCell({ device, column }: { device: GroupDataDevice; column
   );
 }
 
+/** The device id, with the device's name under it when it has one of its own (the id is what the column filters and sorts). */
+export function DeviceIdCell({ device }: { device: GroupDataDevice }) {
+  const named = device.name !== '' && device.name !== device.deviceid;
+  return (
+    <span className="gt-device">
+      <span className="gt-device__id">{device.deviceid}</span>
+      {named ? <span className="gt-device__name">{device.name}</span> : null}
+    </span>
+  );
+}
+
 /** The row's Device Page link (/data/{deviceid}), reachable from the keyboard. */
 export function DevicePageLink({ device }: { device: GroupDataDevice }) {
   const label =

@@ -35,7 +35,7 @@ import {
   type TableSettings,
 } from '@portal/core';
 import { buildRows, filterRows, sortRows, type IndexedFilter, type TableRow } from '../utils/table-rows';
-import { CountCell, DevicePageLink, LastContactCell, MessagesCell, MetricCell } from './cells';
+import { CountCell, DeviceIdCell, DevicePageLink, LastContactCell, MessagesCell, MetricCell } from './cells';
 import { ColumnFilterInput, type FilterInputKind } from './column-filter';
 import { RefreshButton } from './refresh-button';
 import './group-table.css';
@@ -238,6 +238,7 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
         if (key === 'ts') return <LastContactCell ts={d.ts} nowMs={nowMs} />;
         if (key === 'messages') return <MessagesCell device={d} />;
         if (isCountColumn(key)) return <CountCell kind={key} count={d[key]} />;
+        if (key === 'deviceid') return <DeviceIdCell device={d} />;
         return d[key] === '' ? <span className="gt-muted">—</span> : d[key];
       },
     [nowMs],
