@@ -1,6 +1,7 @@
 /** The roles a user holds on a device, from every source that grants one. */
 import type { DeviceRole } from '@portal/core';
 import type { Db } from '../../db/db';
+import { deviceNameSql } from '../../db/device-name';
 
 /**
  * Every role the user holds on the device: the direct grant, and the member level of every group
@@ -35,7 +36,7 @@ export function searchDevices(
        UNION
        SELECT gd.device_id FROM group_members m JOIN group_devices gd ON gd.groupid = m.groupid WHERE m.user_id = $1
      ), named AS (
-       SELECT d.id, COALESCE(d.portal_name, NULLIF(d.config #>> '{settings,device,name}', ''), d.id) AS name
+       SELECT d.id, ${deviceNameSql('d')} AS name
          FROM mine JOIN devices d ON d.id = mine.device_id
      )
      SELECT id AS deviceid, name FROM named

@@ -1,6 +1,7 @@
 /** SQL of groups: the groups, their members, devices, invitations and server log. */
 import type { DeviceRole } from '@portal/core';
 import type { Db } from '../../db/db';
+import { deviceNameSql } from '../../db/device-name';
 
 export function groupsOfUser(db: Db, userId: string): Promise<{ groupid: string; group_name: string }[]> {
   return db.query(
@@ -142,7 +143,7 @@ export interface GroupDeviceRow {
 export function listGroupDevices(db: Db, groupid: string): Promise<GroupDeviceRow[]> {
   return db.query(
     `SELECT d.id AS device_id,
-            COALESCE(d.portal_name, NULLIF(d.config #>> '{settings,device,name}', ''), d.id) AS name,
+            ${deviceNameSql('d')} AS name,
             d.fw, d.notes ->> 'status' AS status, d.notes ->> 'asset_type' AS asset_type,
             d.notes ->> 'make' AS make, d.notes ->> 'model' AS model
      FROM group_devices gd JOIN devices d ON d.id = gd.device_id
