@@ -29,6 +29,8 @@ import {
   type GroupUserDeleteResponse,
   type GroupUserPutBody,
   type GroupUserResult,
+  groupCan,
+  type GroupCapability,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
@@ -77,17 +79,20 @@ export function deviceSummary(row: repo.GroupDeviceRow): GroupDeviceSummary {
 export function createGroupsService(deps: GroupsDeps) {
   const { db, clock, access } = deps;
 
-  /** The caller's membership; 404 for a non-member (or no such group), 403 when ADMIN is needed and the level is lower. */
+  /**
+   * The caller's membership; 404 for a non-member (or no such group), 403 when the call needs a
+   * capability the caller's level lacks (core's groupCan, the rule the web offers by).
+   */
   async function member(
     tx: Db,
     userId: string,
     groupid: string,
-    needsAdmin: boolean,
+    needs: GroupCapability | null,
     lock = false,
   ): Promise<{ group_name: string; permission: DeviceRole }> {
     const found = GROUP_ID_PATTERN.test(groupid) ? await repo.findMembership(tx, groupid, userId, lock) : null;
     if (!found) throw groupNotFound();
-    if (needsAdmin && found.permission !== 'ADMIN') throw forbidden();
+    if (needs !== null && !groupCan(found.permission, needs)) throw forbidden();
     return found;
   }
 
@@ -150,7 +155,7 @@ export function createGroupsService(deps: GroupsDeps) {
     },
 
     async get(user: User, groupid: string): Promise<GroupResponse> {
-      const { group_name, permission } = await member(db, user.id, groupid, false);
+      const { group_name, permission } = await member(db, user.id, groupid, null);
       const devices = await repo.listGroupDevices(db, groupid);
       return {
         groupid,
@@ -162,7 +167,7 @@ export function createGroupsService(deps: GroupsDeps) {
 
     async rename(user: User, groupid: string, groupName: string): Promise<GroupResult> {
       return db.transaction(async (tx) => {
-        const { group_name } = await member(tx, user.id, groupid, true, true);
+        const { group_name } = await member(tx, user.id, groupid, 'rename', true);
         await repo.renameGroup(tx, groupid, groupName);
         await log(tx, groupid, user, `Renamed from ${group_name} to ${groupName}`);
         return { message: GROUP_MESSAGES.renamed, groupid, groupName };
@@ -172,7 +177,7 @@ export function createGroupsService(deps: GroupsDeps) {
     /** ADMIN deletes the group: members, invitations, views and log go; the devices stay. */
     async remove(user: User, groupid: string): Promise<GroupResult> {
       return db.transaction(async (tx) => {
-        await member(tx, user.id, groupid, true, true);
+        await member(tx, user.id, groupid, 'deleteGroup', true);
         await repo.deleteGroup(tx, groupid);
         deps.log.info({ groupid, by: user.email }, 'Group deleted');
         return { message: GROUP_MESSAGES.deleted, groupid };
@@ -180,7 +185,7 @@ export function createGroupsService(deps: GroupsDeps) {
     },
 
     async serverLog(user: User, groupid: string): Promise<{ groupid: string; entries: GroupServerLogEntry[] }> {
-      await member(db, user.id, groupid, true);
+      await member(db, user.id, groupid, 'serverLog');
       const rows = await repo.selectLog(db, groupid, SERVER_LOG_LIMIT);
       return {
         groupid,
@@ -202,7 +207,7 @@ export function createGroupsService(deps: GroupsDeps) {
       ctx: GroupRequestContext,
     ): Promise<GroupUserResult> {
       const result = await db.transaction(async (tx) => {
-        const { group_name } = await member(tx, user.id, groupid, true, true);
+        const { group_name } = await member(tx, user.id, groupid, 'manageMembers', true);
         const targetId = await repo.findUserIdByEmail(tx, email);
         if (targetId === null) {
           await repo.upsertInvite(tx, groupid, email, permission, user.id, clock.now());
@@ -240,7 +245,7 @@ export function createGroupsService(deps: GroupsDeps) {
     /** ADMIN changes a member's level (by targetUserID) or a pending invitation's (by targetEmail). */
     async changeUser(user: User, groupid: string, body: GroupUserPutBody): Promise<GroupUserResult> {
       return db.transaction(async (tx) => {
-        await member(tx, user.id, groupid, true, true);
+        await member(tx, user.id, groupid, 'manageMembers', true);
         const permission = body.targetPermission;
         if (body.targetUserID === undefined) {
           const email = body.targetEmail!;
@@ -265,7 +270,7 @@ export function createGroupsService(deps: GroupsDeps) {
     async removeUser(user: User, groupid: string, body: GroupUserDeleteBody): Promise<GroupUserDeleteResponse> {
       return db.transaction(async (tx) => {
         const self = body.targetUserID === user.id;
-        await member(tx, user.id, groupid, !self, true);
+        await member(tx, user.id, groupid, self ? 'leave' : 'manageMembers', true);
         if (body.targetUserID === undefined) {
           const email = body.targetEmail!;
           if ((await repo.findInvite(tx, groupid, email)) === null)
@@ -288,8 +293,8 @@ export function createGroupsService(deps: GroupsDeps) {
 
     /** The members (e-mails to ADMIN and USER, and one's own) and, to ADMIN and USER, the invitations. */
     async permissions(user: User, groupid: string): Promise<GroupPermissionsResponse> {
-      const { permission } = await member(db, user.id, groupid, false);
-      const seesEmails = permission === 'ADMIN' || permission === 'USER';
+      const { permission } = await member(db, user.id, groupid, null);
+      const seesEmails = groupCan(permission, 'seeMemberEmails');
       const members = await repo.listMembers(db, groupid);
       return {
         groupid,
@@ -310,9 +315,9 @@ export function createGroupsService(deps: GroupsDeps) {
     async moveDevices(user: User, groupid: string, body: GroupDevicesPutBody): Promise<GroupDevicesResult> {
       const deviceList = [...new Set(body.deviceList)];
       return db.transaction(async (tx) => {
-        await member(tx, user.id, groupid, true, true);
+        await member(tx, user.id, groupid, 'manageDevices', true);
         if (body.targetGroupid === groupid) throw badRequest(GROUP_MESSAGES.sameGroup);
-        const target = await member(tx, user.id, body.targetGroupid, true, true);
+        const target = await member(tx, user.id, body.targetGroupid, 'manageDevices', true);
         const present = await repo.devicesInGroup(tx, groupid, deviceList);
         if (present.length !== deviceList.length) throw badRequest(GROUP_MESSAGES.notInGroup);
         for (const deviceId of deviceList) {
@@ -340,7 +345,7 @@ export function createGroupsService(deps: GroupsDeps) {
     async removeDevices(user: User, groupid: string, list: readonly string[]): Promise<GroupDevicesResult> {
       const deviceList = [...new Set(list)];
       return db.transaction(async (tx) => {
-        await member(tx, user.id, groupid, true, true);
+        await member(tx, user.id, groupid, 'manageDevices', true);
         const present = await repo.devicesInGroup(tx, groupid, deviceList);
         if (present.length !== deviceList.length) throw badRequest(GROUP_MESSAGES.notInGroup);
         await repo.removeDevices(tx, groupid, deviceList);
@@ -354,7 +359,7 @@ export function createGroupsService(deps: GroupsDeps) {
      * group; 404 for a non-member, 403 below ADMIN.
      */
     async checkPlacement(tx: Db, userId: string, groupid: string): Promise<void> {
-      await member(tx, userId, groupid, true);
+      await member(tx, userId, groupid, 'manageDevices');
     },
 
     /** Puts a claimed device into the group, in the claim's transaction, and logs it. */
