@@ -76,6 +76,10 @@ export async function startBenchPortal(store: Store, options: BenchPortalOptions
   });
   const clock = new BenchClock();
   const cleanup = async () => {
+    if (process.env.BENCH_KEEP_SCHEMA === '1' && schema) {
+      progress(`kept PostgreSQL schema ${schema} (BENCH_KEEP_SCHEMA)`);
+      return;
+    }
     if (databaseUrl && schema) await dropSchema(databaseUrl, schema);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };

@@ -16,7 +16,7 @@ import { AppError } from '../../errors';
 import type { User } from '../auth/auth.service';
 import type { TelemetryService } from '../telemetry/telemetry.service';
 import * as repo from './groups.repository';
-import { deviceSummary, groupNotFound } from './groups.service';
+import { groupNotFound } from './groups.service';
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -41,8 +41,6 @@ export function groupDataRange(
   return { fromS, toS };
 }
 
-const text = (value: string) => JSON.stringify(value);
-
 export function createGroupDataService(deps: GroupDataDeps) {
   const { db, clock, telemetry } = deps;
 
@@ -52,23 +50,17 @@ export function createGroupDataService(deps: GroupDataDeps) {
       const found = GROUP_ID_PATTERN.test(groupid) ? await repo.findMembership(db, groupid, user.id) : null;
       if (!found) throw groupNotFound();
       const { fromS, toS } = groupDataRange(query, Math.floor(clock.now().getTime() / 1000));
-      const devices = await repo.listGroupDevices(db, groupid);
-      const parts = await telemetry.groupDataParts(
-        devices.map((d) => d.device_id),
-        { fromS, toS, keys: query.keys, ...(query.messages === undefined ? {} : { messages: query.messages }) },
-      );
-      const out: string[] = [];
-      devices.forEach((device, i) => {
-        const s = deviceSummary(device);
-        out.push(
-          `{"deviceid":${text(device.device_id)},"name":${text(s.name)},"status":${text(s.status)},` +
-            `"type":${text(s.type)},"fw":${text(s.fw)},"machineMake":${text(s.machineMake)},` +
-            `"machineModel":${text(s.machineModel)},${parts[i]}}`,
-        );
+      const ids = await repo.groupDeviceIds(db, groupid);
+      const parts = await telemetry.groupDataParts(ids, {
+        fromS,
+        toS,
+        keys: query.keys,
+        ...(query.messages === undefined ? {} : { messages: query.messages }),
       });
       const from = Math.floor(fromS / HOUR) * HOUR;
       const to = Math.floor(toS / HOUR) * HOUR + HOUR;
-      return `{"groupid":${text(groupid)},"from":${from},"to":${to},"devices":[${out.join(',')}]}`;
+      const devices = parts.length === 0 ? '' : `{${parts.join('},{')}}`;
+      return `{"groupid":${JSON.stringify(groupid)},"from":${from},"to":${to},"devices":[${devices}]}`;
     },
   };
 }

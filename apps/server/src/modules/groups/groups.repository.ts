@@ -152,6 +152,15 @@ export function listGroupDevices(db: Db, groupid: string): Promise<GroupDeviceRo
   );
 }
 
+/** The ids of the group's devices, in id order (one array: PGlite hands rows across one at a time). */
+export async function groupDeviceIds(db: Db, groupid: string): Promise<string[]> {
+  const [row] = await db.query<{ ids: string[] | null }>(
+    'SELECT array_agg(device_id ORDER BY device_id) AS ids FROM group_devices WHERE groupid = $1',
+    [groupid],
+  );
+  return row?.ids ?? [];
+}
+
 /** Which of the devices are in the group. */
 export async function devicesInGroup(db: Db, groupid: string, deviceIds: readonly string[]): Promise<string[]> {
   const rows = await db.query<{ device_id: string }>(

@@ -11,6 +11,7 @@
  */
 import { EVENT_LEVELS, MAP_SEVERITIES, markerSeverityOfLevels } from '@portal/core';
 import type { Db } from '../../db/db';
+import { deviceNameSql } from '../../db/device-name';
 import { EVENT_MESSAGE_JSON, EVENT_NEWEST_MAX } from './telemetry.repository';
 
 const HOUR = 3600;
@@ -70,13 +71,14 @@ const MARKER_SQL = `CASE ${MAP_SEVERITIES.filter((severity) => severity !== 'nor
 /** Memory the group data statement may sort and hash in (PostgreSQL's work_mem, for its transaction only). */
 const GROUP_DATA_WORK_MEM = '64MB';
 
-/** The part a device with no row of its own gets (an id the database does not know). */
+/** The members a device with no row of its own gets after its id (an id the database does not know). */
 export const EMPTY_GROUP_DATA_PART =
-  '"ts":null,"values":{},"alarmCount":0,"warningCount":0,"alertCount":0,"infoCount":0,"messages":[],"lat":null,"lon":null,"hdop":null,"severity":"normal"';
+  '"status":"","type":"","fw":"","machineMake":"","machineModel":"","ts":null,"values":{},"alarmCount":0,"warningCount":0,"alertCount":0,"infoCount":0,"messages":[],"lat":null,"lon":null,"hdop":null,"severity":"normal"';
 
 /**
  * Each device's part of the group data answer, in the order of `deviceIds`: the members
- * `"ts"` (last contact), `"values"` (latest value and time, {v, ts}, of each asked key the
+ * `"deviceid"`, the summary of GET /group/{groupid} (`"name"` as deviceNameSql, `"status"`,
+ * `"type"`, `"fw"`, `"machineMake"`, `"machineModel"` from the device's asset notes), `"ts"` (last contact), `"values"` (latest value and time, {v, ts}, of each asked key the
  * device has), `"alarmCount"`, `"warningCount"`, `"alertCount"`, `"infoCount"`, `"messages"`
  * (the newest in the range, newest first, {ts, topic, msg, lv, severity}), `"lat"`, `"lon"`,
  * `"hdop"` and `"severity"` (the marker severity), as JSON object members without the braces.
@@ -95,15 +97,19 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
   const limit = Math.min(q.messages ?? GROUP_MESSAGES_DEFAULT, EVENT_NEWEST_MAX);
   const readKeys = [...new Set([...q.keys, ...Object.values(POSITION_KEYS)])];
   const number = (column: string) => `coalesce(${column}::text, 'null')`;
+  const text = (value: string) => `to_json(coalesce(${value}, ''))::text`;
   // The values' aggregation sorts about 60,000 rows for 10,000 devices: over the default 4 MB
   // of work_mem that sort went to disk. Parallel workers made the statement about a quarter
   // slower on 2 cores (each scan is tens of milliseconds; starting workers costs as much).
   const [row] = await db.transaction(async (tx) => {
-    await tx.exec(`SET LOCAL work_mem = '${GROUP_DATA_WORK_MEM}'; SET LOCAL max_parallel_workers_per_gather = 0`);
+    await tx.exec(
+      `SET LOCAL work_mem = '${GROUP_DATA_WORK_MEM}'; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off`,
+    );
     return tx.query<{ parts: string | null }>(
       `WITH lv AS (
        SELECT device_id,
-              json_object_agg(key, json_build_object('v', value, 'ts', ts)) FILTER (WHERE key = ANY($2::text[]))::text AS vals,
+              string_agg(to_json(key)::text || ':{"v":' || value::text || ',"ts":' || ts::text || '}', ',')
+                FILTER (WHERE key = ANY($2::text[])) AS vals,
               max(CASE WHEN key = $9 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS lat,
               max(CASE WHEN key = $10 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS lon,
               max(CASE WHEN key = $11 AND jsonb_typeof(value) = 'number' THEN (value #>> '{}')::double precision END) AS hdop
@@ -115,10 +121,8 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
           WHERE device_id = ANY($1::text[]) AND bucket >= $6 AND bucket < $7
          UNION ALL
          SELECT device_id, info, alert, warning, alarm FROM event_hour
-          WHERE device_id = ANY($1::text[]) AND bucket >= $4 AND bucket < $6
-         UNION ALL
-         SELECT device_id, info, alert, warning, alarm FROM event_hour
-          WHERE device_id = ANY($1::text[]) AND bucket >= greatest($7, $6) AND bucket <= $5
+          WHERE device_id = ANY($1::text[])
+            AND ((bucket >= $4 AND bucket < $6) OR (bucket >= greatest($7, $6) AND bucket <= $5))
        ) x GROUP BY device_id
      ), n AS (
        SELECT device_id, ts, items, cardinality(ts) >= $8 AND ts[1] < $12 AND ts[$8] >= $4 AS fast
@@ -139,8 +143,11 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
          FROM n WHERE $8 > 0
      )
      SELECT string_agg(
+              '"deviceid":' || to_json(i.id)::text || ',"name":' || to_json(coalesce(${deviceNameSql('d')}, i.id))::text || ',' ||
               CASE WHEN d.id IS NULL THEN $14 ELSE
-                '"ts":' || ${number('d.last_contact')} || ',"values":' || coalesce(lv.vals, '{}') ||
+                '"status":' || ${text("d.notes ->> 'status'")} || ',"type":' || ${text("d.notes ->> 'asset_type'")} ||
+                ',"fw":' || to_json(d.fw)::text || ',"machineMake":' || ${text("d.notes ->> 'make'")} ||
+                ',"machineModel":' || ${text("d.notes ->> 'model'")} || ',"ts":' || ${number('d.last_contact')} || ',"values":{' || coalesce(lv.vals, '') || '}' ||
                 ',"alarmCount":' || coalesce(c.alarm, 0) || ',"warningCount":' || coalesce(c.warning, 0) ||
                 ',"alertCount":' || coalesce(c.alert, 0) || ',"infoCount":' || coalesce(c.info, 0) ||
                 ',"messages":[' || coalesce(m.messages, '') || '],"lat":' || ${number('lv.lat')} ||

@@ -25,8 +25,14 @@ const EVENT_COUNT_UPSERT = (table: 'event_hour' | 'event_day', seconds: number) 
 /** Newest event messages kept per device in event_newest (core GROUP_DATA_MESSAGES_MAX). */
 export const EVENT_NEWEST_MAX = GROUP_DATA_MESSAGES_MAX;
 
-/** One event message as the group data call answers it (core GroupMessageSchema), from an events row. */
-export const EVENT_MESSAGE_JSON = `json_build_object('ts', ts, 'topic', topic, 'msg', msg, 'lv', lv, 'severity', severity)::text`;
+/**
+ * One event message as the group data call answers it (core GroupMessageSchema), from an events
+ * row, as compact JSON text (json_build_object writes ' : ' and ', ': a tenth of the group data
+ * answer for 10,000 devices was those spaces).
+ */
+export const EVENT_MESSAGE_JSON = `('{"ts":' || ts::text || ',"topic":' || coalesce(to_json(topic)::text, 'null') ||
+  ',"msg":' || to_json(msg)::text || ',"lv":' || coalesce(lv::text, 'null') ||
+  ',"severity":' || coalesce(to_json(severity)::text, 'null') || '}')`;
 
 /**
  * The newest-first lists `src` (device_id, ts, ids, items) merged into event_newest, newest
