@@ -6,7 +6,7 @@ import { AuthProvider, useAuth } from '@/lib/auth/auth-context';
 import { MessageDialogProvider } from '@/lib/message-dialog';
 import { createQueryClient } from '@/lib/query-client';
 import { AppRoutes } from './routes';
-import { useSessionData, useUnregisterServiceWorkers } from './start-up';
+import { usePrefetchGroupHome, useSessionData, useUnregisterServiceWorkers } from './start-up';
 import { ToastHost } from './toast-host';
 
 const queryClient = createQueryClient();
@@ -14,6 +14,8 @@ const queryClient = createQueryClient();
 /** Blank until the session check answers (spec 1 section 4), then the routes. */
 function Root() {
   const { checked } = useAuth();
+  // First, so the dashboard's data call is the first one sent once the session is known.
+  usePrefetchGroupHome();
   useUnregisterServiceWorkers();
   useSessionData();
   if (!checked) return null;

@@ -8,7 +8,6 @@ import { Suspense, lazy, useCallback, useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  DEFAULT_VIEW,
   ERROR_LOADING_DATA,
   STALE_TIMES_MS,
   homeGroupId,
@@ -30,7 +29,7 @@ import { HomeHeader } from '@/features/groups/components/home-header';
 import { ViewTabs } from '@/features/groups/components/view-tabs';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
 import { WidgetCard, WidgetCardSkeleton } from '@/features/groups/components/widget-card';
-import { tableSettingsOf, useViewData, viewDataQueryOptions } from '@/features/groups/hooks/use-view-data';
+import { VIEWS, tableSettingsOf, useViewData, viewFor } from '@/features/groups/hooks/use-view-data';
 import { DeviceListsButton } from '@/features/recent-devices/components/device-lists-button';
 import { FavouriteStar } from '@/features/recent-devices/components/favourite-device-button';
 import {
@@ -40,18 +39,11 @@ import {
   useDeviceLists,
 } from '@/features/recent-devices/hooks/use-device-lists';
 import { useNavigationHelper } from '@/features/recent-devices/hooks/use-navigation-helper';
+import { prefetchGroupHome } from './home-prefetch';
 
 // The widgets' code loads with the first view that has them (the map's Leaflet in a chunk of its own).
 const GroupTableWidget = lazy(() => import('@/features/group-table/components/group-table-widget'));
 const GroupMapWidget = lazy(() => import('@/features/group-map/components/group-map-widget'));
-
-/** The views a group shows: only the default view until views can be saved (the next issue). */
-const VIEWS: readonly View[] = [DEFAULT_VIEW];
-
-/** The view a URL names; an unknown (or no) view id shows the first view. */
-function viewFor(viewid: string | undefined): View {
-  return VIEWS.find((view) => view.viewid === viewid) ?? DEFAULT_VIEW;
-}
 
 const WIDGET_TITLES: Record<Widget['type'], string> = {
   table: 'Devices',
@@ -79,14 +71,12 @@ export function HomeRoute() {
     meta: { silent: true },
   });
   // The view's data and the widgets' code are asked for together with the group, not once it has
-  // answered: the dashboard draws one round trip sooner. A failure here is the group's to show.
+  // answered: the dashboard draws one round trip sooner (for a group in the URL the app asked at start-up).
   const queryClient = useQueryClient();
   const view = viewFor(params.viewid);
   useEffect(() => {
     if (!groupid || redirect) return;
-    void queryClient.prefetchQuery({ ...viewDataQueryOptions(groupid, view), meta: { silent: true } });
-    void import('@/features/group-table/components/group-table-widget');
-    void import('@/features/group-map/components/group-map-widget');
+    prefetchGroupHome(queryClient, groupid, view);
   }, [queryClient, groupid, view, redirect]);
   const listed = groups.data?.find((g) => g.groupid === groupid);
   const groupName = group.data?.groupName ?? listed?.groupName ?? null;

@@ -5,10 +5,25 @@
  */
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { SPECIAL_COLUMN_KINDS, STALE_TIMES_MS, type TableSettings, type View, type Widget } from '@portal/core';
+import {
+  DEFAULT_VIEW,
+  SPECIAL_COLUMN_KINDS,
+  STALE_TIMES_MS,
+  type TableSettings,
+  type View,
+  type Widget,
+} from '@portal/core';
 import { groupDataQueryOptions } from '../api/get-group-data';
 
 const SPECIAL: ReadonlySet<string> = new Set(SPECIAL_COLUMN_KINDS);
+
+/** The views a group shows: only the default view until views can be saved (the next issue). */
+export const VIEWS: readonly View[] = [DEFAULT_VIEW];
+
+/** The view a URL names; an unknown (or no) view id shows the first view. */
+export function viewFor(viewid: string | undefined): View {
+  return VIEWS.find((view) => view.viewid === viewid) ?? DEFAULT_VIEW;
+}
 
 /**
  * A table widget's settings (the view's widgets carry them as plain records; views saved by the
