@@ -887,7 +887,9 @@ export function describeServerSuite(dbKind: DbKind): void {
           groupid,
           user.id,
         ]);
-        expect((await client.get('/api/groups')).body).toEqual([{ groupid, groupName: 'Fleet North' }]);
+        expect((await client.get('/api/groups')).body).toEqual([
+          { groupid, groupName: 'Fleet North', permission: 'ADMIN' },
+        ]);
         expect((await (await signedIn(tp, await makeUser(tp))).get('/api/groups')).body).toEqual([]);
       });
     });

@@ -333,9 +333,11 @@ function describeGroupData(dbKind: DbKind): void {
         expect(found.groups).toEqual([]);
         const byId = await search(member.VIEW.client, c.deviceid.slice(2, 7).toLowerCase());
         expect(byId.devices).toContainEqual({ deviceid: c.deviceid, name: 'Tank South' });
-        expect((await search(member.VIEW.client, 'th ya')).groups).toEqual([{ groupid, groupName: 'North Yard' }]);
+        expect((await search(member.VIEW.client, 'th ya')).groups).toEqual([
+          { groupid, groupName: 'North Yard', permission: 'VIEW' },
+        ]);
         expect((await search(member.VIEW.client, groupid.slice(3))).groups).toEqual([
-          { groupid, groupName: 'North Yard' },
+          { groupid, groupName: 'North Yard', permission: 'VIEW' },
         ]);
         expect(await search(member.VIEW.client, 'nothing like it')).toEqual({ devices: [], groups: [] });
       });
@@ -353,7 +355,7 @@ function describeGroupData(dbKind: DbKind): void {
         const mine = await search(member.OPERATOR.client, 'pump');
         expect(mine.devices.map((d) => d.deviceid)).not.toContain(own.deviceid);
         expect((await search(member.OPERATOR.client, 'north yard')).groups).toEqual([
-          { groupid, groupName: 'North Yard' },
+          { groupid, groupName: 'North Yard', permission: 'OPERATOR' },
         ]);
         // A direct grant alone finds the device too (no group).
         const direct = await signedInUser(tp);

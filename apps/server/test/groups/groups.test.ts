@@ -88,7 +88,13 @@ function describeGroups(dbKind: DbKind): void {
         expect(fx.groupid).toMatch(/^[A-Z0-9]{11}$/);
         expect(fx.groupid.toLowerCase().startsWith('sq')).toBe(false);
         const list = await fx.members.ADMIN.client.get('/api/groups');
-        expect(list.body).toEqual([{ groupid: fx.groupid, groupName: 'Site A' }]);
+        expect(list.body).toEqual([{ groupid: fx.groupid, groupName: 'Site A', permission: 'ADMIN' }]);
+        // Each member's list carries their own level (what the web offers by).
+        for (const level of ['USER', 'VIEW'] as const) {
+          expect((await fx.members[level].client.get('/api/groups')).body).toEqual([
+            { groupid: fx.groupid, groupName: 'Site A', permission: level },
+          ]);
+        }
         const group = await fx.members.VIEW.client.get(`/api/group/${fx.groupid}`);
         expect(group.status).toBe(200);
         expect(group.body).toEqual({
@@ -324,7 +330,9 @@ function describeGroups(dbKind: DbKind): void {
         const verify = linkIn(await mail.waitFor((m) => m.to.includes(email) && /verify/i.test(m.subject)), 'verify');
         expect((await client.post(`/api/auth/verify/${verify.code}`)).status).toBe(200);
         expect((await client.post('/api/auth/login', { email, password: 'password-123' })).status).toBe(200);
-        expect((await client.get('/api/groups')).body).toEqual([{ groupid: fx.groupid, groupName: 'Site A' }]);
+        expect((await client.get('/api/groups')).body).toEqual([
+          { groupid: fx.groupid, groupName: 'Site A', permission: 'USER' },
+        ]);
         expect(await myRole(client, fx.deviceid)).toBe('USER');
       }, 60_000);
 

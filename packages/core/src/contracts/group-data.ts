@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { MAP_SEVERITIES } from '../domain/severity';
 import { safeString } from './fields';
 import { GroupDeviceSummarySchema } from './groups';
+import { GroupSummarySchema } from './system';
 
 /** The range a group call covers unless asked otherwise: the default view's 7 days. */
 export const GROUP_DATA_DEFAULT_DAYS = 7;
@@ -128,6 +129,6 @@ export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
 export const SearchResponseSchema = z.object({
   devices: z.array(z.object({ deviceid: z.string(), name: z.string() })),
-  groups: z.array(z.object({ groupid: z.string(), groupName: z.string() })),
+  groups: z.array(GroupSummarySchema),
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;

@@ -1,11 +1,19 @@
 /** Wire shapes of the groups list, health check, client error reports and the staff outbox. */
 import { z } from 'zod';
 import { safeString } from './fields';
+import { DeviceRoleSchema } from '../domain/roles';
 
 export const HealthResponseSchema = z.object({ status: z.literal('ok') });
 
-/** GET /api/groups: the groups the signed-in user belongs to. */
-export const GroupSummarySchema = z.object({ groupid: z.string(), groupName: z.string() });
+/**
+ * GET /api/groups: the groups the signed-in user belongs to, each with the user's level in it
+ * (what the web offers by, core groupCan; the server decides each call again).
+ */
+export const GroupSummarySchema = z.object({
+  groupid: z.string(),
+  groupName: z.string(),
+  permission: DeviceRoleSchema,
+});
 export const GroupListResponseSchema = z.array(GroupSummarySchema);
 export type GroupSummary = z.infer<typeof GroupSummarySchema>;
 

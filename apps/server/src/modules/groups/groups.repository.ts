@@ -3,9 +3,12 @@ import type { DeviceRole } from '@portal/core';
 import type { Db } from '../../db/db';
 import { deviceNameSql } from '../../db/device-name';
 
-export function groupsOfUser(db: Db, userId: string): Promise<{ groupid: string; group_name: string }[]> {
+export function groupsOfUser(
+  db: Db,
+  userId: string,
+): Promise<{ groupid: string; group_name: string; permission: DeviceRole }[]> {
   return db.query(
-    `SELECT g.groupid, g.group_name FROM group_members m JOIN groups g ON g.groupid = m.groupid
+    `SELECT g.groupid, g.group_name, m.permission FROM group_members m JOIN groups g ON g.groupid = m.groupid
      WHERE m.user_id = $1 ORDER BY lower(g.group_name), g.groupid`,
     [userId],
   );
@@ -20,9 +23,9 @@ export function searchGroupsOfUser(
   userId: string,
   needle: string,
   limit: number,
-): Promise<{ groupid: string; group_name: string }[]> {
+): Promise<{ groupid: string; group_name: string; permission: DeviceRole }[]> {
   return db.query(
-    `SELECT g.groupid, g.group_name FROM group_members m JOIN groups g ON g.groupid = m.groupid
+    `SELECT g.groupid, g.group_name, m.permission FROM group_members m JOIN groups g ON g.groupid = m.groupid
      WHERE m.user_id = $1 AND (strpos(lower(g.groupid), $2) > 0 OR strpos(lower(g.group_name), $2) > 0)
      ORDER BY (strpos(lower(g.groupid), $2) = 1 OR strpos(lower(g.group_name), $2) = 1) DESC,
               lower(g.group_name), g.groupid

@@ -129,13 +129,13 @@ export function createGroupsService(deps: GroupsDeps) {
   return {
     async listForUser(userId: string): Promise<GroupSummary[]> {
       const rows = await repo.groupsOfUser(db, userId);
-      return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name }));
+      return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name, permission: row.permission }));
     },
 
     /** The caller's groups whose id or name contains `needle` (case-insensitive): prefix matches first, then by name. */
     async search(userId: string, needle: string, limit: number): Promise<GroupSummary[]> {
       const rows = await repo.searchGroupsOfUser(db, userId, needle.toLowerCase(), limit);
-      return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name }));
+      return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name, permission: row.permission }));
     },
 
     /** The caller's level in the group, or null (not a member, or no such group). */

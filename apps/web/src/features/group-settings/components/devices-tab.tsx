@@ -61,7 +61,8 @@ export function DevicesTab({ groupid, groupName, myPermission, deviceSummaries, 
   // A device that left the group (moved, removed elsewhere) leaves the selection too.
   const selected = rows.filter((r) => picked.has(r.deviceid)).map((r) => r.deviceid);
   const allShownPicked = shown.length > 0 && shown.every((r) => picked.has(r.deviceid));
-  const targets = (groups ?? []).filter((g) => g.groupid !== groupid);
+  // Move and copy need the same level in the target group (the server checks it again).
+  const targets = (groups ?? []).filter((g) => g.groupid !== groupid && groupCan(g.permission, 'manageDevices'));
   const busy = move.isPending || remove.isPending;
 
   const toggle = (deviceid: string, on: boolean) =>
