@@ -106,7 +106,7 @@ function decoded(answer: Answer): string {
 }
 
 /** A signed-in member (VIEW) of a new group holding `ids`: the session cookie and the group id. */
-async function groupMember(bp: BenchPortal, ids: string[]): Promise<{ cookie: string; groupid: string }> {
+export async function groupMember(bp: BenchPortal, ids: string[]): Promise<{ cookie: string; groupid: string }> {
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
   const password = `bench-${randomBytes(8).toString('hex')}`;
   await bp.portal.app.services.auth.ensureUser({ email, password, userGroups: [] });

@@ -9,6 +9,7 @@ import { storage } from './storage';
 import { devicePage } from './device-page';
 import { lighthouseBench } from './lighthouse';
 import { groupData } from './group-data';
+import { groupMetrics } from './group-metrics';
 import { homeMap } from './home-map';
 
 export interface BenchResult {
@@ -31,6 +32,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'device-page': devicePage,
   lighthouse: lighthouseBench,
   'group-data': groupData,
+  'group-metrics': groupMetrics,
   'home-map': homeMap,
 };
 

@@ -37,6 +37,8 @@ import { registerAccountRoutes } from './modules/account/account.routes';
 import { createGroupsService } from './modules/groups/groups.service';
 import { registerGroupsRoutes } from './modules/groups/groups.routes';
 import { createGroupDataService } from './modules/groups/group-data.service';
+import { createGroupMetricsService } from './modules/groups/group-metrics.service';
+import { registerGroupMetricsRoutes } from './modules/groups/group-metrics.routes';
 import { createSearchService } from './modules/search/search.service';
 import { registerSearchRoutes } from './modules/search/search.routes';
 import {
@@ -243,6 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.telemetry ? { options: options.telemetry } : {}),
   });
   const groupData = createGroupDataService({ db, clock, telemetry });
+  const groupMetrics = createGroupMetricsService({ db, telemetry });
   const search = createSearchService({ access, groups });
   const devices = createDevicesService({
     db,
@@ -299,6 +302,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuthRoutes(app, auth, rateLimit);
   registerAccountRoutes(app, account, rateLimit);
   registerGroupsRoutes(app, groups, groupData);
+  registerGroupMetricsRoutes(app, groupMetrics);
   registerSearchRoutes(app, search);
   registerMailRoutes(app, outbox);
   registerClientErrorsRoutes(app, clientErrors, rateLimit);

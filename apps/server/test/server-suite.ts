@@ -94,6 +94,7 @@ const ROUTES: [string, string][] = [
   ['put', '/api/group/{groupid}/devices'],
   ['delete', '/api/group/{groupid}/devices'],
   ['get', '/api/group/{groupid}/data'],
+  ['get', '/api/group/{groupid}/metrics'],
   ['get', '/api/search'],
   ['post', '/api/client-errors'],
   ['get', '/api/outbox'],

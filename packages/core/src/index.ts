@@ -34,6 +34,7 @@ export * from './contracts/device-calls';
 export * from './contracts/groups';
 export * from './contracts/group-data';
 export * from './contracts/views';
+export * from './contracts/metrics';
 export * from './domain/measurements';
 export * from './domain/display';
 export * from './domain/timeline';

@@ -114,7 +114,7 @@ describe('answers', () => {
     const metrics = {
       deviceid: 'A',
       currentPeriod: { startTime: 0, endTime: 3600, data: { temp: metric } },
-      previousPeriod: { data: {} },
+      previousPeriod: { startTime: 0, endTime: 0, data: {} },
     };
     expect(MetricsResponseSchema.parse(metrics)).toEqual(metrics);
     expect(MetricsResponseSchema.safeParse({ ...metrics, previousPeriod: {} }).success).toBe(false);

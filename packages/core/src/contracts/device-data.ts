@@ -85,19 +85,6 @@ export type DataQuery = z.infer<typeof DataQuerySchema>;
 export const DataPointsQuerySchema = z.object({ dataPoints });
 export type DataPointsQuery = z.infer<typeof DataPointsQuerySchema>;
 
-/** GET /device/{id}/metrics: the current period, optionally a previous one, and the latest values. */
-export const MetricsQuerySchema = z.object({
-  currentStartTime: z.coerce.number().finite(),
-  currentEndTime: z.coerce.number().finite(),
-  previousStartTime: optionalNumber('previousStartTime'),
-  previousEndTime: optionalNumber('previousEndTime'),
-  includeLatestData: z
-    .enum(['true', 'false', '1', '0'])
-    .transform((v) => v === 'true' || v === '1')
-    .optional(),
-});
-export type MetricsQuery = z.infer<typeof MetricsQuerySchema>;
-
 /** GET /device/{id}/export: a time range (epoch seconds, inclusive), the keys and the format (csv by default). */
 export const ExportQuerySchema = z.object({
   fromTime: optionalNumber('fromTime'),
@@ -152,29 +139,6 @@ export type RpcListResponse = z.infer<typeof RpcListResponseSchema>;
 /** DELETE /device/{id}/rpc */
 export const RpcCancelResultSchema = z.object({ commandID: z.number(), state: z.literal('cancelled') });
 export type RpcCancelResult = z.infer<typeof RpcCancelResultSchema>;
-
-/** Min, max, avg, sum, diff and acc of one key over a period, and how many values it had. */
-export const MetricSchema = z.object({
-  min: z.number(),
-  max: z.number(),
-  avg: z.number(),
-  sum: z.number(),
-  diff: z.number(),
-  acc: z.number(),
-  count: z.number(),
-});
-export const MetricSetSchema = z.record(z.string(), MetricSchema);
-export type MetricSet = z.infer<typeof MetricSetSchema>;
-
-/** GET /device/{id}/metrics: the periods floored to whole hours; the latest values when asked for. */
-export const MetricsResponseSchema = z.object({
-  deviceid: z.string(),
-  currentPeriod: z.object({ startTime: z.number(), endTime: z.number(), data: MetricSetSchema }),
-  previousPeriod: z.object({ data: MetricSetSchema }),
-  latestData: z.record(z.string(), DataPointSchema).optional(),
-  lastKnownData: z.record(z.string(), DataPointSchema).optional(),
-});
-export type MetricsResponse = z.infer<typeof MetricsResponseSchema>;
 
 /** Rows a delete or transfer of a device's data touched, per kind. */
 export const DataCountsSchema = z.object({

@@ -1,11 +1,25 @@
 /**
- * Dashboard views (spec 1 section 3 'View', spec 2 section 3 'table settings'): the shapes the
- * group dashboard renders. The default view is what a group without views shows; saving,
- * editing and the other widget kinds' settings come with the dashboards issue.
+ * Dashboard views (spec 1 section 3 'View', spec 2 section 3 'chart settings', 'table settings',
+ * 'headline tile'): the shapes the group dashboard renders and the view calls of spec 1 section 7
+ * (GET /group/{groupid}/views, PUT /group/{groupid}/view, DELETE /group/{groupid}/view). The
+ * default view is what a group without views shows.
+ *
+ * The settings shapes are request contracts (every string through safeString); the view a call
+ * answers (ViewSchema) carries each widget's settings as saved, checked on the way in by
+ * WidgetInputSchema for its type.
  */
 import { z } from 'zod';
 import { DEFAULT_VIEW_ID } from '../domain/ids';
-import { GRID_COLS } from '../domain/constants';
+import {
+  CUSTOM_WIDGET_LIMIT,
+  GRID_BREAKPOINT_NAMES,
+  GRID_COLS,
+  MAP_WIDGETS_PER_VIEW,
+  MAX_GROUP_CHART_SERIES,
+} from '../domain/constants';
+import { DEFAULT_VIEW_NAME, VIEW_NOT_FOUND, widgetLimitMessage } from '../domain/messages';
+import { INVALID_DATE_RANGE, SORT_ORDER_MAX, SORT_ORDER_MIN, clampHeadlineDecimalPlaces } from '../domain/validation';
+import { ColourSchema, safeString } from './fields';
 
 export const WIDGET_TYPES = ['table', 'chart', 'map', 'headline'] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];
@@ -53,52 +67,153 @@ export type NumberFilterOperator = (typeof NUMBER_FILTER_OPERATORS)[number];
 /** Operators a metric column aggregates with (spec 2 section 9). */
 export const COLUMN_OPERATORS = ['avg', 'sum', 'max', 'min', 'latest'] as const;
 
-const ColumnThresholdSchema = z.object({
+const ColumnThresholdSchema = z.strictObject({
   value: z.number(),
-  colour: z.string().max(32),
+  colour: ColourSchema,
 });
 
+/** A record key or column key as a request gives it. */
+const KeySchema = safeString().min(1).max(64);
+
 /** One table column (spec 1 section 3, spec 2 section 3). */
-export const TableColumnSchema = z.object({
-  key: z.string().min(1).max(64),
-  dataType: z.string().max(32),
-  name: z.string().max(64),
-  unit: z.string().max(15).optional(),
+export const TableColumnSchema = z.strictObject({
+  key: KeySchema,
+  dataType: safeString().max(32),
+  name: safeString().max(64),
+  unit: safeString().max(15).optional(),
   unitInHeader: z.boolean().optional(),
   dp: z.number().int().min(0).max(10).optional(),
   operator: z.enum(COLUMN_OPERATORS).optional(),
-  trendColor: z.string().max(32).optional(),
+  trendColor: ColourSchema.optional(),
   thresholds: z.array(ColumnThresholdSchema).max(10).optional(),
 });
 export type TableColumn = z.infer<typeof TableColumnSchema>;
 
-export const TableFilterSchema = z.object({
-  key: z.string().min(1).max(64),
+export const TableFilterSchema = z.strictObject({
+  key: KeySchema,
   operator: z.enum([...TEXT_FILTER_OPERATORS, ...NUMBER_FILTER_OPERATORS]),
-  value: z.union([z.string().max(200), z.number()]).nullable(),
+  // null inside the union: OpenAPI 3.0 wants a type beside `nullable`.
+  value: z.union([safeString().max(200).nullable(), z.number()]),
   value2: z.number().nullable().optional(),
 });
 export type TableFilter = z.infer<typeof TableFilterSchema>;
 
 /** Table widget settings: columns, pageSize, filters. */
-export const TableSettingsSchema = z.object({
+export const TableSettingsSchema = z.strictObject({
   columns: z.array(TableColumnSchema).max(50),
   pageSize: z.union([z.literal(10), z.literal(25), z.literal(50)]).optional(),
   filters: z.array(TableFilterSchema).max(50).optional(),
 });
 export type TableSettings = z.infer<typeof TableSettingsSchema>;
 
-export const WidgetLayoutSchema = z.object({
-  x: z.number().int().min(0),
-  y: z.number().int().min(0),
-  w: z.number().int().min(1),
-  h: z.number().int().min(1),
-  minW: z.number().int().min(1).optional(),
-  minH: z.number().int().min(1).optional(),
+// ---- Headline, chart and map settings (spec 2 section 3) ------------------------------------
+
+/** Operators a headline aggregates its key with across the group's devices (default avg). */
+export const HEADLINE_OPERATORS = COLUMN_OPERATORS;
+export const DEFAULT_HEADLINE_OPERATOR = 'avg';
+
+/** A headline tile: key, dataType, operator (default avg), unit, trendColor, dp clamped 0-5. */
+export const HeadlineSettingsSchema = z.strictObject({
+  key: KeySchema,
+  dataType: safeString().max(32).optional(),
+  operator: z.enum(HEADLINE_OPERATORS).default(DEFAULT_HEADLINE_OPERATOR),
+  unit: safeString().max(15).optional(),
+  trendColor: ColourSchema.optional(),
+  dp: z
+    .number()
+    .int()
+    .optional()
+    .transform((dp) => (dp === undefined ? undefined : clampHeadlineDecimalPlaces(dp))),
+});
+export type HeadlineSettings = z.infer<typeof HeadlineSettingsSchema>;
+
+export const CHART_AXES = ['ax1', 'ax2'] as const;
+export const CHART_LINE_TYPES = ['solid', 'dashed', 'dotted', 'step'] as const;
+export const DEFAULT_CHART_LINE_WIDTH = 2;
+
+/** A chart axis (ax1, ax2): name, unit, bounds (absent: automatic), dp, tick, colour, displayType. */
+export const ChartAxisSchema = z.strictObject({
+  name: safeString().max(64).optional(),
+  unit: safeString().max(15).optional(),
+  min: z.number().nullable().optional(),
+  max: z.number().nullable().optional(),
+  dp: z.number().int().optional(),
+  tick: z.number().optional(),
+  colour: ColourSchema.optional(),
+  displayType: safeString().max(32).optional(),
+});
+
+/** The x axis xa1: tick, offset, scale, dp, name, colour. */
+export const ChartXAxisSchema = z.strictObject({
+  tick: z.number().optional(),
+  offset: z.number().optional(),
+  scale: z.number().optional(),
+  dp: z.number().int().optional(),
+  name: safeString().max(64).optional(),
+  colour: ColourSchema.optional(),
+});
+
+/** One series of a group chart: a device (source) and its key, on ax1 or ax2. */
+export const ChartSeriesSchema = z.strictObject({
+  source: safeString().min(1).max(64),
+  key: KeySchema,
+  axisBind: z.enum(CHART_AXES).default('ax1'),
+  displayType: safeString().max(32).optional(),
+  colour: ColourSchema.optional(),
+  goalSeries: z.boolean().optional(),
+  lineType: z.enum(CHART_LINE_TYPES).optional(),
+  lineWidth: z.number().min(0.5).max(10).default(DEFAULT_CHART_LINE_WIDTH),
+});
+
+/** Chart settings (CHT-09): at most 15 series on a group chart. */
+export const ChartSettingsSchema = z.strictObject({
+  name: safeString().max(64).optional(),
+  type: safeString().max(32).optional(),
+  stack: z.boolean().optional(),
+  range: safeString().max(32).optional(),
+  axis: z.strictObject({ ax1: ChartAxisSchema.optional(), ax2: ChartAxisSchema.optional() }).optional(),
+  series: z
+    .array(ChartSeriesSchema)
+    .max(MAX_GROUP_CHART_SERIES, widgetLimitMessage('serie', MAX_GROUP_CHART_SERIES))
+    .default([]),
+  xAxis: z.strictObject({ xa1: ChartXAxisSchema.optional() }).optional(),
+  dataLabels: z.boolean().optional(),
+  dataLabelColor: ColourSchema.optional(),
+  backgroundColor: ColourSchema.optional(),
+});
+export type ChartSettings = z.infer<typeof ChartSettingsSchema>;
+
+/** A map widget has no settings of its own (clustering is a toggle of the viewer). */
+export const MapSettingsSchema = z.strictObject({});
+
+/** Each widget type's settings, checked when a view is saved. */
+export const WIDGET_SETTINGS_SCHEMAS = {
+  table: TableSettingsSchema,
+  chart: ChartSettingsSchema,
+  map: MapSettingsSchema,
+  headline: HeadlineSettingsSchema,
+} as const satisfies Record<WidgetType, z.ZodType>;
+
+/** Largest row (y) and height a layout may name. */
+export const LAYOUT_MAX_ROWS = 10_000;
+
+/** A widget's place at one breakpoint: columns x, w and rows y, h; `i`, when sent, is the widget id. */
+export const WidgetLayoutSchema = z.strictObject({
+  i: safeString().max(64).optional(),
+  x: z
+    .number()
+    .int()
+    .min(0)
+    .max(GRID_COLS.lg - 1),
+  y: z.number().int().min(0).max(LAYOUT_MAX_ROWS),
+  w: z.number().int().min(1).max(GRID_COLS.lg),
+  h: z.number().int().min(1).max(LAYOUT_MAX_ROWS),
+  minW: z.number().int().min(1).max(GRID_COLS.lg).optional(),
+  minH: z.number().int().min(1).max(LAYOUT_MAX_ROWS).optional(),
 });
 export type WidgetLayout = z.infer<typeof WidgetLayoutSchema>;
 
-export const WidgetLayoutsSchema = z.object({
+export const WidgetLayoutsSchema = z.strictObject({
   lg: WidgetLayoutSchema,
   md: WidgetLayoutSchema,
   sm: WidgetLayoutSchema,
@@ -106,15 +221,36 @@ export const WidgetLayoutsSchema = z.object({
 export type WidgetLayouts = z.infer<typeof WidgetLayoutsSchema>;
 
 export const TIME_RANGE_TYPES = ['day', 'week', 'month', 'custom'] as const;
-export const TimeRangeSchema = z.object({
-  type: z.enum(TIME_RANGE_TYPES),
-  amount: z.number().int().min(1).max(400).optional(),
-  rolling: z.boolean().optional(),
-  from: z.number().optional(),
-  to: z.number().optional(),
-});
+/** Latest epoch second a custom range may name (the end of year 9999). */
+export const EPOCH_S_MAX = 253_402_300_799;
+const EpochSecondsSchema = z.number().int().min(0).max(EPOCH_S_MAX);
+
+/**
+ * A view's range: day, week or month with an amount (and rolling), or custom with from and to
+ * (epoch seconds, From before To: 'Invalid date range').
+ */
+export const TimeRangeSchema = z
+  .strictObject({
+    type: z.enum(TIME_RANGE_TYPES),
+    amount: z.number().int().min(1).max(400).optional(),
+    rolling: z.boolean().optional(),
+    from: EpochSecondsSchema.optional(),
+    to: EpochSecondsSchema.optional(),
+  })
+  .superRefine((range, ctx) => {
+    if (range.type === 'custom') {
+      if (range.from === undefined || range.to === undefined || range.from >= range.to)
+        ctx.addIssue({ code: 'custom', path: ['from'], message: INVALID_DATE_RANGE });
+      return;
+    }
+    if (range.amount === undefined)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: `amount is required for a ${range.type} range` });
+    if (range.from !== undefined || range.to !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'from and to belong to a custom range only' });
+  });
 export type TimeRange = z.infer<typeof TimeRangeSchema>;
 
+/** A widget as a view answers it: its type, its settings as saved and its layouts. */
 export const WidgetSchema = z.object({
   type: z.enum(WIDGET_TYPES),
   settings: z.record(z.string(), z.unknown()),
@@ -122,12 +258,35 @@ export const WidgetSchema = z.object({
 });
 export type Widget = z.infer<typeof WidgetSchema>;
 
+/** A widget as a save sends it: the settings are checked against its type's schema. */
+export const WidgetInputSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('table'),
+    settings: WIDGET_SETTINGS_SCHEMAS.table,
+    layouts: WidgetLayoutsSchema,
+  }),
+  z.strictObject({
+    type: z.literal('chart'),
+    settings: WIDGET_SETTINGS_SCHEMAS.chart,
+    layouts: WidgetLayoutsSchema,
+  }),
+  z.strictObject({ type: z.literal('map'), settings: WIDGET_SETTINGS_SCHEMAS.map, layouts: WidgetLayoutsSchema }),
+  z.strictObject({
+    type: z.literal('headline'),
+    settings: WIDGET_SETTINGS_SCHEMAS.headline,
+    layouts: WidgetLayoutsSchema,
+  }),
+]);
+export type WidgetInput = z.infer<typeof WidgetInputSchema>;
+
+/** A view as the view calls answer it; `version` counts its saves (0: the default view, never saved). */
 export const ViewSchema = z.object({
   viewid: z.string(),
   name: z.string(),
-  sortOrder: z.number().int().min(1).max(100),
+  sortOrder: z.number().int().min(SORT_ORDER_MIN).max(SORT_ORDER_MAX),
   timeRange: TimeRangeSchema,
   widgets: z.record(z.string(), WidgetSchema),
+  version: z.number().int().min(0),
 });
 export type View = z.infer<typeof ViewSchema>;
 
@@ -160,11 +319,132 @@ export const DEFAULT_TABLE_SETTINGS: TableSettings = {
  */
 export const DEFAULT_VIEW: View = {
   viewid: DEFAULT_VIEW_ID,
-  name: 'Default View',
+  name: DEFAULT_VIEW_NAME,
   sortOrder: 1,
   timeRange: { type: 'day', amount: 7 },
   widgets: {
     widget1: { type: 'table', settings: DEFAULT_TABLE_SETTINGS, layouts: layoutsOf(0, 0, 12, 12) },
     widget2: { type: 'map', settings: {}, layouts: layoutsOf(0, 12, 12, 12) },
   },
+  version: 0,
 };
+
+// ---- The view calls (spec 1 section 7) --------------------------------------------------------
+
+/** Texts of the view calls. */
+export const VIEW_MESSAGES = {
+  created: 'View created',
+  saved: 'View saved',
+  deleted: 'View deleted',
+  notFound: VIEW_NOT_FOUND,
+  stale:
+    'This view was changed by someone else since you opened it. Reload the view to see their changes, then make yours again.',
+  versionRequired: 'version is required when saving an existing view (the version you loaded)',
+  tableFixed: 'Table widgets cannot be removed or resized',
+} as const;
+
+/** Most views a group keeps (the display order runs 1 to 100). */
+export const VIEWS_PER_GROUP_MAX = SORT_ORDER_MAX;
+/** Longest view name a save may send; it is sanitised to 20 characters before it is stored. */
+export const VIEW_NAME_INPUT_MAX = 200;
+
+/** A view id: 'view1', 'v-' + 8 characters, or any other id of letters, digits, '-' and '_'. */
+export const ViewIdSchema = safeString().regex(/^[A-Za-z0-9_-]{1,64}$/, 'viewid: 1 to 64 letters, digits, - or _');
+/** A widget id (the key of a view's widgets): a letter, then letters, digits, '-' or '_'. */
+export const WidgetIdSchema = safeString().regex(
+  /^[A-Za-z][A-Za-z0-9_-]{0,63}$/,
+  'widget id: a letter, then at most 63 letters, digits, - or _',
+);
+
+type ViewDraft = {
+  viewid?: string | undefined;
+  version?: number | undefined;
+  widgets: Record<string, Pick<Widget, 'type' | 'layouts'>>;
+};
+
+/** The widget rules of a saved view: at most 99 widgets, one map, layouts inside each breakpoint's columns. */
+function checkViewDraft(view: ViewDraft, ctx: z.RefinementCtx): void {
+  if (view.viewid !== undefined && view.version === undefined)
+    ctx.addIssue({ code: 'custom', path: ['version'], message: VIEW_MESSAGES.versionRequired });
+  const entries = Object.entries(view.widgets);
+  if (entries.length > CUSTOM_WIDGET_LIMIT)
+    ctx.addIssue({ code: 'custom', path: ['widgets'], message: widgetLimitMessage('widget', CUSTOM_WIDGET_LIMIT) });
+  if (entries.filter(([, w]) => w.type === 'map').length > MAP_WIDGETS_PER_VIEW)
+    ctx.addIssue({ code: 'custom', path: ['widgets'], message: widgetLimitMessage('map', MAP_WIDGETS_PER_VIEW) });
+  for (const [id, widget] of entries) {
+    for (const bp of GRID_BREAKPOINT_NAMES) {
+      const layout = widget.layouts[bp];
+      const path = ['widgets', id, 'layouts', bp];
+      if (layout.x + layout.w > GRID_COLS[bp])
+        ctx.addIssue({ code: 'custom', path, message: `x + w must be at most ${GRID_COLS[bp]} columns at ${bp}` });
+      if ((layout.minW ?? 1) > layout.w || (layout.minH ?? 1) > layout.h)
+        ctx.addIssue({ code: 'custom', path, message: 'w and h must not be below minW and minH' });
+      if (layout.i !== undefined && layout.i !== id)
+        ctx.addIssue({ code: 'custom', path: [...path, 'i'], message: 'i must be the widget id' });
+    }
+  }
+}
+
+/**
+ * The `view` of PUT /group/{groupid}/view. Without viewid it creates a view (the server gives it
+ * 'v-' + 8 characters); with viewid it saves that view, and `version` (the one loaded) is
+ * required: a stale one answers 409. A blank name becomes 'View {n+1}' (the server counts n).
+ */
+export const ViewInputSchema = z
+  .strictObject({
+    viewid: ViewIdSchema.optional(),
+    name: safeString().max(VIEW_NAME_INPUT_MAX).optional(),
+    sortOrder: z.number().int().min(SORT_ORDER_MIN).max(SORT_ORDER_MAX),
+    timeRange: TimeRangeSchema,
+    widgets: z.record(WidgetIdSchema, WidgetInputSchema),
+    version: z.number().int().min(0).optional(),
+  })
+  .superRefine(checkViewDraft);
+export type ViewInput = z.infer<typeof ViewInputSchema>;
+
+/** PUT /group/{groupid}/view: {view}. */
+export const ViewPutBodySchema = z.strictObject({ view: ViewInputSchema });
+export type ViewPutBody = z.infer<typeof ViewPutBodySchema>;
+
+/** DELETE /group/{groupid}/view: {viewid}. */
+export const ViewDeleteBodySchema = z.strictObject({ viewid: ViewIdSchema });
+export type ViewDeleteBody = z.infer<typeof ViewDeleteBodySchema>;
+
+/** GET /group/{groupid}/views: the group's views by sortOrder, or the default view when it has none. */
+export const ViewListResponseSchema = z.object({ groupid: z.string(), views: z.array(ViewSchema) });
+export type ViewListResponse = z.infer<typeof ViewListResponseSchema>;
+
+/** PUT /group/{groupid}/view: the view as saved, with its new version. */
+export const ViewSaveResponseSchema = z.object({ message: z.string(), groupid: z.string(), view: ViewSchema });
+export type ViewSaveResponse = z.infer<typeof ViewSaveResponseSchema>;
+
+/** DELETE /group/{groupid}/view: what was deleted. */
+export const ViewDeleteResponseSchema = z.object({ message: z.string(), groupid: z.string(), viewid: z.string() });
+export type ViewDeleteResponse = z.infer<typeof ViewDeleteResponseSchema>;
+
+/** The views a group shows: its own by sortOrder (ties keep their order), or the default view when it has none. */
+export function viewsOrDefault(views: readonly View[]): View[] {
+  if (views.length === 0) return [DEFAULT_VIEW];
+  return [...views].sort((a, b) => a.sortOrder - b.sortOrder);
+}
+
+/**
+ * Table widgets are neither removed nor resized (spec 1 section 5): 'Table widgets cannot be
+ * removed or resized' when `after` drops a table widget of `before` or changes its w or h at
+ * any breakpoint; null otherwise.
+ */
+export function tableWidgetChangeError(
+  before: { widgets: Record<string, Pick<Widget, 'type' | 'layouts'>> },
+  after: { widgets: Record<string, Pick<Widget, 'type' | 'layouts'>> },
+): string | null {
+  for (const [id, widget] of Object.entries(before.widgets)) {
+    if (widget.type !== 'table') continue;
+    const next = Object.hasOwn(after.widgets, id) ? after.widgets[id] : undefined;
+    if (next?.type !== 'table') return VIEW_MESSAGES.tableFixed;
+    const resized = GRID_BREAKPOINT_NAMES.some(
+      (bp) => next.layouts[bp].w !== widget.layouts[bp].w || next.layouts[bp].h !== widget.layouts[bp].h,
+    );
+    if (resized) return VIEW_MESSAGES.tableFixed;
+  }
+  return null;
+}

@@ -362,6 +362,19 @@ export function createGroupsService(deps: GroupsDeps) {
       await member(tx, userId, groupid, 'manageDevices');
     },
 
+    /**
+     * For another module's group call (views): the caller's membership, in its transaction; 404
+     * for a non-member, 403 without the capability (groupCan). `lock` serialises the group's writes.
+     */
+    requireMember(tx: Db, userId: string, groupid: string, needs: GroupCapability | null, lock = false) {
+      return member(tx, userId, groupid, needs, lock);
+    },
+
+    /** Writes a line naming who made a change to the group's server log, in the caller's transaction. */
+    logChange(tx: Db, groupid: string, user: User, message: string): Promise<void> {
+      return log(tx, groupid, user, message);
+    },
+
     /** Puts a claimed device into the group, in the claim's transaction, and logs it. */
     async placeClaimed(tx: Db, user: User, groupid: string, deviceId: string): Promise<void> {
       await repo.addDevices(tx, groupid, [deviceId], clock.now());

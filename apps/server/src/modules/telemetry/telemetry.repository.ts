@@ -357,10 +357,16 @@ export function selectRollupBuckets(
 export type HourAggregate = Omit<RollupRow, 'device_id' | 'bucket'>;
 
 /**
- * Aggregates per key of the whole hours in [from, to) (metrics): the whole UTC days inside the
- * range from the daily rollups, the hours before and after them from the hourly ones.
+ * Aggregates per key of the whole hours in [from, to) (metrics; `from` and `to` multiples of
+ * 3600): the whole UTC days inside the range from the daily rollups, the hours before and after
+ * them from the hourly ones. Every key of the device, or only `keys`.
  */
-export function selectRollupAggregates(db: Db, deviceId: string, range: TimeRange): Promise<HourAggregate[]> {
+export function selectRollupAggregates(
+  db: Db,
+  deviceId: string,
+  range: TimeRange,
+  keys?: readonly string[],
+): Promise<HourAggregate[]> {
   const from = toInt(range.from);
   const to = Math.max(from, toInt(range.to));
   let dayFrom = Math.ceil(from / 86_400) * 86_400;
@@ -370,10 +376,11 @@ export function selectRollupAggregates(db: Db, deviceId: string, range: TimeRang
   const part = (table: RollupTable, lo: string, hi: string) =>
     `SELECT count, min, max, sum, first, last, first_ts, last_ts FROM ${table}
       WHERE device_id = $1 AND key = k.key AND bucket >= ${lo} AND bucket < ${hi}`;
+  const keyList = keys ? '(SELECT DISTINCT key FROM unnest($6::text[]) AS u(key))' : 'rollup_keys';
   return db.query(
     `WITH RECURSIVE ${ROLLUP_KEYS}
      SELECT k.key, a.count, a.min, a.max, a.sum, a.first, a.last, a.first_ts, a.last_ts
-       FROM rollup_keys k CROSS JOIN LATERAL (
+       FROM ${keyList} k CROSS JOIN LATERAL (
          SELECT sum(count)::integer AS count, min(min) AS min, max(max) AS max, sum(sum) AS sum,
                 (array_agg(first ORDER BY first_ts))[1] AS first, (array_agg(last ORDER BY last_ts DESC))[1] AS last,
                 min(first_ts) AS first_ts, max(last_ts) AS last_ts
@@ -382,7 +389,7 @@ export function selectRollupAggregates(db: Db, deviceId: string, range: TimeRang
        ) a
       WHERE k.key IS NOT NULL AND a.count IS NOT NULL
       ORDER BY k.key`,
-    [deviceId, from, to, dayFrom, dayTo],
+    [deviceId, from, to, dayFrom, dayTo, ...(keys ? [[...keys]] : [])],
   );
 }
 

@@ -19,8 +19,11 @@ import {
   type DataPoint,
   type DataQuery,
   type ExportQuery,
+  metricsPeriods,
   type MetricSet,
+  type MetricsPeriod,
   type MetricsQuery,
+  type MetricsResponse,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
@@ -35,11 +38,13 @@ import { dataResponseJson, recordPointsJson } from './telemetry.serialize';
 import { createIngestWriter, DEFAULT_WRITER_OPTIONS, type WriterOptions } from './ingest-writer';
 import { createRetention, type RetentionOptions, type RetentionResult } from './retention';
 import { groupDataParts, POSITION_KEYS, type GroupDataQuery } from './group-data.repository';
+import { groupKeyAggregates, type GroupKeyAggregate, type HourPeriod } from './group-metrics.repository';
 import { exportFile, FAR_FUTURE, splitKeys, type ExportFile } from './export';
-import { bucketSource, bucketWidth, bucketsByKey, floorHour, requestedWidth } from './downsample';
+import { bucketSource, bucketWidth, bucketsByKey, requestedWidth } from './downsample';
 
 export type { RetentionResult } from './retention';
 export type { GroupDataQuery } from './group-data.repository';
+export type { GroupKeyAggregate, HourPeriod } from './group-metrics.repository';
 export { csvCell, EXPORT_PAGE_SIZE } from './export';
 export { bucketSource, bucketWidth } from './downsample';
 
@@ -378,10 +383,18 @@ export function createTelemetryService(deps: {
 
     // ------------------------------------------------------------ metrics
 
-    async metrics(userId: string, deviceId: string, q: MetricsQuery) {
+    /**
+     * GET /device/{id}/metrics: each period's metrics per key (core metricsPeriods: whole hours,
+     * the previous period by default the hours just before the current one), and with
+     * includeLatestData the newest values (latestData: those not older than the current
+     * period's start; lastKnownData: all). Any role reads; a stranger gets 404.
+     */
+    async metrics(userId: string, deviceId: string, q: MetricsQuery): Promise<MetricsResponse> {
       await access.authorize(userId, deviceId, null);
-      const period = async (start: number, end: number): Promise<MetricSet> => {
-        const rows = await repo.selectRollupAggregates(db, deviceId, { from: floorHour(start), to: floorHour(end) });
+      const { current, previous } = metricsPeriods(q);
+      const period = async (p: MetricsPeriod): Promise<MetricSet> => {
+        if (p.endTime <= p.startTime) return {};
+        const rows = await repo.selectRollupAggregates(db, deviceId, { from: p.startTime, to: p.endTime }, q.dataKeys);
         const out: MetricSet = {};
         for (const r of rows) {
           out[r.key] = {
@@ -396,24 +409,30 @@ export function createTelemetryService(deps: {
         }
         return out;
       };
-      const current = await period(q.currentStartTime, q.currentEndTime);
-      const previous =
-        q.previousStartTime !== undefined && q.previousEndTime !== undefined
-          ? await period(q.previousStartTime, q.previousEndTime)
-          : {};
-      const latest = q.includeLatestData
-        ? Object.fromEntries((await repo.selectLatest(db, deviceId)).map((l) => [l.key, { v: l.value, ts: l.ts }]))
-        : undefined;
-      return {
+      const answer: MetricsResponse = {
         deviceid: deviceId,
-        currentPeriod: {
-          startTime: floorHour(q.currentStartTime),
-          endTime: floorHour(q.currentEndTime),
-          data: current,
-        },
-        previousPeriod: { data: previous },
-        ...(latest ? { latestData: latest, lastKnownData: latest } : {}),
+        currentPeriod: { ...current, data: await period(current) },
+        previousPeriod: { ...previous, data: await period(previous) },
       };
+      if (q.includeLatestData) {
+        const wanted = q.dataKeys ? new Set(q.dataKeys) : null;
+        const known = (await repo.selectLatest(db, deviceId)).filter((l) => !wanted || wanted.has(l.key));
+        answer.lastKnownData = Object.fromEntries(known.map((l) => [l.key, { v: l.value, ts: l.ts }]));
+        answer.latestData = Object.fromEntries(
+          known.filter((l) => l.ts >= current.startTime).map((l) => [l.key, { v: l.value, ts: l.ts }]),
+        );
+      }
+      return answer;
+    },
+
+    /** One key's aggregates over many devices for each period (group metrics), from the rollups in one statement. */
+    groupKeyAggregates(
+      deviceIds: readonly string[],
+      key: string,
+      periods: readonly HourPeriod[],
+      withLatest: boolean,
+    ): Promise<GroupKeyAggregate[]> {
+      return groupKeyAggregates(db, deviceIds, key, periods, withLatest);
     },
   };
 }

@@ -1,0 +1,121 @@
+/** The metrics contracts: hour flooring, the periods, and the queries of both metrics calls. */
+import { describe, expect, it } from 'vitest';
+import {
+  COLUMN_OPERATORS,
+  GroupMetricsQuerySchema,
+  GroupMetricsResponseSchema,
+  METRIC_KINDS,
+  METRICS_MAX_DAYS,
+  MetricsQuerySchema,
+  floorToHour,
+  metricsPeriods,
+} from '../src/index';
+
+const H = 3600;
+const DAY = 86_400;
+
+describe('floorToHour and metricsPeriods', () => {
+  it('a start of 10:37:12 is read as 10:00:00 (t − t mod 3600)', () => {
+    const tenOClock = Date.UTC(2026, 10, 26, 10) / 1000;
+    expect(floorToHour(tenOClock + 37 * 60 + 12)).toBe(tenOClock);
+    expect(floorToHour(tenOClock)).toBe(tenOClock);
+    expect(floorToHour(tenOClock - 1)).toBe(tenOClock - H);
+    expect(floorToHour(0)).toBe(0);
+  });
+
+  it('the previous period defaults to the same hours just before the current one; given times are floored', () => {
+    expect(metricsPeriods({ currentStartTime: 10 * H + 5, currentEndTime: 14 * H + 3599 })).toEqual({
+      current: { startTime: 10 * H, endTime: 14 * H },
+      previous: { startTime: 6 * H, endTime: 10 * H },
+    });
+    expect(
+      metricsPeriods({
+        currentStartTime: 10 * H,
+        currentEndTime: 11 * H,
+        previousStartTime: 2 * H + 1,
+        previousEndTime: 3 * H + 1,
+      }).previous,
+    ).toEqual({ startTime: 2 * H, endTime: 3 * H });
+    // Inside one hour: an empty period, and an empty previous one.
+    expect(metricsPeriods({ currentStartTime: 10 * H + 1, currentEndTime: 10 * H + 600 })).toEqual({
+      current: { startTime: 10 * H, endTime: 10 * H },
+      previous: { startTime: 10 * H, endTime: 10 * H },
+    });
+  });
+
+  it('the metric kinds are min, max, avg, sum, diff and acc (CHT-07)', () => {
+    expect(METRIC_KINDS).toEqual(['min', 'max', 'avg', 'sum', 'diff', 'acc']);
+  });
+});
+
+describe('GroupMetricsQuerySchema', () => {
+  const ok = { key: 'temp', currentStartTime: '0', currentEndTime: String(DAY) };
+
+  it('reads times from query text; operator defaults to avg (CHT-02)', () => {
+    expect(GroupMetricsQuerySchema.parse(ok)).toEqual({
+      key: 'temp',
+      operator: 'avg',
+      currentStartTime: 0,
+      currentEndTime: DAY,
+    });
+    for (const operator of COLUMN_OPERATORS)
+      expect(GroupMetricsQuerySchema.parse({ ...ok, operator }).operator).toBe(operator);
+    expect(GroupMetricsQuerySchema.parse({ ...ok, operator: '' }).operator).toBe('avg');
+  });
+
+  it.each([
+    [{ ...ok, key: undefined }, 'key is required'],
+    [{ ...ok, key: '' }, 'key is required'],
+    [{ ...ok, key: 'a\u0000b' }, undefined],
+    [{ ...ok, operator: 'median' }, 'operator must be one of avg, sum, max, min, latest'],
+    [{ ...ok, operator: '__proto__' }, 'operator must be one of avg, sum, max, min, latest'],
+    [{ ...ok, currentStartTime: '10', currentEndTime: '5' }, 'currentStartTime must not be after currentEndTime'],
+    [
+      { ...ok, currentEndTime: String((METRICS_MAX_DAYS + 1) * DAY) },
+      `A period covers at most ${METRICS_MAX_DAYS} days`,
+    ],
+    [{ ...ok, previousStartTime: '0' }, 'previousStartTime and previousEndTime go together'],
+    [{ ...ok, previousStartTime: '9', previousEndTime: '1' }, 'previousStartTime must not be after previousEndTime'],
+    [{ ...ok, currentEndTime: undefined }, 'currentEndTime is required'],
+    [{ ...ok, currentEndTime: 'x' }, 'currentEndTime must be a number'],
+    [{ ...ok, currentStartTime: null }, undefined],
+    [{ ...ok, extra: '1' }, undefined],
+  ])('%j is refused', (query, message) => {
+    const result = GroupMetricsQuerySchema.safeParse(query);
+    expect(result.success).toBe(false);
+    if (message) expect(result.error?.issues.map((i) => i.message)).toContain(message);
+  });
+
+  it('the answer names the operator and both periods', () => {
+    const period = { startTime: 0, endTime: H, value: null, devices: 0, count: 0, deviceid: null, ts: null };
+    const answer = { groupid: 'G1', key: 'temp', operator: 'latest', currentPeriod: period, previousPeriod: period };
+    expect(GroupMetricsResponseSchema.parse(answer)).toEqual(answer);
+    expect(GroupMetricsResponseSchema.safeParse({ ...answer, operator: 'median' }).success).toBe(false);
+  });
+});
+
+describe('MetricsQuerySchema (device)', () => {
+  it('dataKeys is a comma list of distinct keys; any finite times (open ranges), previous times in pairs', () => {
+    expect(
+      MetricsQuerySchema.parse({ currentStartTime: '0', currentEndTime: '3600', dataKeys: 'a, b,a' }).dataKeys,
+    ).toEqual(['a', 'b']);
+    expect(MetricsQuerySchema.parse({ currentStartTime: '0', currentEndTime: '3600' }).dataKeys).toBeUndefined();
+    expect(
+      MetricsQuerySchema.parse({
+        currentStartTime: '-1e15',
+        currentEndTime: '1e15',
+        previousStartTime: '9',
+        previousEndTime: '1',
+      }),
+    ).toMatchObject({ currentStartTime: -1e15, currentEndTime: 1e15, previousStartTime: 9, previousEndTime: 1 });
+    for (const bad of [
+      { currentStartTime: '0' },
+      { currentStartTime: '0', currentEndTime: 'Infinity' },
+      { currentStartTime: null, currentEndTime: '3600' },
+      { currentStartTime: '0', currentEndTime: '3600', previousEndTime: '0' },
+      { currentStartTime: '0', currentEndTime: '3600', dataKeys: 'a,,b' },
+      { currentStartTime: '0', currentEndTime: '3600', dataKeys: 'a\u0000' },
+    ])
+      expect(MetricsQuerySchema.safeParse(bad).success).toBe(false);
+  });
+});
