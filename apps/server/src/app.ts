@@ -39,6 +39,8 @@ import { registerGroupsRoutes } from './modules/groups/groups.routes';
 import { createGroupDataService } from './modules/groups/group-data.service';
 import { createGroupMetricsService } from './modules/groups/group-metrics.service';
 import { registerGroupMetricsRoutes } from './modules/groups/group-metrics.routes';
+import { createViewsService } from './modules/views/views.service';
+import { registerViewsRoutes } from './modules/views/views.routes';
 import { createSearchService } from './modules/search/search.service';
 import { registerSearchRoutes } from './modules/search/search.routes';
 import {
@@ -246,6 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const groupData = createGroupDataService({ db, clock, telemetry });
   const groupMetrics = createGroupMetricsService({ db, telemetry });
+  const views = createViewsService({ db, clock, groups });
   const search = createSearchService({ access, groups });
   const devices = createDevicesService({
     db,
@@ -303,6 +306,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAccountRoutes(app, account, rateLimit);
   registerGroupsRoutes(app, groups, groupData);
   registerGroupMetricsRoutes(app, groupMetrics);
+  registerViewsRoutes(app, views);
   registerSearchRoutes(app, search);
   registerMailRoutes(app, outbox);
   registerClientErrorsRoutes(app, clientErrors, rateLimit);

@@ -95,6 +95,10 @@ const ROUTES: [string, string][] = [
   ['delete', '/api/group/{groupid}/devices'],
   ['get', '/api/group/{groupid}/data'],
   ['get', '/api/group/{groupid}/metrics'],
+  // issue 13, group views
+  ['get', '/api/group/{groupid}/views'],
+  ['put', '/api/group/{groupid}/view'],
+  ['delete', '/api/group/{groupid}/view'],
   ['get', '/api/search'],
   ['post', '/api/client-errors'],
   ['get', '/api/outbox'],
