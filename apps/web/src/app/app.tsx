@@ -14,10 +14,11 @@ const queryClient = createQueryClient();
 /** Blank until the session check answers (spec 1 section 4), then the routes. */
 function Root() {
   const { checked } = useAuth();
-  // First, so the dashboard's data call is the first one sent once the session is known.
-  usePrefetchGroupHome();
   useUnregisterServiceWorkers();
   useSessionData();
+  // After the group list and user info are asked for: the server answers those small calls before
+  // it starts on the dashboard's data call (home names the group from the list while it waits).
+  usePrefetchGroupHome();
   if (!checked) return null;
   return <AppRoutes />;
 }

@@ -29,7 +29,13 @@ import { HomeHeader } from '@/features/groups/components/home-header';
 import { ViewTabs } from '@/features/groups/components/view-tabs';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
 import { WidgetCard, WidgetCardSkeleton } from '@/features/groups/components/widget-card';
-import { VIEWS, tableSettingsOf, useViewData, viewFor } from '@/features/groups/hooks/use-view-data';
+import {
+  VIEWS,
+  tableSettingsOf,
+  useViewData,
+  viewDataQueryOptions,
+  viewFor,
+} from '@/features/groups/hooks/use-view-data';
 import { DeviceListsButton } from '@/features/recent-devices/components/device-lists-button';
 import { FavouriteStar } from '@/features/recent-devices/components/favourite-device-button';
 import {
@@ -64,32 +70,40 @@ export function HomeRoute() {
   const urlGroupid = params.groupid;
   const groupid = urlGroupid ?? (groups.data ? homeGroupId(lists.recent, groups.data) : null);
 
+  const view = viewFor(params.viewid);
+  const listed = groups.data?.find((g) => g.groupid === groupid);
+  // For a group of the user's list, the group call (every device's summary: for 10,000 devices as
+  // heavy on the server as the data call) waits until the view's data has answered, so it does not
+  // slow the call the dashboard draws from; meanwhile the list's entry names the group. A group not
+  // in the list (or before the list has answered, for a URL's group) is asked for at once.
+  const viewData = useQuery({ ...viewDataQueryOptions(groupid ?? '', view), enabled: false });
+  const groupFirst = !listed && (groups.isFetched || !urlGroupid);
   const group = useQuery({
     ...groupQueryOptions(groupid ?? ''),
-    enabled: Boolean(groupid) && !redirect,
+    enabled: Boolean(groupid) && !redirect && (groupFirst || viewData.isFetched),
     // The screen shows the failure itself (GRP-13).
     meta: { silent: true },
   });
   // The view's data and the widgets' code are asked for together with the group, not once it has
   // answered: the dashboard draws one round trip sooner (for a group in the URL the app asked at start-up).
   const queryClient = useQueryClient();
-  const view = viewFor(params.viewid);
   useEffect(() => {
     if (!groupid || redirect) return;
     prefetchGroupHome(queryClient, groupid, view);
   }, [queryClient, groupid, view, redirect]);
-  const listed = groups.data?.find((g) => g.groupid === groupid);
   const groupName = group.data?.groupName ?? listed?.groupName ?? null;
+  /** The group's name once the group (or, until it answers, the user's list) has it. */
+  const shownName = group.data?.groupName ?? (listed && !group.isError ? listed.groupName : null);
 
   // Title 'Portal - {group name}' (HOME-09); the visit goes into the recent list (HOME-14/15).
   useEffect(() => {
-    if (!groupid || !group.data) return;
-    document.title = `${baseTitle} - ${group.data.groupName}`;
-    recordRecentDevice(groupid, group.data.groupName);
+    if (!groupid || shownName === null) return;
+    document.title = `${baseTitle} - ${shownName}`;
+    recordRecentDevice(groupid, shownName);
     return () => {
       document.title = baseTitle;
     };
-  }, [groupid, group.data]);
+  }, [groupid, shownName]);
 
   if (redirect) return <Navigate replace to={redirect} />;
 
@@ -156,7 +170,7 @@ export function HomeRoute() {
       </div>
     );
   }
-  if (!group.data) {
+  if (shownName === null) {
     return (
       <div className="page">
         <HomeSkeleton />
@@ -165,7 +179,7 @@ export function HomeRoute() {
   }
   return (
     <div className="page">
-      {header(group.data.groupName, true)}
+      {header(shownName, true)}
       <ViewTabs groupid={groupid} views={VIEWS} activeViewid={view.viewid} />
       <GroupDashboard groupid={groupid} view={view} />
     </div>
