@@ -12,6 +12,7 @@ import {
   WidgetInputSchema,
   tableWidgetChangeError,
   viewsOrDefault,
+  withWidgetSettings,
   type View,
 } from '../src/index';
 
@@ -216,5 +217,25 @@ describe('view rules', () => {
     expect(
       tableWidgetChangeError(before, { widgets: { ...before.widgets, widget1: { ...table, type: 'chart' } } }),
     ).toBe(VIEW_MESSAGES.tableFixed);
+  });
+
+  it("the widget editor's save replaces one widget's settings, or says 'View not found' / 'Widget not found' (VIEW-38)", () => {
+    const views = [DEFAULT_VIEW];
+    const settings = { columns: [] };
+    const saved = withWidgetSettings(views, 'view1', 'widget1', settings);
+    expect(saved).toEqual({
+      ok: true,
+      value: {
+        ...DEFAULT_VIEW,
+        widgets: { ...DEFAULT_VIEW.widgets, widget1: { ...DEFAULT_VIEW.widgets.widget1, settings } },
+      },
+    });
+    expect(DEFAULT_VIEW.widgets.widget1!.settings).not.toBe(settings);
+    expect(withWidgetSettings(views, 'v-missing0', 'widget1', settings)).toEqual({
+      ok: false,
+      error: 'View not found',
+    });
+    for (const widgetid of ['widget9', '__proto__', 'toString'])
+      expect(withWidgetSettings(views, 'view1', widgetid, settings)).toEqual({ ok: false, error: 'Widget not found' });
   });
 });

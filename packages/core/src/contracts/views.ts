@@ -17,8 +17,14 @@ import {
   MAP_WIDGETS_PER_VIEW,
   MAX_GROUP_CHART_SERIES,
 } from '../domain/constants';
-import { DEFAULT_VIEW_NAME, VIEW_NOT_FOUND, widgetLimitMessage } from '../domain/messages';
-import { INVALID_DATE_RANGE, SORT_ORDER_MAX, SORT_ORDER_MIN, clampHeadlineDecimalPlaces } from '../domain/validation';
+import { DEFAULT_VIEW_NAME, VIEW_NOT_FOUND, WIDGET_NOT_FOUND, widgetLimitMessage } from '../domain/messages';
+import {
+  INVALID_DATE_RANGE,
+  SORT_ORDER_MAX,
+  SORT_ORDER_MIN,
+  clampHeadlineDecimalPlaces,
+  type ValidationResult,
+} from '../domain/validation';
 import { ColourSchema, safeString } from './fields';
 
 export const WIDGET_TYPES = ['table', 'chart', 'map', 'headline'] as const;
@@ -447,4 +453,22 @@ export function tableWidgetChangeError(
     if (resized) return VIEW_MESSAGES.tableFixed;
   }
   return null;
+}
+
+/**
+ * The widget editor's save (spec 1 section 8): view `viewid` of `views` with widget `widgetid`'s
+ * settings replaced, ready for PUT /group/{groupid}/view; 'View not found' or 'Widget not found'
+ * when either is missing (removed by someone else meanwhile).
+ */
+export function withWidgetSettings(
+  views: readonly View[],
+  viewid: string,
+  widgetid: string,
+  settings: Record<string, unknown>,
+): ValidationResult<View> {
+  const view = views.find((v) => v.viewid === viewid);
+  if (!view) return { ok: false, error: VIEW_NOT_FOUND };
+  const widget = Object.hasOwn(view.widgets, widgetid) ? view.widgets[widgetid] : undefined;
+  if (!widget) return { ok: false, error: WIDGET_NOT_FOUND };
+  return { ok: true, value: { ...view, widgets: { ...view.widgets, [widgetid]: { ...widget, settings } } } };
 }
