@@ -69,7 +69,7 @@ const MARKER_SQL = `CASE ${MAP_SEVERITIES.filter((severity) => severity !== 'nor
   .join(' ')} ELSE 'normal' END`;
 
 /** Memory the group data statement may sort and hash in (PostgreSQL's work_mem, for its transaction only). */
-const GROUP_DATA_WORK_MEM = '64MB';
+export const GROUP_DATA_WORK_MEM = '64MB';
 
 /** The members a device with no row of its own gets after its id (an id the database does not know). */
 export const EMPTY_GROUP_DATA_PART =
