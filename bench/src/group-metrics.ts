@@ -6,8 +6,8 @@
  *   operator (avg, sum, max, min, latest), the current period the last 7 days to now (not on an
  *   hour or day boundary: whole days from the daily rollups, the hours of both edges from the
  *   hourly ones) and the previous period the 7 days before; 20 sequential calls a run, p95 of
- *   each run, the median of 3 runs. Target < 150 ms on PostgreSQL, < 400 ms on PGlite (the group
- *   data call's).
+ *   each run, the median of 3 runs. The issue sets no target of its own for it (a dashboard with
+ *   4 headlines drawn within 2 s).
  * - A 15-series, 7-day group chart's data: 15 devices x one key, asked as a chart asks, one
  *   `GET /api/device/{id}/data?fromTime&toTime&dataKeys&downsample=...` per series, all 15 at
  *   once; the time until the last answer, p95 of 20 such charts a run, the median of 3 runs.
@@ -47,7 +47,6 @@ const KEY = 'batt';
 const CALLS = 20;
 const WARMUP = 3;
 const RUNS = 3;
-const TARGETS: Record<Store, number> = { pglite: 400, postgres: 150 };
 const CHART_SERIES = 15;
 const CHART_KEYS = ['batt', 'vsys', 'ambient_temp'];
 const CHART_TARGET_POSTGRES = 150;
@@ -125,7 +124,6 @@ async function measure(store: Store): Promise<BenchResult[]> {
         value: round2(median(p95s)),
         unit: 'ms',
         better: 'lower',
-        target: TARGETS[store],
         runs: p95s.map(round2),
       });
     }
