@@ -105,6 +105,8 @@ interface CanvasInternals {
   _covered: Set<CircleInternals> | null;
   /** The rest of a whole redraw, drawn a slice per frame (its animation frame request). */
   _nextSlice?: number | null;
+  /** A dot beyond the canvas is being taken off. */
+  _offCanvas?: boolean;
 }
 
 /** The canvas renderer's own circle drawing (a path, a fill and a stroke). */
@@ -114,8 +116,16 @@ const leafletCircle = (
   }
 )._updateCircle;
 
+/** Leaflet's own renderer methods the dot canvas wraps. */
+const leafletCanvasMethods = L.Canvas.prototype as unknown as {
+  _removePath: (this: CanvasInternals, layer: CircleInternals) => void;
+  _requestRedraw: (this: CanvasInternals, layer: CircleInternals) => void;
+};
+
 /** How long one slice of a whole redraw may draw before the rest waits for the next frame. */
 const DRAW_SLICE_MS = 20;
+/** How many dots that left the canvas are taken off the map in one frame. */
+const REMOVE_SLICE = 1000;
 
 /** A dot stamped from a picture: filled and ringed, both opaque (a later one at its place hides it whole). */
 function isStamped(layer: CircleInternals): boolean {
@@ -239,6 +249,15 @@ const DotCanvas = L.Canvas.extend({
     const radius = Math.max(Math.round(layer._radius), 1);
     const { picture, half } = dotPicture(layer.options, radius, L.Browser.retina ? 2 : 1);
     this._ctx.drawImage(picture, layer._point.x - half, layer._point.y - half, 2 * half, 2 * half);
+  },
+  // A dot taken off while beyond the canvas was not drawn: nothing to redraw for it.
+  _removePath(this: CanvasInternals, layer: CircleInternals) {
+    this._offCanvas = layer._empty();
+    leafletCanvasMethods._removePath.call(this, layer);
+    this._offCanvas = false;
+  },
+  _requestRedraw(this: CanvasInternals, layer: CircleInternals) {
+    if (!this._offCanvas) leafletCanvasMethods._requestRedraw.call(this, layer);
   },
   _destroyContainer(this: CanvasInternals) {
     if (this._nextSlice) cancelAnimationFrame(this._nextSlice);
@@ -546,17 +565,41 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
 
     /** The dots drawn, by marker index: kept while still wanted after a move. */
     let shown = new Map<number, L.CircleMarker>();
-    /** Draws the dots of these marker indexes (and no others), keeping those drawn already. */
-    const showDots = (wanted: Iterable<number>) => {
+    /** Dots no longer wanted and off the canvas (unclustered), taken off the map a slice per frame. */
+    const leaving = new Map<number, L.CircleMarker>();
+    let removing = 0;
+    const removeSome = () => {
+      removing = 0;
+      let n = 0;
+      for (const [i, old] of leaving) {
+        if (n >= REMOVE_SLICE) break;
+        layer.removeLayer(old);
+        leaving.delete(i);
+        n += 1;
+      }
+      if (leaving.size > 0) removing = requestAnimationFrame(removeSome);
+    };
+    /**
+     * Draws the dots of these marker indexes (and no others), keeping those drawn already. With
+     * `later`, the others are beyond the canvas (not drawn anyway) and leave over the next frames.
+     */
+    const showDots = (wanted: Iterable<number>, later = false) => {
       const next = new Map<number, L.CircleMarker>();
       for (const i of wanted) {
-        const kept = shown.get(i);
+        const kept = shown.get(i) ?? leaving.get(i);
         const p = placed[i];
-        if (kept) next.set(i, kept);
-        else if (p) next.set(i, dot(p).addTo(layer));
+        if (kept) {
+          next.set(i, kept);
+          leaving.delete(i);
+        } else if (p) next.set(i, dot(p).addTo(layer));
       }
-      for (const [i, old] of shown) if (!next.has(i)) layer.removeLayer(old);
+      for (const [i, old] of shown) {
+        if (next.has(i)) continue;
+        if (later) leaving.set(i, old);
+        else layer.removeLayer(old);
+      }
       shown = next;
+      if (leaving.size > 0 && !removing) removing = requestAnimationFrame(removeSome);
       container.dataset.markers = String(next.size);
     };
 
@@ -568,13 +611,14 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
         placed.forEach((p, i) => {
           if (view.contains([p.marker.position.lat, p.marker.position.lng])) wanted.push(i);
         });
-        showDots(wanted);
+        showDots(wanted, true);
         container.dataset.clusters = '0';
       };
       drawDots();
       map.on('moveend', drawDots);
       return () => {
         map.off('moveend', drawDots);
+        cancelAnimationFrame(removing);
         layer.remove();
       };
     }
@@ -610,6 +654,7 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
     map.on('moveend', draw);
     return () => {
       map.off('moveend', draw);
+      cancelAnimationFrame(removing);
       bubbles.remove();
       layer.remove();
     };
