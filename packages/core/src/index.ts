@@ -22,6 +22,7 @@ export * from './domain/device-status';
 export * from './domain/time';
 export * from './domain/map-tiles';
 export * from './domain/map-markers';
+export * from './domain/view-range';
 export * from './contracts/errors';
 export * from './contracts/fields';
 export * from './contracts/auth';

@@ -5,7 +5,6 @@ import { homeRedirectFor } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
 import { useUserLogin } from '@/features/account/api/get-user-login';
 import { useGroups } from '@/features/groups/api/get-groups';
-import { viewFor } from '@/features/groups/hooks/use-view-data';
 import { prefetchGroupHome } from './routes/home-prefetch';
 
 /** Removes any service worker left by an earlier version of the site (spec 1 section 4). */
@@ -62,6 +61,6 @@ export function usePrefetchGroupHome(): void {
   const wanted = session.isAuthenticated && !homeRedirectFor(session.userGroups);
   useEffect(() => {
     if (!wanted || !groupid) return;
-    prefetchGroupHome(queryClient, groupid, viewFor(viewid));
+    prefetchGroupHome(queryClient, groupid, viewid);
   }, [queryClient, wanted, groupid, viewid]);
 }

@@ -472,3 +472,13 @@ export function withWidgetSettings(
   if (!widget) return { ok: false, error: WIDGET_NOT_FOUND };
   return { ok: true, value: { ...view, widgets: { ...view.widgets, [widgetid]: { ...widget, settings } } } };
 }
+
+/**
+ * The display order a new view gets when its field is left blank or is not an integer 1-100
+ * (spec 1 section 5 'falls back to the default'; ledger I-15 leaves the default open): one after
+ * the last tab, at most 100, so a new view lands at the end of the row.
+ */
+export function nextViewSortOrder(views: readonly Pick<View, 'sortOrder'>[]): number {
+  const last = views.reduce((max, view) => Math.max(max, view.sortOrder), 0);
+  return Math.min(SORT_ORDER_MAX, last + 1);
+}

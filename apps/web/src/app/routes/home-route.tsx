@@ -4,16 +4,20 @@
  * groups in the local recent list, else the user's first group; a user with no groups sees the
  * welcome panel. Provisioning accounts go to /sqprov.
  */
-import { Suspense, lazy, useCallback, useEffect } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  DEFAULT_VIEW,
   ERROR_LOADING_DATA,
   STALE_TIMES_MS,
+  VIEW_NOT_FOUND,
+  groupCan,
   homeGroupId,
   homeRedirectFor,
   serverMessage,
   loadErrorDetail,
+  type TimeRange,
   type View,
   type Widget,
 } from '@portal/core';
@@ -22,6 +26,7 @@ import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle } from '@/lib/brand';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { groupQueryOptions } from '@/features/groups/api/get-group';
+import { useViews } from '@/features/groups/api/views';
 import { DashboardGrid } from '@/features/groups/components/dashboard-grid';
 import { GroupLoadError, GroupNotFound, HomeSkeleton } from '@/features/groups/components/group-states';
 import { GroupSearch, type SearchHit } from '@/features/groups/components/group-search';
@@ -30,12 +35,14 @@ import { ViewTabs } from '@/features/groups/components/view-tabs';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
 import { WidgetCard, WidgetCardSkeleton } from '@/features/groups/components/widget-card';
 import {
-  VIEWS,
+  effectiveRange,
   tableSettingsOf,
   useViewData,
   viewDataQueryOptions,
   viewFor,
 } from '@/features/groups/hooks/use-view-data';
+import { useSessionRange } from '@/features/groups/hooks/view-range-session';
+import { viewRangeLabel } from '@/features/groups/components/view-range-label';
 import { DeviceListsButton } from '@/features/recent-devices/components/device-lists-button';
 import { FavouriteStar } from '@/features/recent-devices/components/favourite-device-button';
 import {
@@ -50,6 +57,9 @@ import { prefetchGroupHome } from './home-prefetch';
 // The widgets' code loads with the first view that has them (the map's Leaflet in a chunk of its own).
 const GroupTableWidget = lazy(() => import('@/features/group-table/components/group-table-widget'));
 const GroupMapWidget = lazy(() => import('@/features/group-map/components/group-map-widget'));
+// The view dialogs load when an editor (or, for View Range, anyone) opens one.
+const ViewSettingsDialog = lazy(() => import('@/features/groups/components/view-settings-dialog'));
+const ViewRangeDialog = lazy(() => import('@/features/groups/components/view-range-dialog'));
 
 const WIDGET_TITLES: Record<Widget['type'], string> = {
   table: 'Devices',
@@ -70,17 +80,22 @@ export function HomeRoute() {
   const urlGroupid = params.groupid;
   const groupid = urlGroupid ?? (groups.data ? homeGroupId(lists.recent, groups.data) : null);
 
-  const view = viewFor(params.viewid);
+  const views = useViews(redirect ? null : groupid);
+  const view = views.data ? viewFor(views.data, params.viewid) : undefined;
   const listed = groups.data?.find((g) => g.groupid === groupid);
+  // ADMIN and USER edit views (DESIGN.md section 5); the server decides each save again.
+  const canEdit = groupCan(listed?.permission, 'editViews');
+  const [sessionRange, setSessionRange] = useSessionRange(groupid ?? '', view?.viewid ?? '');
+  const range = view ? (canEdit ? view.timeRange : effectiveRange(view, sessionRange)) : DEFAULT_VIEW.timeRange;
   // For a group of the user's list, the group call (every device's summary: for 10,000 devices as
   // heavy on the server as the data call) waits until the view's data has answered, so it does not
   // slow the call the dashboard draws from; meanwhile the list's entry names the group. A group not
   // in the list (or before the list has answered, for a URL's group) is asked for at once.
-  const viewData = useQuery({ ...viewDataQueryOptions(groupid ?? '', view), enabled: false });
+  const viewData = useQuery({ ...viewDataQueryOptions(groupid ?? '', view ?? DEFAULT_VIEW, range), enabled: false });
   const groupFirst = !listed && (groups.isFetched || !urlGroupid);
   const group = useQuery({
     ...groupQueryOptions(groupid ?? ''),
-    enabled: Boolean(groupid) && !redirect && (groupFirst || viewData.isFetched),
+    enabled: Boolean(groupid) && !redirect && (groupFirst || viewData.isFetched || views.isError),
     // The screen shows the failure itself (GRP-13).
     meta: { silent: true },
   });
@@ -89,8 +104,8 @@ export function HomeRoute() {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!groupid || redirect) return;
-    prefetchGroupHome(queryClient, groupid, view);
-  }, [queryClient, groupid, view, redirect]);
+    prefetchGroupHome(queryClient, groupid, params.viewid);
+  }, [queryClient, groupid, params.viewid, redirect]);
   const groupName = group.data?.groupName ?? listed?.groupName ?? null;
   /** The group's name once the group (or, until it answers, the user's list) has it. */
   const shownName = group.data?.groupName ?? (listed && !group.isError ? listed.groupName : null);
@@ -180,15 +195,113 @@ export function HomeRoute() {
   return (
     <div className="page">
       {header(shownName, true)}
-      <ViewTabs groupid={groupid} views={VIEWS} activeViewid={view.viewid} />
-      <GroupDashboard groupid={groupid} view={view} />
+      {views.isError ? (
+        <GroupLoadError
+          message={serverMessage(views.error) ?? ERROR_LOADING_DATA}
+          onRetry={() => void views.refetch()}
+        />
+      ) : views.data && view ? (
+        <GroupViews
+          groupid={groupid}
+          views={views.data}
+          view={view}
+          missingViewid={params.viewid !== undefined && params.viewid !== view.viewid ? params.viewid : null}
+          range={range}
+          sessionRange={canEdit ? null : sessionRange}
+          canEdit={canEdit}
+          onSessionRange={setSessionRange}
+        />
+      ) : (
+        <HomeSkeleton tabsAndCards />
+      )}
     </div>
   );
 }
 
-/** The view's widgets on the grid, fed by one group data call. */
-function GroupDashboard({ groupid, view }: { groupid: string; view: View }) {
-  const data = useViewData(groupid, view);
+type Dialog = 'add' | 'settings' | 'range' | null;
+
+interface GroupViewsProps {
+  groupid: string;
+  views: readonly View[];
+  view: View;
+  /** A view id in the URL that the group does not have (the first view shows instead). */
+  missingViewid: string | null;
+  range: TimeRange;
+  sessionRange: TimeRange | null;
+  canEdit: boolean;
+  onSessionRange: (range: TimeRange | null) => void;
+}
+
+/** The tabs, the view dialogs and the shown view's dashboard. */
+function GroupViews({
+  groupid,
+  views,
+  view,
+  missingViewid,
+  range,
+  sessionRange,
+  canEdit,
+  onSessionRange,
+}: GroupViewsProps) {
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const group = encodeURIComponent(groupid);
+  const close = () => setDialog(null);
+  return (
+    <>
+      <ViewTabs
+        groupid={groupid}
+        views={views}
+        activeViewid={view.viewid}
+        rangeLabel={viewRangeLabel(range)}
+        onViewRange={() => setDialog('range')}
+        onAddView={canEdit ? () => setDialog('add') : undefined}
+        onViewSettings={canEdit ? () => setDialog('settings') : undefined}
+      />
+      {missingViewid !== null && (
+        <p className="view-missing" role="status">
+          <i className="pi pi-info-circle" aria-hidden="true" /> {VIEW_NOT_FOUND}: showing ‘{view.name}’.
+        </p>
+      )}
+      <Suspense fallback={null}>
+        {(dialog === 'add' || dialog === 'settings') && (
+          <ViewSettingsDialog
+            key={dialog}
+            groupid={groupid}
+            mode={dialog === 'add' ? 'add' : 'edit'}
+            view={view}
+            views={views}
+            onHide={close}
+            onSaved={(saved) => {
+              close();
+              void navigate(`/group/${group}/${encodeURIComponent(saved.viewid)}`);
+            }}
+            onDeleted={() => {
+              close();
+              void navigate(`/group/${group}`);
+            }}
+          />
+        )}
+        {dialog === 'range' && (
+          <ViewRangeDialog
+            groupid={groupid}
+            view={view}
+            range={range}
+            canEdit={canEdit}
+            sessionOnly={sessionRange !== null}
+            onHide={close}
+            onSessionRange={onSessionRange}
+          />
+        )}
+      </Suspense>
+      <GroupDashboard groupid={groupid} view={view} range={range} />
+    </>
+  );
+}
+
+/** The view's widgets on the grid, fed by one group data call over the view's range. */
+function GroupDashboard({ groupid, view, range }: { groupid: string; view: View; range: TimeRange }) {
+  const data = useViewData(groupid, view, range);
   const devices = data.data?.devices ?? [];
   const loading = data.isPending;
   const error = data.isError && !data.data ? loadErrorDetail(data.error) : null;

@@ -6,11 +6,18 @@ import { NotFoundScreen } from '@/components/ui/not-found-screen';
 import { baseTitle } from '@/lib/brand';
 import './home.css';
 
-/** The header, tabs and two widget cards in outline while the group loads. */
-export function HomeSkeleton() {
+/**
+ * The header, tabs and two widget cards in outline while the group loads; with `tabsAndCards`
+ * only the tabs and cards (the header is drawn, the views are loading).
+ */
+export function HomeSkeleton({ tabsAndCards = false }: { tabsAndCards?: boolean }) {
   return (
-    <div className="home-skeleton" aria-busy="true" aria-label="Loading the group">
-      <div className="skeleton home-skeleton__title" />
+    <div
+      className="home-skeleton"
+      aria-busy="true"
+      aria-label={tabsAndCards ? 'Loading the views' : 'Loading the group'}
+    >
+      {!tabsAndCards && <div className="skeleton home-skeleton__title" />}
       <div className="skeleton skeleton--tabs" />
       <div className="skeleton home-skeleton__card" />
       <div className="skeleton home-skeleton__card" />

@@ -1,15 +1,18 @@
 /**
  * The data of a group's view in one call (GET /api/group/{groupid}/data): the latest values of
- * every metric column of the view's tables, over the view's range, loaded again every 30 s
- * (STALE_TIMES_MS.data) while the page is visible.
+ * every metric column of the view's tables, over the view's range (resolved in the viewer's time
+ * zone, core resolveTimeRange), loaded again every 30 s (STALE_TIMES_MS.data) while the page is
+ * visible.
  */
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
-  DEFAULT_VIEW,
   SPECIAL_COLUMN_KINDS,
   STALE_TIMES_MS,
+  dataCallRange,
+  resolveTimeRange,
   type TableSettings,
+  type TimeRange,
   type View,
   type Widget,
 } from '@portal/core';
@@ -17,12 +20,19 @@ import { groupDataQueryOptions } from '../api/get-group-data';
 
 const SPECIAL: ReadonlySet<string> = new Set(SPECIAL_COLUMN_KINDS);
 
-/** The views a group shows: only the default view until views can be saved (the next issue). */
-export const VIEWS: readonly View[] = [DEFAULT_VIEW];
+/** The view a URL names among the group's views (by sortOrder); no view id or an unknown one shows the first. */
+export function viewFor(views: readonly View[], viewid: string | undefined): View | undefined {
+  return views.find((view) => view.viewid === viewid) ?? views[0];
+}
 
-/** The view a URL names; an unknown (or no) view id shows the first view. */
-export function viewFor(viewid: string | undefined): View {
-  return VIEWS.find((view) => view.viewid === viewid) ?? DEFAULT_VIEW;
+/** The viewer's time zone (an IANA name), in which ranges are resolved. */
+export function viewerTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** The range a view shows now: its own, or the viewer's session-only choice (see view-range-session). */
+export function effectiveRange(view: View, sessionRange: TimeRange | null): TimeRange {
+  return sessionRange ?? view.timeRange;
 }
 
 /**
@@ -47,15 +57,24 @@ export function viewDataKeys(view: View): string[] {
   return [...keys].sort();
 }
 
-/** The group data query of a view: the keys its widgets show, over its range. */
-export function viewDataQueryOptions(groupid: string, view: View) {
-  // The default view's range (7 days) is the call's default: no from/to. Ranges of saved views
-  // come with the view editor.
-  return groupDataQueryOptions(groupid, { keys: viewDataKeys(view) });
+/**
+ * The group data query of a view: the keys its widgets show, over `range` resolved at `nowMs`
+ * (both ends floored to whole hours, as the server reads them, so a rolling range keeps one query
+ * key for the hour).
+ */
+export function viewDataQueryOptions(groupid: string, view: View, range: TimeRange, nowMs = Date.now()) {
+  const { from, to } = dataCallRange(resolveTimeRange(range, nowMs, viewerTimeZone()));
+  return groupDataQueryOptions(groupid, { keys: viewDataKeys(view), from, to });
 }
 
-export function useViewData(groupid: string | undefined, view: View) {
-  const options = useMemo(() => viewDataQueryOptions(groupid ?? '', view), [groupid, view]);
+export function useViewData(groupid: string | undefined, view: View, range: TimeRange) {
+  // A new hour gives a new key at the next render (the 30 s refetch renders).
+  const hour = Math.floor(Date.now() / 3_600_000);
+  const options = useMemo(
+    () => viewDataQueryOptions(groupid ?? '', view, range),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `hour` moves the rolling range on.
+    [groupid, view, range, hour],
+  );
   return useQuery({
     ...options,
     enabled: Boolean(groupid),

@@ -1,0 +1,29 @@
+import { timeRangeLabel, type TimeRange } from '@portal/core';
+
+const sameYear = new Intl.DateTimeFormat(undefined, {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+const withYear = new Intl.DateTimeFormat(undefined, {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/**
+ * The View Range button's text: a preset's name ('7 days'), or a custom range's ends in the
+ * viewer's time zone ('1 May, 10:00 – 8 May, 10:00', with the year when it is not this year).
+ */
+export function viewRangeLabel(range: TimeRange, nowMs = Date.now()): string {
+  if (range.type !== 'custom' || range.from === undefined || range.to === undefined) return timeRangeLabel(range);
+  const year = new Date(nowMs).getFullYear();
+  const fmt = (s: number) => {
+    const d = new Date(s * 1000);
+    return (d.getFullYear() === year ? sameYear : withYear).format(d);
+  };
+  return `${fmt(range.from)} – ${fmt(range.to)}`;
+}
