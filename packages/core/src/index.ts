@@ -40,3 +40,4 @@ export * from './domain/measurements';
 export * from './domain/display';
 export * from './domain/timeline';
 export * from './domain/table';
+export * from './domain/headline';

@@ -56,6 +56,7 @@ import { prefetchGroupHome } from './home-prefetch';
 
 // The widgets' code loads with the first view that has them (the map's Leaflet in a chunk of its own).
 const GroupTableWidget = lazy(() => import('@/features/group-table/components/group-table-widget'));
+const HeadlineWidget = lazy(() => import('@/features/group-headline/components/headline-widget'));
 const GroupMapWidget = lazy(() => import('@/features/group-map/components/group-map-widget'));
 // The view dialogs load when an editor (or, for View Range, anyone) opens one.
 const ViewSettingsDialog = lazy(() => import('@/features/groups/components/view-settings-dialog'));
@@ -335,9 +336,23 @@ function GroupDashboard({ groupid, view, range }: { groupid: string; view: View;
             </WidgetCard>
           </Suspense>
         );
-      case 'chart':
       case 'headline':
-        // Chart and headline widgets come with the view editor (the next issue); no view has them yet.
+        return (
+          <Suspense fallback={fallback}>
+            <HeadlineWidget
+              groupid={groupid}
+              settings={widget.settings}
+              range={range}
+              frame={(headline, body) => (
+                <WidgetCard id={id} title={headline}>
+                  {body}
+                </WidgetCard>
+              )}
+            />
+          </Suspense>
+        );
+      case 'chart':
+        // Chart widgets come with the chart editor; nothing draws them yet.
         return null;
     }
   };

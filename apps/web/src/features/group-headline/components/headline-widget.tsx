@@ -1,0 +1,112 @@
+/**
+ * The dashboard's headline tile (spec 2 sections 3, 4, 5 and 8; ledger CHT-01 - CHT-06): one
+ * group metrics call for the tile's key and operator over the view's current period and the one
+ * before it, the value with the tile's decimals and unit ('---' when there is none), and the
+ * trend against the previous period when the rounded values differ. The rules are core's
+ * (resolveHeadline, headlinePeriods, headlineDisplay); this only draws them.
+ */
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  ERROR_LOADING_DATA,
+  STALE_TIMES_MS,
+  headlineDisplay,
+  headlinePeriods,
+  headlineTitle,
+  resolveHeadline,
+  resolveTimeRange,
+  timeRangeLabel,
+  type HeadlineSettingsRecord,
+  type ResolvedHeadline,
+  type TimeRange,
+} from '@portal/core';
+import { useGroupMetrics } from '../api/get-group-metrics';
+import './headline.css';
+
+export interface HeadlineWidgetProps {
+  groupid: string;
+  /** The widget's settings as the view carries them. */
+  settings: HeadlineSettingsRecord;
+  /** The range the view shows (its own, or the viewer's choice for the session). */
+  range: TimeRange;
+  /**
+   * The card around the tile, given its title ('Battery Voltage · Average'): the dashboard's
+   * widget card. The title is made here so the measurement catalogue it reads stays in this chunk.
+   */
+  frame: (title: string, body: ReactNode) => ReactNode;
+}
+
+/** The time now, moved on every 5 minutes (the metrics' freshness): a new hour gives new periods. */
+function useNowMs(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), STALE_TIMES_MS.metrics);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export function HeadlineWidget({ groupid, settings, range, frame }: HeadlineWidgetProps) {
+  const headline = useMemo(() => resolveHeadline(settings), [settings]);
+  return <>{frame(headlineTitle(headline), <HeadlineBody groupid={groupid} headline={headline} range={range} />)}</>;
+}
+
+function HeadlineBody({ groupid, headline, range }: { groupid: string; headline: ResolvedHeadline; range: TimeRange }) {
+  const nowMs = useNowMs();
+  const hour = Math.floor(nowMs / 3_600_000);
+  const periods = useMemo(
+    () => headlinePeriods(resolveTimeRange(range, nowMs, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the periods move on with the hour, not each tick.
+    [range, hour],
+  );
+  const metrics = useGroupMetrics(groupid, { key: headline.key, operator: headline.operator, ...periods });
+
+  if (metrics.isPending) {
+    return (
+      <div className="headline" aria-busy="true">
+        <div className="headline__value-skeleton skeleton" />
+        <div className="headline__trend-skeleton skeleton" />
+      </div>
+    );
+  }
+  if (metrics.isError) {
+    return (
+      <div className="headline">
+        <p className="headline__error" role="alert">
+          <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {ERROR_LOADING_DATA}
+        </p>
+        <button
+          type="button"
+          className="p-button p-button-outlined p-button-sm headline__retry"
+          onClick={() => void metrics.refetch()}
+        >
+          Retry
+        </button>
+      </div>
+    );
+  }
+
+  const shown = headlineDisplay(metrics.data.currentPeriod.value, metrics.data.previousPeriod.value, headline.dp);
+  return (
+    <div className="headline">
+      <p className="headline__reading">
+        <span className={shown.missing ? 'headline__value headline__value--missing' : 'headline__value'}>
+          {shown.value}
+        </span>
+        {!shown.missing && headline.unit ? <span className="headline__unit">{headline.unit}</span> : null}
+      </p>
+      {shown.trend ? (
+        <p className="headline__trend">
+          <i
+            className={`headline__arrow pi ${shown.trend.direction === 'up' ? 'pi-arrow-up' : 'pi-arrow-down'}`}
+            style={headline.trendColor ? { color: headline.trendColor } : undefined}
+            aria-hidden="true"
+          />
+          {shown.trend.text}
+        </p>
+      ) : null}
+      <p className="headline__period">{timeRangeLabel(range)}</p>
+    </div>
+  );
+}
+
+export default HeadlineWidget;
