@@ -7,7 +7,7 @@
  * entry chunk every route loads stays small.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { viewsQueryOptions } from '@/features/groups/api/views';
+import { viewsQueryOptions } from '@/features/groups/api/get-views';
 
 export function prefetchGroupHome(queryClient: QueryClient, groupid: string, viewid: string | undefined): void {
   void import('@/features/group-table/components/group-table-widget');

@@ -26,7 +26,7 @@ import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle } from '@/lib/brand';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { groupQueryOptions } from '@/features/groups/api/get-group';
-import { useViews } from '@/features/groups/api/views';
+import { useViews } from '@/features/groups/api/get-views';
 import { DashboardGrid } from '@/features/groups/components/dashboard-grid';
 import { GroupLoadError, GroupNotFound, HomeSkeleton } from '@/features/groups/components/group-states';
 import { GroupSearch, type SearchHit } from '@/features/groups/components/group-search';

@@ -24,7 +24,7 @@ import {
   type View,
   type ViewRangePreset,
 } from '@portal/core';
-import { viewInputOf } from '../api/views';
+import { viewInputOf } from '../api/save-view';
 import { viewerTimeZone } from '../hooks/use-view-data';
 import { useViewSave } from '../hooks/use-view-save';
 import { StaleViewNotice } from './stale-view-notice';

@@ -26,7 +26,8 @@ import {
 } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { useMessageDialog } from '@/lib/message-dialog';
-import { useDeleteView, viewInputOf } from '../api/views';
+import { useDeleteView } from '../api/delete-view';
+import { viewInputOf } from '../api/save-view';
 import { useViewSave } from '../hooks/use-view-save';
 import { StaleViewNotice } from './stale-view-notice';
 import './view-dialogs.css';

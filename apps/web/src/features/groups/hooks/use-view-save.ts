@@ -8,7 +8,8 @@ import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { VIEW_SAVE_ERROR, mutationErrorMessage, type View, type ViewInput } from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
-import { isStaleViewError, useSaveView, viewsQueryOptions } from '../api/views';
+import { viewsQueryOptions } from '../api/get-views';
+import { isStaleViewError, useSaveView } from '../api/save-view';
 
 export function useViewSave(groupid: string) {
   const save = useSaveView(groupid);
