@@ -22,8 +22,8 @@ import { median } from './stats';
 import {
   RecordSource,
   ingestHistory,
-  percentile,
   progress,
+  p95Runs,
   provisionDevices,
   round1,
   round2,
@@ -37,8 +37,6 @@ const DEVICES = Number(process.env.BENCH_GROUP_DEVICES ?? 10_000);
 const DAYS = 7;
 const INTERVAL_S = 6 * 3600;
 const CALLS = 20;
-const WARMUP = 3;
-const RUNS = 3;
 /** The default view's table columns read no measurement keys; a configured table asks for a few. */
 const KEYS = ['batt', 'ambient_temp', 'vsys'];
 const TARGETS: Record<Store, number> = { pglite: 400, postgres: 150 };
@@ -138,19 +136,6 @@ export async function groupMember(bp: BenchPortal, ids: string[]): Promise<{ coo
     .map((line) => line.split(';')[0])
     .join('; ');
   return { cookie, groupid };
-}
-
-/** p95 of each of RUNS runs of `calls` sequential calls (after WARMUP), and the runs' median. */
-async function p95Runs(label: string, calls: number, call: () => Promise<number>): Promise<number[]> {
-  for (let w = 0; w < WARMUP; w += 1) await call();
-  const p95s: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    const ms: number[] = [];
-    for (let c = 0; c < calls; c += 1) ms.push(await call());
-    p95s.push(percentile(ms, 95));
-    progress(`${label} run ${run + 1}: p50 ${round2(percentile(ms, 50))} ms, p95 ${round2(percentile(ms, 95))} ms`);
-  }
-  return p95s;
 }
 
 async function measure(store: Store): Promise<BenchResult[]> {

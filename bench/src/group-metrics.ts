@@ -28,8 +28,8 @@ import { median } from './stats';
 import {
   RecordSource,
   ingestHistory,
-  percentile,
   progress,
+  p95Runs,
   provisionDevices,
   round1,
   round2,
@@ -45,24 +45,9 @@ const DAYS = 7;
 const INTERVAL_S = Number(process.env.BENCH_METRICS_INTERVAL_S ?? 6 * 3600);
 const KEY = 'batt';
 const CALLS = 20;
-const WARMUP = 3;
-const RUNS = 3;
 const CHART_SERIES = 15;
 const CHART_KEYS = ['batt', 'vsys', 'ambient_temp'];
 const CHART_TARGET_POSTGRES = 150;
-
-/** p95 of each of RUNS runs of CALLS sequential calls (after WARMUP). */
-async function p95Runs(label: string, call: () => Promise<number>): Promise<number[]> {
-  for (let w = 0; w < WARMUP; w += 1) await call();
-  const p95s: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    const ms: number[] = [];
-    for (let c = 0; c < CALLS; c += 1) ms.push(await call());
-    p95s.push(percentile(ms, 95));
-    progress(`${label} run ${run + 1}: p50 ${round2(percentile(ms, 50))} ms, p95 ${round2(percentile(ms, 95))} ms`);
-  }
-  return p95s;
-}
 
 async function measure(store: Store): Promise<BenchResult[]> {
   const bp = await startBenchPortal(store);
@@ -118,7 +103,7 @@ async function measure(store: Store): Promise<BenchResult[]> {
       );
       if (c.devices !== DEVICES || p.devices !== DEVICES)
         throw new Error(`group metrics counted ${c.devices} / ${p.devices} devices`);
-      const p95s = await p95Runs(`group-metrics ${store} ${operator}`, async () => (await ask(operator)).ms);
+      const p95s = await p95Runs(`group-metrics ${store} ${operator}`, CALLS, async () => (await ask(operator)).ms);
       results.push({
         name: `group-metrics-${operator}-${store}-${DEVICES}dev-7d-p95`,
         value: round2(median(p95s)),
@@ -157,7 +142,7 @@ async function measure(store: Store): Promise<BenchResult[]> {
       progress(
         `chart ${store} ${label}: ${CHART_SERIES} series of ${Math.min(...points)}-${Math.max(...points)} points, ${round1(first.answers.reduce((n, a) => n + a.bytes, 0) / 1024)} KiB`,
       );
-      const p95s = await p95Runs(`chart ${store} ${label}`, async () => (await chart()).ms);
+      const p95s = await p95Runs(`chart ${store} ${label}`, CALLS, async () => (await chart()).ms);
       results.push({
         name: `chart-15series-7d-${label}-${store}-p95`,
         value: round2(median(p95s)),

@@ -226,3 +226,24 @@ export async function ingestHistory(
   bp.clock.offsetMs = 0;
   return stored;
 }
+
+/**
+ * p95 of each of `runs` runs of `calls` sequential calls (after `warmup` calls), each run's p50
+ * and p95 reported as it ends; `call` answers the milliseconds one call took.
+ */
+export async function p95Runs(
+  label: string,
+  calls: number,
+  call: () => Promise<number>,
+  { warmup = 3, runs = 3 }: { warmup?: number; runs?: number } = {},
+): Promise<number[]> {
+  for (let w = 0; w < warmup; w += 1) await call();
+  const p95s: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const ms: number[] = [];
+    for (let c = 0; c < calls; c += 1) ms.push(await call());
+    p95s.push(percentile(ms, 95));
+    progress(`${label} run ${run + 1}: p50 ${round2(percentile(ms, 50))} ms, p95 ${round2(percentile(ms, 95))} ms`);
+  }
+  return p95s;
+}
