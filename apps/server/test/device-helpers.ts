@@ -34,6 +34,25 @@ let staff: Promise<SignedInUser> | undefined;
 let staffPortal: TestPortal | undefined;
 
 /** A provisioning_account user of this portal (made once per portal). */
+/** A group's members at each level (its ADMIN given, the others shared by e-mail) and a stranger. */
+export type GroupMembers = Record<DeviceRole | 'STRANGER', SignedInUser>;
+
+/** Shares the group by e-mail with a new user at each of USER, OPERATOR and VIEW, and makes a stranger. */
+export async function shareWithEachLevel(tp: TestPortal, admin: SignedInUser, groupid: string): Promise<GroupMembers> {
+  const members = { ADMIN: admin } as GroupMembers;
+  for (const level of ['USER', 'OPERATOR', 'VIEW'] as const) {
+    const user = await signedInUser(tp);
+    const res = await admin.client.post(`/api/group/${groupid}/user`, {
+      targetEmail: user.email,
+      targetPermission: level,
+    });
+    expect(res.status, res.text).toBe(200);
+    members[level] = user;
+  }
+  members.STRANGER = await signedInUser(tp);
+  return members;
+}
+
 export function provisioningStaff(tp: TestPortal): Promise<SignedInUser> {
   if (staffPortal !== tp) {
     staffPortal = tp;

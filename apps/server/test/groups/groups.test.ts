@@ -17,7 +17,7 @@ import {
   startTestPortal,
   uniqueEmail,
 } from '../helpers';
-import { type SignedInUser, del, expectError, provision, signedInUser } from '../device-helpers';
+import { type GroupMembers, del, expectError, provision, shareWithEachLevel, signedInUser } from '../device-helpers';
 import type { ApiClient } from '../helpers';
 
 const LEVELS: DeviceRole[] = ['ADMIN', 'USER', 'OPERATOR', 'VIEW'];
@@ -25,7 +25,7 @@ const LEVELS: DeviceRole[] = ['ADMIN', 'USER', 'OPERATOR', 'VIEW'];
 interface GroupFixture {
   groupid: string;
   deviceid: string;
-  members: Record<DeviceRole | 'STRANGER', SignedInUser>;
+  members: GroupMembers;
 }
 
 function describeGroups(dbKind: DbKind): void {
@@ -62,18 +62,7 @@ function describeGroups(dbKind: DbKind): void {
       });
       expect(added.status, added.text).toBe(200);
       expect(added.body).toMatchObject({ permission: 'ADMIN', groupid });
-      const members = { ADMIN: admin } as GroupFixture['members'];
-      for (const level of ['USER', 'OPERATOR', 'VIEW'] as const) {
-        const user = await signedInUser(tp);
-        const res = await admin.client.post(`/api/group/${groupid}/user`, {
-          targetEmail: user.email,
-          targetPermission: level,
-        });
-        expect(res.status, res.text).toBe(200);
-        members[level] = user;
-      }
-      members.STRANGER = await signedInUser(tp);
-      return { groupid, deviceid: device.deviceid, members };
+      return { groupid, deviceid: device.deviceid, members: await shareWithEachLevel(tp, admin, groupid) };
     }
 
     const groupOf = async (client: ApiClient, groupid: string) => (await client.get(`/api/group/${groupid}`)).body;

@@ -16,7 +16,7 @@ import {
   type View,
 } from '@portal/core';
 import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal } from '../helpers';
-import { type SignedInUser, del, expectError, signedInUser } from '../device-helpers';
+import { type GroupMembers, del, expectError, shareWithEachLevel, signedInUser } from '../device-helpers';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -24,7 +24,7 @@ const LEVELS: DeviceRole[] = ['ADMIN', 'USER', 'OPERATOR', 'VIEW'];
 
 interface Fixture {
   groupid: string;
-  members: Record<DeviceRole | 'STRANGER', SignedInUser>;
+  members: GroupMembers;
 }
 
 /** The same place at each breakpoint, the width clipped to its columns (12, 6, 4). */
@@ -97,18 +97,7 @@ function describeViews(dbKind: DbKind): void {
       const made = await admin.client.post('/api/group', { groupName: 'Views' });
       expect(made.status, made.text).toBe(200);
       const groupid = (made.body as { groupid: string }).groupid;
-      const members = { ADMIN: admin } as Fixture['members'];
-      for (const level of ['USER', 'OPERATOR', 'VIEW'] as const) {
-        const user = await signedInUser(tp);
-        const res = await admin.client.post(`/api/group/${groupid}/user`, {
-          targetEmail: user.email,
-          targetPermission: level,
-        });
-        expect(res.status, res.text).toBe(200);
-        members[level] = user;
-      }
-      members.STRANGER = await signedInUser(tp);
-      return { groupid, members };
+      return { groupid, members: await shareWithEachLevel(tp, admin, groupid) };
     }
 
     const viewsOf = async (client: ApiClient, groupid: string): Promise<View[]> => {
