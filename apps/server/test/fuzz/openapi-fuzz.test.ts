@@ -163,6 +163,24 @@ const BASE_BODIES: Record<string, (f: Fixture) => Json> = {
     action: 'copy',
   }),
   'DELETE /api/group/{groupid}/devices': (f) => ({ deviceList: [f.device.deviceid] }),
+  'PUT /api/group/{groupid}/view': () => ({
+    view: {
+      name: 'Fuzz view',
+      sortOrder: 2,
+      timeRange: { type: 'day', amount: 7, rolling: true },
+      widgets: {
+        widget1: {
+          type: 'map',
+          settings: {},
+          layouts: {
+            lg: { x: 0, y: 0, w: 12, h: 12, minW: 1, minH: 2 },
+            md: { x: 0, y: 0, w: 6, h: 12, minW: 1, minH: 2 },
+            sm: { x: 0, y: 0, w: 4, h: 12, minW: 1, minH: 2 },
+          },
+        },
+      },
+    },
+  }),
 };
 
 /** Fields a device sends (the ingest body is text read by the device-record rules, not a schema). */
