@@ -10,7 +10,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { NO_ASSETS_MATCH, REFRESH_COOLDOWN_S } from '@portal/core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { startStack, type Stack } from './harness';
-import { DEMO, deviceInGroup, expectPath, makeGroup, seriousAxeViolations, until } from './helpers';
+import { DEMO, deviceInGroup, expectPath, makeGroup, seriousAxeViolations, signInFromPage, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 /** Where the screenshots go (looked at by hand: 1280 and 390 px, two brands). */
@@ -47,16 +47,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group table widget', () => {
     );
     // Signed in from the page itself: its brand host (tank.localhost) resolves in Chromium only.
     const page = await context.newPage();
-    await page.goto(stack.url('/robots.txt', hostPrefix));
-    const status = await page.evaluate(async (body) => {
-      const answer = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
-        body: JSON.stringify(body),
-      });
-      return answer.status;
-    }, DEMO);
-    if (status !== 200) throw new Error(`sign-in failed: ${status}`);
+    await signInFromPage(page, stack.url('', hostPrefix), DEMO);
     return { context, page };
   }
 

@@ -12,7 +12,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { ViewInput, WidgetLayouts } from '@portal/core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { startStack, type Stack } from './harness';
-import { DEMO, deviceInGroup, makeGroup, seriousAxeViolations } from './helpers';
+import { DEMO, deviceInGroup, makeGroup, seriousAxeViolations, signInFromPage } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 /** Where the screenshots go (looked at by hand: 1280 and 390 px). */
@@ -54,16 +54,7 @@ describe.skipIf(!chromiumAvailable() && !required)('headline tiles on a group vi
       (route) => route.abort(),
     );
     const page = await context.newPage();
-    await page.goto(stack.url('/robots.txt'));
-    const status = await page.evaluate(async (body) => {
-      const answer = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
-        body: JSON.stringify(body),
-      });
-      return answer.status;
-    }, DEMO);
-    if (status !== 200) throw new Error(`sign-in failed: ${status}`);
+    await signInFromPage(page, stack.url(''), DEMO);
     return page;
   }
 

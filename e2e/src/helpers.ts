@@ -15,6 +15,28 @@ export async function signIn(page: Page, email: string, password: string): Promi
 }
 
 /** Waits until the page shows the text. */
+/**
+ * Signs in through the API from the page itself, on `origin`'s host (a brand host such as
+ * tank.localhost resolves in Chromium only), without the sign-in screen: the session cookie is
+ * the page's.
+ */
+export async function signInFromPage(
+  page: Page,
+  origin: string,
+  credentials: { email: string; password: string },
+): Promise<void> {
+  await page.goto(`${origin}/robots.txt`);
+  const status = await page.evaluate(async (body) => {
+    const answer = await fetch('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
+      body: JSON.stringify(body),
+    });
+    return answer.status;
+  }, credentials);
+  if (status !== 200) throw new Error(`sign-in failed: ${status}`);
+}
+
 export async function expectText(page: Page, text: string | RegExp): Promise<void> {
   await page.getByText(text).first().waitFor({ state: 'visible' });
 }
