@@ -52,6 +52,7 @@ import {
   useDeviceLists,
 } from '@/features/recent-devices/hooks/use-device-lists';
 import { useNavigationHelper } from '@/features/recent-devices/hooks/use-navigation-helper';
+import { useGroupDeviceActions } from './group-device-actions';
 import { prefetchGroupHome } from './home-prefetch';
 
 // The widgets' code loads with the first view that has them (the map's Leaflet in a chunk of its own).
@@ -306,6 +307,7 @@ function GroupDashboard({ groupid, view, range }: { groupid: string; view: View;
   const devices = data.data?.devices ?? [];
   const loading = data.isPending;
   const error = data.isError && !data.data ? loadErrorDetail(data.error) : null;
+  const deviceActions = useGroupDeviceActions();
 
   const renderWidget = (id: string, widget: Widget) => {
     const title = WIDGET_TITLES[widget.type];
@@ -324,6 +326,7 @@ function GroupDashboard({ groupid, view, range }: { groupid: string; view: View;
                 updatedAt={data.dataUpdatedAt}
                 refreshIntervalMs={STALE_TIMES_MS.data}
                 onRefresh={() => void data.refetch()}
+                rowActions={deviceActions.button}
               />
             </WidgetCard>
           </Suspense>
@@ -357,5 +360,10 @@ function GroupDashboard({ groupid, view, range }: { groupid: string; view: View;
     }
   };
 
-  return <DashboardGrid view={view} renderWidget={renderWidget} />;
+  return (
+    <>
+      <DashboardGrid view={view} renderWidget={renderWidget} />
+      {deviceActions.element}
+    </>
+  );
 }

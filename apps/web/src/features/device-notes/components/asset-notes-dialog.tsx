@@ -201,6 +201,8 @@ function NotesFormView({ notes, canEdit, busy, onSave }: NotesFormViewProps) {
               showClear
               disabled={busy}
               className="notes-form__dropdown"
+              // The form's hidden copy of the choice is named too (axe's select-name).
+              pt={{ select: { 'aria-label': 'Asset type' } }}
             />
           ) : (
             <InputText id="notes-asset_type" value={form.asset_type} readOnly className="input-readonly" />

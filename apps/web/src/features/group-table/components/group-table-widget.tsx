@@ -7,7 +7,7 @@
  * The table is lazy: filtering and sorting run here over the whole group with core's rules, on
  * rows read once per answer, and the DataTable draws only the page it shows (10,000 devices).
  */
-import { useCallback, useEffect, useMemo, useState, type JSX } from 'react';
+import { useCallback, useEffect, useMemo, useState, type JSX, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import {
   DataTable,
@@ -55,6 +55,8 @@ export interface GroupTableWidgetProps {
   /** When the next automatic refresh comes (countdown). */
   refreshIntervalMs: number;
   onRefresh: () => void;
+  /** More of a row's actions, drawn beside its Device Page link (the app's device dialogs). */
+  rowActions?: (device: GroupDataDevice) => ReactNode;
 }
 
 /** How often relative times (Last Contact) are brought up to date. */
@@ -148,7 +150,7 @@ function TableSkeleton({ columns }: { columns: number }) {
 }
 
 export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
-  const { devices, loading, fetching, error, updatedAt, refreshIntervalMs, onRefresh } = props;
+  const { devices, loading, fetching, error, updatedAt, refreshIntervalMs, onRefresh, rowActions } = props;
   const navigate = useNavigate();
 
   // The settings by content, so a caller passing equal settings anew keeps the table's state;
@@ -277,7 +279,7 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
         )
       ) : (
         <DataTable
-          className="gt-table"
+          className={rowActions ? 'gt-table gt-table--actions' : 'gt-table'}
           value={page as TableRow[]}
           dataKey="deviceid"
           lazy
@@ -317,7 +319,12 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
             key="device-page"
             columnKey="device-page"
             header={<span className="visually-hidden">Device Page</span>}
-            body={(row: TableRow) => <DevicePageLink device={row.device} />}
+            body={(row: TableRow) => (
+              <span className="gt-row-actions">
+                <DevicePageLink device={row.device} />
+                {rowActions?.(row.device)}
+              </span>
+            )}
             reorderable={false}
             resizeable={false}
             className="gt-col-link"

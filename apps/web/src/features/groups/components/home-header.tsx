@@ -1,6 +1,6 @@
 /**
  * Home's header (spec 1 section 2 'Home'; UI.md): the group's name as the page heading with its
- * favourite star, then the search box and the Add Device / Add Group / Subscriptions buttons.
+ * favourite star, then the search box, the Add Device / Add Group / Subscriptions buttons and the plan link (/plans).
  */
 import { Suspense, lazy, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -65,6 +65,12 @@ export function HomeHeader({ groupid, heading, star, search, favourites }: HomeH
             <Link to="/subscriptions" className="p-button p-button-outlined home-header__action">
               <i className="pi pi-credit-card" aria-hidden="true" />
               <span>Subscriptions</span>
+            </Link>
+          )}
+          {!brand.hidePlans && (
+            <Link to="/plans" className="p-button p-button-text home-header__action">
+              <i className="pi pi-tag" aria-hidden="true" />
+              <span>Plans</span>
             </Link>
           )}
         </div>
