@@ -9,6 +9,7 @@ import { storage } from './storage';
 import { devicePage } from './device-page';
 import { lighthouseBench } from './lighthouse';
 import { groupData } from './group-data';
+import { dashboard } from './dashboard';
 import { groupMetrics } from './group-metrics';
 import { homeMap } from './home-map';
 
@@ -32,6 +33,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'device-page': devicePage,
   lighthouse: lighthouseBench,
   'group-data': groupData,
+  dashboard,
   'group-metrics': groupMetrics,
   'home-map': homeMap,
 };
