@@ -41,3 +41,4 @@ export * from './domain/display';
 export * from './domain/timeline';
 export * from './domain/table';
 export * from './domain/headline';
+export * from './domain/chart';
