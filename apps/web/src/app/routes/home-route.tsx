@@ -59,6 +59,7 @@ import { prefetchGroupHome } from './home-prefetch';
 const GroupTableWidget = lazy(() => import('@/features/group-table/components/group-table-widget'));
 const HeadlineWidget = lazy(() => import('@/features/group-headline/components/headline-widget'));
 const GroupMapWidget = lazy(() => import('@/features/group-map/components/group-map-widget'));
+const GroupChartWidget = lazy(() => import('@/features/group-chart/components/group-chart-widget'));
 // The view dialogs load when an editor (or, for View Range, anyone) opens one.
 const ViewSettingsDialog = lazy(() => import('@/features/groups/components/view-settings-dialog'));
 const ViewRangeDialog = lazy(() => import('@/features/groups/components/view-range-dialog'));
@@ -355,8 +356,20 @@ function GroupDashboard({ groupid, view, range }: { groupid: string; view: View;
           </Suspense>
         );
       case 'chart':
-        // Chart widgets come with the chart editor; nothing draws them yet.
-        return null;
+        return (
+          <Suspense fallback={fallback}>
+            <GroupChartWidget
+              settings={widget.settings}
+              range={range}
+              devices={devices}
+              frame={(chartTitle, body) => (
+                <WidgetCard id={id} title={chartTitle}>
+                  {body}
+                </WidgetCard>
+              )}
+            />
+          </Suspense>
+        );
     }
   };
 
