@@ -24,7 +24,7 @@ import {
   type TimeRange,
 } from '@portal/core';
 import { useChartData } from '../api/get-chart-data';
-import { chartOptions } from '../chart-options';
+import { axisTitle, chartOptions } from '../chart-options';
 import './group-chart.css';
 
 export interface GroupChartWidgetProps {
@@ -80,7 +80,8 @@ interface ChartBodyProps {
 }
 
 function ChartBody({ chart, labels, range, title }: ChartBodyProps) {
-  const nowMs = useNowMs();
+  // Whole minutes: the charts of a view mounted together ask the same range, so a series two charts show is one call.
+  const nowMs = Math.floor(useNowMs() / 60_000) * 60_000;
   const epoch = useMemo(
     () => resolveTimeRange(range, nowMs, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     [range, nowMs],
@@ -131,6 +132,19 @@ function ChartBody({ chart, labels, range, title }: ChartBodyProps) {
 }
 
 type Mode = 'zoom' | 'pan';
+
+/**
+ * The plot's text equivalent (UI.md): the title, the series count, the range and the axes' titles,
+ * which the canvas draws: 'Fleet: 3 series, Last 24 hours; left axis Voltage (V); right axis Flow (L/min)'.
+ */
+export function plotDescription(chart: ChartSettings, count: number, title: string, rangeLabel: string): string {
+  const parts = [`${title}: ${count} series, ${rangeLabel}`];
+  const left = axisTitle(chart.axis?.ax1?.name, chart.axis?.ax1?.unit);
+  if (left) parts.push(`left axis ${left}`);
+  if (chart.series.some((s) => s.axisBind === 'ax2'))
+    parts.push(`right axis ${axisTitle(chart.axis?.ax2?.name, chart.axis?.ax2?.unit) || 'unnamed'}`);
+  return parts.join('; ');
+}
 
 interface ChartPlotProps {
   chart: ChartSettings;
@@ -282,7 +296,7 @@ function ChartPlot({ chart, labels, data, title, rangeLabel }: ChartPlotProps) {
         ref={plotRef}
         className={`group-chart__plot group-chart__plot--${mode}`}
         role="img"
-        aria-label={`${title}: ${labels.length} series, ${rangeLabel}`}
+        aria-label={plotDescription(chart, labels.length, title, rangeLabel)}
       />
       <div ref={legendRef} className="group-chart__legend" />
     </div>
