@@ -53,11 +53,24 @@ describe('chart settings contract', () => {
 });
 
 describe('chartDataQuery', () => {
-  it('asks 600 points of the series key (CHT-18); raw up to 6 hours, downsampled beyond', () => {
+  it('asks 600 points of the series key (CHT-18) without events; raw up to 6 hours, downsampled beyond', () => {
     const short = chartDataQuery({ from: 1000, to: 1000 + CHART_RAW_MAX_RANGE_S }, 'batt');
-    expect(short).toEqual({ fromTime: 1000, toTime: 1000 + CHART_RAW_MAX_RANGE_S, dataKeys: 'batt', dataPoints: 600 });
+    expect(short).toEqual({
+      fromTime: 1000,
+      toTime: 1000 + CHART_RAW_MAX_RANGE_S,
+      dataKeys: 'batt',
+      dataPoints: 600,
+      events: 'false',
+    });
     const week = chartDataQuery({ from: 0, to: 7 * 86_400 }, 'vsys');
-    expect(week).toEqual({ fromTime: 0, toTime: 604_800, dataKeys: 'vsys', dataPoints: 600, downsample: 'true' });
+    expect(week).toEqual({
+      fromTime: 0,
+      toTime: 604_800,
+      dataKeys: 'vsys',
+      dataPoints: 600,
+      downsample: 'true',
+      events: 'false',
+    });
   });
 });
 

@@ -362,6 +362,13 @@ function describeDeviceData(kind: DbKind) {
           { v: 10, ts: t },
         ]);
         expect(data.events.map((e) => e.msg)).toEqual(['on']);
+        // events=false (a chart's read) leaves the events out and nothing else; anything but true or false is refused.
+        const noEvents = (await owner.client.get(path(target.deviceid, 'data?events=false'))).body as DataBody;
+        expect(noEvents).toEqual({ ...data, events: [] });
+        expect((await owner.client.get(path(target.deviceid, 'data?events=true'))).body).toEqual(data);
+        const refused = await owner.client.get(path(target.deviceid, 'data?events=no'));
+        expect(refused.status).toBe(400);
+        expect(JSON.stringify(refused.body)).toContain('events must be true or false');
         // Rollups rebuilt from the records: the first hour has 10 and 30, the second 99 only.
         const hour = Math.floor(t / 3600) * 3600;
         const metrics = await owner.client.get(

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   HOURLY_MAX_WIDTH,
+  RECORDS_MAX_WIDTH,
   bucketSource,
   bucketWidth,
   bucketsByKey,
@@ -20,7 +21,9 @@ describe('bucketWidth', () => {
     [601, 600, 2],
     [3600, 0, 3600],
     [DAY, 600, 144],
-    [7 * DAY, 600, 1008],
+    [600 * (RECORDS_MAX_WIDTH - 1), 600, RECORDS_MAX_WIDTH - 1],
+    [600 * RECORDS_MAX_WIDTH, 600, HOUR],
+    [7 * DAY, 600, HOUR],
     [600 * HOUR, 600, HOUR],
     [600 * HOUR + 1, 600, 2 * HOUR],
     [600 * HOURLY_MAX_WIDTH, 600, HOURLY_MAX_WIDTH],
@@ -29,11 +32,11 @@ describe('bucketWidth', () => {
     [400 * DAY, 100, 4 * DAY],
   ])('%d s over %d points -> %d s', (range, points, width) => expect(bucketWidth(range, points)).toBe(width));
 
-  it('below an hour keeps the exact width; from an hour whole hours; past two hours whole days', () => {
+  it('below 15 minutes keeps the exact width; from 15 minutes whole hours; past two hours whole days', () => {
     for (let range = 1; range < 5000 * DAY; range = Math.ceil(range * 1.7)) {
       const width = bucketWidth(range, 600);
       if (width >= DAY && width > HOURLY_MAX_WIDTH) expect(width % DAY).toBe(0);
-      else if (width >= HOUR) expect(width % HOUR).toBe(0);
+      else if (width >= RECORDS_MAX_WIDTH) expect(width % HOUR).toBe(0);
       expect(width * 600).toBeGreaterThanOrEqual(range); // 600 buckets cover the range
     }
   });

@@ -69,7 +69,8 @@ const dataKeys = safeString().max(5000).optional();
 
 /**
  * GET /device/{id}/data: dataPoints (default 600), dataKeys, fromTime/toTime (epoch seconds),
- * relative (milliseconds before now), downsample (true or a bucket width in seconds).
+ * relative (milliseconds before now), downsample (true or a bucket width in seconds), events
+ * (false: the answer's events are left out, for a chart that does not draw them; default true).
  */
 export const DataQuerySchema = z.object({
   dataPoints,
@@ -78,6 +79,7 @@ export const DataQuerySchema = z.object({
   toTime: optionalNumber('toTime'),
   relative: optionalNumber('relative').pipe(z.number().min(0).optional()),
   downsample: safeString().max(20).optional(),
+  events: z.enum(['true', 'false'], { message: 'events must be true or false' }).optional(),
 });
 export type DataQuery = z.infer<typeof DataQuerySchema>;
 

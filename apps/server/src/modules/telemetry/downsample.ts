@@ -15,12 +15,20 @@ export const floorHour = (t: number) => Math.floor(t / 3600) * 3600;
 export const HOURLY_MAX_WIDTH = 2 * 3600;
 
 /**
- * The bucket width for a range and a number of points: at least 1 s; from an hour, whole hours
- * (hourly rollups); above HOURLY_MAX_WIDTH, whole days (daily rollups).
+ * Widest bucket computed from the records when the server picks the width: from this width on,
+ * buckets are whole hours read from the hourly rollups (fewer points than asked, each an hour).
+ * A 7-day chart of 600 points (1,008 s buckets) read 10,080 records a series at a record a
+ * minute; its 169 hourly rows answer several times faster (docs/decisions.md, group charts).
+ */
+export const RECORDS_MAX_WIDTH = 15 * 60;
+
+/**
+ * The bucket width for a range and a number of points: at least 1 s; from RECORDS_MAX_WIDTH (15
+ * minutes), whole hours (hourly rollups); above HOURLY_MAX_WIDTH, whole days (daily rollups).
  */
 export function bucketWidth(rangeSeconds: number, dataPoints: number): number {
   const raw = Math.max(1, Math.ceil(rangeSeconds / Math.max(1, dataPoints)));
-  if (raw < 3600) return raw;
+  if (raw < RECORDS_MAX_WIDTH) return raw;
   return raw <= HOURLY_MAX_WIDTH ? Math.ceil(raw / 3600) * 3600 : Math.ceil(raw / 86_400) * 86_400;
 }
 

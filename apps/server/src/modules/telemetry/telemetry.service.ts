@@ -343,7 +343,10 @@ export function createTelemetryService(deps: {
         return JSON.stringify(bucketsByKey(rows));
       };
       // Two independent reads: side by side on PostgreSQL's pool.
-      const [dataJson, events] = await Promise.all([points(), repo.selectEvents(db, deviceId, range, dataPoints)]);
+      const [dataJson, events] = await Promise.all([
+        points(),
+        q.events === 'false' ? [] : repo.selectEvents(db, deviceId, range, dataPoints),
+      ]);
       return dataResponseJson(deviceId, dataJson, events, bucketSeconds);
     },
 
