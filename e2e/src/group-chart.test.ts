@@ -191,6 +191,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
     for (const u of calls) {
       expect(u.searchParams.get('dataPoints')).toBe('600');
       expect(u.searchParams.get('downsample')).toBe('true');
+      expect(u.searchParams.get('events')).toBe('false');
       expect(Number(u.searchParams.get('toTime')) - Number(u.searchParams.get('fromTime'))).toBe(24 * HOUR);
     }
 

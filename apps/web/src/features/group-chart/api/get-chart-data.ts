@@ -11,7 +11,7 @@ export interface ChartSeriesSource {
 
 /**
  * GET /api/device/{id}/data for one series over the range: its key only, 600 points (CHT-18),
- * downsampled for ranges over 6 hours (core chartDataQuery).
+ * downsampled for ranges over 6 hours, without events (core chartDataQuery).
  */
 export function getChartSeriesData(
   series: ChartSeriesSource,
@@ -24,6 +24,7 @@ export function getChartSeriesData(
     toTime: String(q.toTime),
     dataKeys: q.dataKeys,
     dataPoints: String(q.dataPoints),
+    events: q.events,
   });
   if (q.downsample) query.set('downsample', q.downsample);
   return api.get<DataResponse>(`/device/${encodeURIComponent(series.source)}/data?${query.toString()}`, {
