@@ -47,10 +47,10 @@ function tickIncrs(tick: number): number[] {
 }
 
 /** A y scale's range: the fixed bounds, the data's (padded) for the others. */
-function scaleRange(bounds: ChartAxisBounds): uPlot.Scale.Range {
+function scaleRange(bounds: ChartAxisBounds, pad: number): uPlot.Scale.Range {
   return (_u, dataMin, dataMax) => {
     const hasData = Number.isFinite(dataMin) && Number.isFinite(dataMax);
-    const [autoMin, autoMax] = hasData ? uPlot.rangeNum(dataMin, dataMax, 0.1, true) : [null, null];
+    const [autoMin, autoMax] = hasData ? uPlot.rangeNum(dataMin, dataMax, pad, true) : [null, null];
     const fallback = bounds.min ?? 0;
     let min = bounds.min ?? autoMin ?? fallback;
     let max = bounds.max ?? autoMax ?? min + 1;
@@ -135,12 +135,14 @@ export function chartOptions({ settings, labels, data, width, height, ink, grid 
   ];
   if (usesAx2) axes.push(yAxis('ax2', 1));
 
+  // Data labels sit above their points: more room at the top so the highest ones are not cut off.
+  const pad = settings.dataLabels ? 0.25 : 0.1;
   const scales: uPlot.Scales = {
     // The x range is the data's: the view's range ends are in x (core alignChartData).
     x: { time: true, range: (_u, min, max) => [min, max] },
-    y: { range: scaleRange(bounds.ax1) },
+    y: { range: scaleRange(bounds.ax1, pad) },
   };
-  if (usesAx2) scales.y2 = { range: scaleRange(bounds.ax2) };
+  if (usesAx2) scales.y2 = { range: scaleRange(bounds.ax2, pad) };
 
   const plugins: uPlot.Plugin[] = [];
   if (settings.dataLabels) plugins.push(dataLabelsPlugin(settings, data, bounds, settings.dataLabelColor ?? ink));
