@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHART_RAW_MAX_RANGE_S,
   alignChartData,
+  chartExportTable,
   chartAxisBounds,
   chartDataQuery,
   chartValue,
@@ -148,5 +149,29 @@ describe('alignChartData', () => {
     const series = Array.from({ length: 16 }, () => ({}));
     const d = alignChartData(series, Array.from({ length: 16 }, () => a));
     expect(d.values).toHaveLength(15);
+  });
+});
+
+describe('chartExportTable', () => {
+  it('time first in ISO UTC, each series its own (unstacked) values, rows without any value left out', () => {
+    const d = alignChartData(
+      [{}, {}],
+      [
+        [{ v: 1.5, ts: 1_700_000_000 }],
+        [
+          { v: 2, ts: 1_700_000_000 },
+          { v: 3, ts: 1_700_000_060 },
+        ],
+      ],
+      { stack: true, range: { from: 1_699_999_000, to: 1_700_001_000 } },
+    );
+    expect(chartExportTable(['A · batt', 'B · batt'], d)).toEqual({
+      columns: ['Time', 'A · batt', 'B · batt'],
+      rows: [
+        ['2023-11-14T22:13:20.000Z', 1.5, 2],
+        ['2023-11-14T22:14:20.000Z', null, 3],
+      ],
+    });
+    expect(chartExportTable([], { x: [], values: [] })).toEqual({ columns: ['Time'], rows: [] });
   });
 });

@@ -64,10 +64,12 @@ function useNowMs(): number {
 export function GroupChartWidget({ settings, range, devices, frame }: GroupChartWidgetProps) {
   const chart = useMemo(() => readChartSettings(settings), [settings]);
   const names = useMemo(() => new Map(devices.map((d) => [d.deviceid, d.name])), [devices]);
-  const labels = useMemo(
-    () => chart.series.map((s) => chartSeriesLabel(names.get(s.source) || s.source, s.key, s.goalSeries)),
-    [chart, names],
-  );
+  const labelText = chart.series
+    .map((s) => chartSeriesLabel(names.get(s.source) || s.source, s.key, s.goalSeries))
+    .join('\n');
+  // Kept while the names stay the same: the group's devices come again with every group data refresh,
+  // and new labels would draw the chart anew (losing a zoom).
+  const labels = useMemo(() => (labelText === '' ? [] : labelText.split('\n')), [labelText]);
   const title = chart.name?.trim() || 'Chart';
   return <>{frame(title, <ChartBody chart={chart} labels={labels} range={range} title={title} />)}</>;
 }
