@@ -4,6 +4,7 @@ import {
   CHART_RAW_MAX_RANGE_S,
   alignChartData,
   chartExportTable,
+  chartSettingsOf,
   chartAxisBounds,
   chartDataQuery,
   chartValue,
@@ -173,5 +174,32 @@ describe('chartExportTable', () => {
       ],
     });
     expect(chartExportTable([], { x: [], values: [] })).toEqual({ columns: ['Time'], rows: [] });
+  });
+});
+
+describe('chartSettingsOf', () => {
+  it('reads a saved chart field by field: series need source and key, ax1 and lineWidth 2 by default, at most 15', () => {
+    const read = chartSettingsOf({
+      name: 'Fleet',
+      stack: true,
+      series: [
+        { source: 'D1', key: 'batt', axisBind: 'ax2', lineWidth: 3, colour: '#000000' },
+        { source: 'D2', key: 'vsys' },
+        { source: 'D3' },
+        'nonsense',
+      ],
+    });
+    expect(read).toEqual({
+      name: 'Fleet',
+      stack: true,
+      series: [
+        { source: 'D1', key: 'batt', axisBind: 'ax2', lineWidth: 3, colour: '#000000' },
+        { source: 'D2', key: 'vsys', axisBind: 'ax1', lineWidth: 2 },
+      ],
+    });
+    expect(chartSettingsOf(null)).toEqual({ series: [] });
+    expect(chartSettingsOf({ series: 'x' })).toEqual({ series: [] });
+    const many = Array.from({ length: 20 }, (_, i) => ({ source: `D${i}`, key: 'batt' }));
+    expect(chartSettingsOf({ series: many }).series).toHaveLength(15);
   });
 });

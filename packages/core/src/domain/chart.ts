@@ -4,7 +4,31 @@
  * time-aligned columns uPlot draws (one x of epoch seconds, one y per series, stacked when the
  * chart stacks). The web widget only draws what these give.
  */
+import { DEFAULT_CHART_LINE_WIDTH, type ChartSettings } from '../contracts/views';
 import { DEFAULT_DATA_POINTS, MAX_GROUP_CHART_SERIES } from './constants';
+
+// ---- Settings as a view carries them ---------------------------------------------------------
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A saved chart's settings as the view carries them (a plain record, checked by ChartSettingsSchema
+ * when the view was saved), read without the schema (the dashboard's first load stays free of
+ * zod): series without a source or key are left out, at most 15 are kept, a series' axis is ax1
+ * unless it names ax2 and its lineWidth 2 unless it has one (CHT-11).
+ */
+export function chartSettingsOf(settings: unknown): ChartSettings {
+  const s = isRecord(settings) ? settings : {};
+  const series = (Array.isArray(s.series) ? s.series : [])
+    .filter((x): x is Record<string, unknown> => isRecord(x) && typeof x.source === 'string' && typeof x.key === 'string')
+    .slice(0, MAX_GROUP_CHART_SERIES)
+    .map((x) => ({
+      ...(x as unknown as ChartSettings['series'][number]),
+      axisBind: x.axisBind === 'ax2' ? ('ax2' as const) : ('ax1' as const),
+      lineWidth: typeof x.lineWidth === 'number' && x.lineWidth > 0 ? x.lineWidth : DEFAULT_CHART_LINE_WIDTH,
+    }));
+  return { ...(s as Partial<ChartSettings>), series };
+}
 
 // ---- Axis bounds (spec 2 section 5) --------------------------------------------------------
 

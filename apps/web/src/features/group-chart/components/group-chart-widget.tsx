@@ -10,12 +10,11 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import {
-  ChartSettingsSchema,
   ERROR_LOADING_DATA,
-  MAX_GROUP_CHART_SERIES,
   NO_CHART_DATA,
   STALE_TIMES_MS,
   alignChartData,
+  chartSettingsOf,
   measurementOf,
   resolveTimeRange,
   timeRangeLabel,
@@ -38,13 +37,6 @@ export interface GroupChartWidgetProps {
   frame: (title: string, body: ReactNode) => ReactNode;
 }
 
-/** The chart's settings, read through the contract; settings it cannot read draw no series. */
-export function readChartSettings(settings: Record<string, unknown>): ChartSettings {
-  const parsed = ChartSettingsSchema.safeParse(settings);
-  if (!parsed.success) return { series: [] };
-  return { ...parsed.data, series: parsed.data.series.slice(0, MAX_GROUP_CHART_SERIES) };
-}
-
 /** A series' name: its device's name and its key's name, 'Pump A · Battery Voltage', marked when it is a goal. */
 export function chartSeriesLabel(deviceName: string, key: string, goal: boolean | undefined): string {
   const label = `${deviceName} · ${measurementOf(key).name}`;
@@ -62,7 +54,7 @@ function useNowMs(): number {
 }
 
 export function GroupChartWidget({ settings, range, devices, frame }: GroupChartWidgetProps) {
-  const chart = useMemo(() => readChartSettings(settings), [settings]);
+  const chart = useMemo(() => chartSettingsOf(settings), [settings]);
   const names = useMemo(() => new Map(devices.map((d) => [d.deviceid, d.name])), [devices]);
   const labelText = chart.series
     .map((s) => chartSeriesLabel(names.get(s.source) || s.source, s.key, s.goalSeries))
