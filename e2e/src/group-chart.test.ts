@@ -5,7 +5,8 @@
 // has no data, and one stacked with data labels. The charts draw their series (legend entries),
 // one data call per series with 600 points, downsampled for the 24-hour range; 'No Data' for the
 // empty one; selection zoom narrows the x scale and a double-click resets it; pan mode moves it;
-// ax2 scales against the right axis; stacking and labels show; axe-clean; at 1280 and 390 px.
+// ax2 scales against the right axis; stacking and labels show; a failed call and Retry; axe-clean;
+// at 1280 and 390 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -294,6 +295,21 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
     // The Reset zoom button does what the double-click does.
     await fleet.getByRole('button', { name: 'Reset zoom' }).click();
     expect(await scale(fleet, 'x')).toEqual(whole);
+  });
+
+  it("a failed data call shows 'Error Loading Data' in the chart, and Retry draws it", async () => {
+    const page = await signedInPage();
+    const data = `**/api/device/${deviceA}/data?**`;
+    await page.route(data, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'boom' }) }),
+    );
+    await page.goto(stack.url(`/group/${groupid}/${viewid}`));
+    const fleet = card(page, 'Fleet Battery');
+    await fleet.getByRole('alert').filter({ hasText: 'Error Loading Data' }).waitFor();
+    expect(await fleet.locator('canvas').count()).toBe(0);
+    await page.unroute(data);
+    await fleet.getByRole('button', { name: 'Retry' }).click();
+    expect(await legend(fleet)).toHaveLength(3);
   });
 
   it('at phone width the charts fit the card, the page does not scroll sideways, axe finds nothing serious', async () => {
