@@ -41,3 +41,6 @@ export * from './domain/display';
 export * from './domain/timeline';
 export * from './domain/table';
 export * from './domain/headline';
+export * from './domain/table-export';
+export * from './domain/widget-export';
+export * from './domain/view-transfer';

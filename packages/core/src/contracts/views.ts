@@ -408,6 +408,21 @@ export const ViewInputSchema = z
   .superRefine(checkViewDraft);
 export type ViewInput = z.infer<typeof ViewInputSchema>;
 
+/**
+ * A view apart from its group (a view file's view, a copy to another group): the fields of
+ * ViewInputSchema without viewid and version, under the same widget rules, so whatever passes
+ * here is a valid new view in any group.
+ */
+export const PortableViewSchema = z
+  .strictObject({
+    name: ViewInputSchema.shape.name,
+    sortOrder: ViewInputSchema.shape.sortOrder,
+    timeRange: ViewInputSchema.shape.timeRange,
+    widgets: ViewInputSchema.shape.widgets,
+  })
+  .superRefine(checkViewDraft);
+export type PortableView = z.infer<typeof PortableViewSchema>;
+
 /** PUT /group/{groupid}/view: {view}. */
 export const ViewPutBodySchema = z.strictObject({ view: ViewInputSchema });
 export type ViewPutBody = z.infer<typeof ViewPutBodySchema>;
