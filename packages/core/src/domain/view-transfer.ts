@@ -6,8 +6,13 @@
  * series whose device is not in the target group, saying how many.
  */
 import { z } from 'zod';
-import { PortableViewSchema, type PortableView, type View, type ViewInput } from '../contracts/views';
-import { nextViewSortOrder } from '../contracts/views';
+import {
+  PortableViewSchema,
+  nextViewSortOrder,
+  type PortableView,
+  type View,
+  type ViewInput,
+} from '../contracts/views';
 import type { ValidationResult } from './validation';
 
 /** The `format` of a view file. */
