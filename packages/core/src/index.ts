@@ -42,5 +42,4 @@ export * from './domain/timeline';
 export * from './domain/table';
 export * from './domain/headline';
 export * from './domain/table-export';
-export * from './domain/widget-export';
 export * from './domain/view-transfer';
