@@ -12,6 +12,7 @@ import {
   newViewForGroup,
   parseViewFile,
   portableView,
+  viewCopyTargets,
   viewFileOf,
   type PortableView,
   type View,
@@ -185,5 +186,22 @@ describe('series of devices not in the target group', () => {
     expect(ViewInputSchema.safeParse(made.view).success).toBe(true);
     // The display order stops at 100.
     expect(newViewForGroup(view, { deviceIds: [], views: [{ sortOrder: 100 }] }).view.sortOrder).toBe(100);
+  });
+});
+
+describe('groups a view can be copied to', () => {
+  it('are the other groups where the user edits views (ADMIN, USER), by name', () => {
+    const groups = [
+      { groupid: 'G1', groupName: 'Yard', permission: 'ADMIN' },
+      { groupid: 'G2', groupName: 'North', permission: 'USER' },
+      { groupid: 'G3', groupName: 'Aft', permission: 'OPERATOR' },
+      { groupid: 'G4', groupName: 'Bay', permission: 'VIEW' },
+      { groupid: 'G5', groupName: 'East', permission: 'ADMIN' },
+      { groupid: 'G6', groupName: '__proto__', permission: '__proto__' },
+      { groupid: 'G7', groupName: 'Null', permission: null },
+    ];
+    expect(viewCopyTargets(groups, 'G1').map((g) => g.groupid)).toEqual(['G5', 'G2']);
+    expect(viewCopyTargets(groups, 'G9').map((g) => g.groupid)).toEqual(['G5', 'G2', 'G1']);
+    expect(viewCopyTargets([], 'G1')).toEqual([]);
   });
 });

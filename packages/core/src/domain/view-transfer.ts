@@ -13,6 +13,7 @@ import {
   type View,
   type ViewInput,
 } from '../contracts/views';
+import { groupCan } from './group-access';
 import type { ValidationResult } from './validation';
 
 /** The `format` of a view file. */
@@ -128,4 +129,17 @@ export function newViewForGroup(
 ): { view: ViewInput; dropped: number } {
   const { view: kept, dropped } = dropForeignSeries(view, target.deviceIds);
   return { view: { ...kept, sortOrder: nextViewSortOrder(target.views) }, dropped };
+}
+
+/**
+ * The groups a view can be copied to: the user's other groups where their level edits views
+ * (groupCan 'editViews': ADMIN and USER; the server decides the save again), by name.
+ */
+export function viewCopyTargets<G extends { groupid: string; groupName: string; permission: unknown }>(
+  groups: readonly G[],
+  fromGroupid: string,
+): G[] {
+  return groups
+    .filter((g) => g.groupid !== fromGroupid && groupCan(g.permission, 'editViews'))
+    .sort((a, b) => a.groupName.localeCompare(b.groupName) || a.groupid.localeCompare(b.groupid));
 }

@@ -1,7 +1,4 @@
-/**
- * The export files of a widget: CSV (core's tableToCsv, with a byte order mark so spreadsheets
- * read UTF-8 units such as °C), and the download itself.
- */
+/** A widget's CSV file: core's tableToCsv with a byte order mark, so spreadsheets read UTF-8 units such as °C. */
 import { tableToCsv, type ExportTable } from '@portal/core';
 
 export const CSV_TYPE = 'text/csv;charset=utf-8';
@@ -9,19 +6,4 @@ export const CSV_TYPE = 'text/csv;charset=utf-8';
 /** The table as a CSV file's contents: UTF-8 with a byte order mark, records ended by CRLF. */
 export function csvBlob(table: ExportTable): Blob {
   return new Blob(['\uFEFF', tableToCsv(table)], { type: CSV_TYPE });
-}
-
-/** Saves `blob` as a download named `fileName` (a link with `download`, clicked once). */
-export function downloadBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the blob once the click is handled; revoke on the next task.
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
 }
