@@ -35,6 +35,8 @@ export * from './contracts/device-calls';
 export * from './contracts/groups';
 export * from './contracts/group-data';
 export * from './contracts/views';
+export * from './domain/widget-kinds';
+export * from './domain/default-view';
 export * from './contracts/metrics';
 export * from './domain/measurements';
 export * from './domain/display';

@@ -5,22 +5,20 @@
  * the severity colour of the event counts, the page size and the table operators.
  */
 import type { GroupDataDevice, GroupMessage } from '../contracts/group-data';
-import type { COLUMN_OPERATORS } from '../contracts/views';
+import type { TableColumn, TableFilter, TableSettings } from '../contracts/views';
+import { isCssColour } from './colour';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './constants';
 import {
   NUMBER_FILTER_OPERATORS,
   SPECIAL_COLUMN_HEADERS,
   SPECIAL_COLUMN_KINDS,
   TEXT_COLUMN_KINDS,
   TEXT_FILTER_OPERATORS,
+  type COLUMN_OPERATORS,
   type NumberFilterOperator,
   type SpecialColumnKind,
-  type TableColumn,
-  type TableFilter,
-  type TableSettings,
   type TextFilterOperator,
-} from '../contracts/views';
-import { isCssColour } from './colour';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './constants';
+} from './widget-kinds';
 import { MISSING_VALUE } from './messages';
 import { eventColourClass, eventLabel, type SeverityColourClass } from './severity';
 import { clampDecimalPlaces } from './validation';
