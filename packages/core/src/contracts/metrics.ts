@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { DataPointSchema } from './device-data';
 import { safeString } from './fields';
 import { GROUP_DATA_MAX_DAYS } from './group-data';
-import { COLUMN_OPERATORS } from './views';
+import { COLUMN_OPERATORS } from '../domain/widget-kinds';
 
 /** Range times are floored to this many seconds (spec 2 section 7). */
 export const METRICS_PERIOD_SECONDS = 3600;

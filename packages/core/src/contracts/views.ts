@@ -6,10 +6,12 @@
  *
  * The settings shapes are request contracts (every string through safeString); the view a call
  * answers (ViewSchema) carries each widget's settings as saved, checked on the way in by
- * WidgetInputSchema for its type.
+ * WidgetInputSchema for its type. The kinds and operators (domain/widget-kinds.ts) and the default
+ * view (domain/default-view.ts) live apart from the schemas: the web's dashboard needs them at
+ * once, and a bundle puts a module's code, with every schema of it some lazy chunk uses and Zod
+ * itself, into the chunk of the first route that needs the module.
  */
 import { z } from 'zod';
-import { DEFAULT_VIEW_ID } from '../domain/ids';
 import {
   CUSTOM_WIDGET_LIMIT,
   GRID_BREAKPOINT_NAMES,
@@ -17,7 +19,7 @@ import {
   MAP_WIDGETS_PER_VIEW,
   MAX_GROUP_CHART_SERIES,
 } from '../domain/constants';
-import { DEFAULT_VIEW_NAME, VIEW_NOT_FOUND, WIDGET_NOT_FOUND, widgetLimitMessage } from '../domain/messages';
+import { VIEW_NOT_FOUND, WIDGET_NOT_FOUND, widgetLimitMessage } from '../domain/messages';
 import {
   INVALID_DATE_RANGE,
   SORT_ORDER_MAX,
@@ -25,53 +27,14 @@ import {
   clampHeadlineDecimalPlaces,
   type ValidationResult,
 } from '../domain/validation';
+import {
+  COLUMN_OPERATORS,
+  NUMBER_FILTER_OPERATORS,
+  TEXT_FILTER_OPERATORS,
+  WIDGET_TYPES,
+  type WidgetType,
+} from '../domain/widget-kinds';
 import { ColourSchema, safeString } from './fields';
-
-export const WIDGET_TYPES = ['table', 'chart', 'map', 'headline'] as const;
-export type WidgetType = (typeof WIDGET_TYPES)[number];
-
-/** Special column kinds of the table (spec 2 section 3), read from the device, not from a metric. */
-export const SPECIAL_COLUMN_KINDS = [
-  'alarmCount',
-  'warningCount',
-  'alertCount',
-  'infoCount',
-  'messages',
-  'deviceid',
-  'ts',
-  'type',
-  'machineMake',
-  'machineModel',
-  'fw',
-] as const;
-export type SpecialColumnKind = (typeof SPECIAL_COLUMN_KINDS)[number];
-
-/** Headers of the special columns (spec 1 section 3; 'Event Messages' is the default view's name for messages). */
-export const SPECIAL_COLUMN_HEADERS: Record<SpecialColumnKind, string> = {
-  alarmCount: 'Alarms',
-  warningCount: 'Warnings',
-  alertCount: 'Alerts',
-  infoCount: 'Info',
-  messages: 'Event Messages',
-  deviceid: 'Device ID',
-  ts: 'Last Contact',
-  type: 'Asset Type',
-  machineMake: 'Machine Make',
-  machineModel: 'Machine Model',
-  fw: 'Firmware',
-};
-
-/** Text columns (the text filter operators apply); every other column is numeric or a time. */
-export const TEXT_COLUMN_KINDS = ['fw', 'type', 'deviceid', 'messages', 'machineMake', 'machineModel'] as const;
-
-/** Filter operators (spec 1 section 5): text columns, and all other columns. */
-export const TEXT_FILTER_OPERATORS = ['startsWith', 'contains', 'notContains', 'endsWith'] as const;
-export const NUMBER_FILTER_OPERATORS = ['lt', 'lte', 'gt', 'gte', 'equals', 'notEquals', 'between'] as const;
-export type TextFilterOperator = (typeof TEXT_FILTER_OPERATORS)[number];
-export type NumberFilterOperator = (typeof NUMBER_FILTER_OPERATORS)[number];
-
-/** Operators a metric column aggregates with (spec 2 section 9). */
-export const COLUMN_OPERATORS = ['avg', 'sum', 'max', 'min', 'latest'] as const;
 
 const ColumnThresholdSchema = z.strictObject({
   value: z.number(),
@@ -296,45 +259,6 @@ export const ViewSchema = z.object({
 });
 export type View = z.infer<typeof ViewSchema>;
 
-/** The same layout at every breakpoint, its width clipped to the breakpoint's columns. */
-function layoutsOf(x: number, y: number, w: number, h: number): WidgetLayouts {
-  const at = (columns: number): WidgetLayout => ({
-    x,
-    y,
-    w: Math.min(w, columns),
-    h,
-    minW: Math.min(w, columns),
-    minH: 4,
-  });
-  return { lg: at(GRID_COLS.lg), md: at(GRID_COLS.md), sm: at(GRID_COLS.sm) };
-}
-
-/** The default view's table columns: type, deviceid, ts (Last Contact), events (Event Messages). */
-export const DEFAULT_TABLE_SETTINGS: TableSettings = {
-  columns: [
-    { key: 'type', dataType: 'special', name: SPECIAL_COLUMN_HEADERS.type },
-    { key: 'deviceid', dataType: 'special', name: SPECIAL_COLUMN_HEADERS.deviceid },
-    { key: 'ts', dataType: 'special', name: SPECIAL_COLUMN_HEADERS.ts },
-    { key: 'messages', dataType: 'special', name: SPECIAL_COLUMN_HEADERS.messages },
-  ],
-};
-
-/**
- * The view a group shows when it has none (spec 1 section 2): view1 'Default View', sortOrder 1,
- * 7 days; widget1 a 12 x 12 table, widget2 a 12 x 12 map at y 12.
- */
-export const DEFAULT_VIEW: View = {
-  viewid: DEFAULT_VIEW_ID,
-  name: DEFAULT_VIEW_NAME,
-  sortOrder: 1,
-  timeRange: { type: 'day', amount: 7 },
-  widgets: {
-    widget1: { type: 'table', settings: DEFAULT_TABLE_SETTINGS, layouts: layoutsOf(0, 0, 12, 12) },
-    widget2: { type: 'map', settings: {}, layouts: layoutsOf(0, 12, 12, 12) },
-  },
-  version: 0,
-};
-
 // ---- The view calls (spec 1 section 7) --------------------------------------------------------
 
 /** Texts of the view calls. */
@@ -408,6 +332,21 @@ export const ViewInputSchema = z
   .superRefine(checkViewDraft);
 export type ViewInput = z.infer<typeof ViewInputSchema>;
 
+/**
+ * A view apart from its group (a view file's view, a copy to another group): the fields of
+ * ViewInputSchema without viewid and version, under the same widget rules, so whatever passes
+ * here is a valid new view in any group.
+ */
+export const PortableViewSchema = z
+  .strictObject({
+    name: ViewInputSchema.shape.name,
+    sortOrder: ViewInputSchema.shape.sortOrder,
+    timeRange: ViewInputSchema.shape.timeRange,
+    widgets: ViewInputSchema.shape.widgets,
+  })
+  .superRefine(checkViewDraft);
+export type PortableView = z.infer<typeof PortableViewSchema>;
+
 /** PUT /group/{groupid}/view: {view}. */
 export const ViewPutBodySchema = z.strictObject({ view: ViewInputSchema });
 export type ViewPutBody = z.infer<typeof ViewPutBodySchema>;
@@ -427,12 +366,6 @@ export type ViewSaveResponse = z.infer<typeof ViewSaveResponseSchema>;
 /** DELETE /group/{groupid}/view: what was deleted. */
 export const ViewDeleteResponseSchema = z.object({ message: z.string(), groupid: z.string(), viewid: z.string() });
 export type ViewDeleteResponse = z.infer<typeof ViewDeleteResponseSchema>;
-
-/** The views a group shows: its own by sortOrder (ties keep their order), or the default view when it has none. */
-export function viewsOrDefault(views: readonly View[]): View[] {
-  if (views.length === 0) return [DEFAULT_VIEW];
-  return [...views].sort((a, b) => a.sortOrder - b.sortOrder);
-}
 
 /**
  * Table widgets are neither removed nor resized (spec 1 section 5): 'Table widgets cannot be

@@ -9,6 +9,7 @@ import { clampHeadlineDecimalPlaces } from './validation';
 import { MISSING_VALUE } from './messages';
 import { formatNumber, trendOf } from './display';
 import { measurementOf } from './measurements';
+import { exportDateTime, type ExportTable } from './table-export';
 
 /** How a tile names its operator. */
 export const HEADLINE_OPERATOR_LABELS: Record<MetricsOperator, string> = {
@@ -95,4 +96,38 @@ export function headlinePeriods(range: { from: number; to: number }): {
   const current = { startTime: floorToHour(range.from), endTime: floorToHour(range.to) };
   const length = current.endTime - current.startTime;
   return { current, previous: { startTime: current.startTime - length, endTime: current.startTime } };
+}
+
+/** The headline export's columns. */
+export const HEADLINE_EXPORT_COLUMNS = ['Key', 'Operator', 'Value', 'Previous', 'Unit', 'From', 'To'] as const;
+
+/**
+ * A headline tile as exported, one row: its key, operator ('Average'), the current and previous
+ * periods' values with the tile's decimals (null when a period has none: the tile's '---'), the
+ * unit, and the current period read (From, To in `timeZone`, whole hours as the metrics call
+ * reads them).
+ */
+export function headlineExport(input: {
+  headline: Pick<ResolvedHeadline, 'key' | 'operator' | 'dp' | 'unit'>;
+  current: number | null;
+  previous: number | null;
+  period: MetricsPeriod;
+  timeZone: string;
+}): ExportTable {
+  const { headline, period, timeZone } = input;
+  const value = (v: number | null) => (v === null || !Number.isFinite(v) ? null : formatNumber(v, headline.dp));
+  return {
+    columns: [...HEADLINE_EXPORT_COLUMNS],
+    rows: [
+      [
+        headline.key,
+        HEADLINE_OPERATOR_LABELS[headline.operator],
+        value(input.current),
+        value(input.previous),
+        headline.unit === '' ? null : headline.unit,
+        exportDateTime(period.startTime, timeZone),
+        exportDateTime(period.endTime, timeZone),
+      ],
+    ],
+  };
 }

@@ -5,25 +5,24 @@
  * the severity colour of the event counts, the page size and the table operators.
  */
 import type { GroupDataDevice, GroupMessage } from '../contracts/group-data';
-import type { COLUMN_OPERATORS } from '../contracts/views';
+import type { TableColumn, TableFilter, TableSettings } from '../contracts/views';
+import { isCssColour } from './colour';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './constants';
 import {
   NUMBER_FILTER_OPERATORS,
   SPECIAL_COLUMN_HEADERS,
   SPECIAL_COLUMN_KINDS,
   TEXT_COLUMN_KINDS,
   TEXT_FILTER_OPERATORS,
+  type COLUMN_OPERATORS,
   type NumberFilterOperator,
   type SpecialColumnKind,
-  type TableColumn,
-  type TableFilter,
-  type TableSettings,
   type TextFilterOperator,
-} from '../contracts/views';
-import { isCssColour } from './colour';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './constants';
+} from './widget-kinds';
 import { MISSING_VALUE } from './messages';
-import { eventColourClass, type SeverityColourClass } from './severity';
+import { eventColourClass, eventLabel, type SeverityColourClass } from './severity';
 import { clampDecimalPlaces } from './validation';
+import { exportDateTime, type ExportCell, type ExportTable } from './table-export';
 
 export type FilterOperator = TextFilterOperator | NumberFilterOperator;
 export type ColumnOperator = (typeof COLUMN_OPERATORS)[number];
@@ -282,4 +281,49 @@ export function aggregate(points: readonly { v: unknown; ts: number }[], operato
     case 'latest':
       return latest;
   }
+}
+
+// ---- Export (issue 13, docs/decisions.md 'Widget export') ----------------------------------------
+
+/**
+ * One table cell as exported: what the cell shows, in words a file can hold. Last Contact is the
+ * time in `timeZone` ('2026-11-26 09:30:00') rather than an age; Event Messages every message,
+ * newest first, '{LEVEL} {msg}' one per line; counts are numbers; a metric is its text with dp
+ * and unit as the cell shows it (formatMetricCell); a missing value or blank text is null.
+ */
+export function tableExportCell(device: GroupDataDevice, column: TableColumn, timeZone: string): ExportCell {
+  const key = column.key;
+  if (!isSpecialColumn(key)) {
+    const entry = Object.hasOwn(device.values, key) ? device.values[key] : undefined;
+    if (entry === undefined) return null;
+    const text = formatMetricCell(entry.v, column);
+    return text === '' ? null : text;
+  }
+  if (key === 'ts')
+    return device.ts === null || !Number.isFinite(device.ts) ? null : exportDateTime(device.ts, timeZone);
+  if (key === 'messages') {
+    if (device.messages.length === 0) return null;
+    return cellMessages(device.messages, device.messages.length)
+      .map(({ message }) => `${eventLabel(message)} ${message.msg}`)
+      .join('\n');
+  }
+  if (isCountColumn(key)) return device[key];
+  const text = device[key];
+  return text === '' ? null : text;
+}
+
+/**
+ * The group table as exported: the columns' headers (columnHeader: the unit in the header when
+ * unitInHeader) and one row per device, in the order given: the caller passes the rows as
+ * filtered and sorted, and the columns in the order they are shown.
+ */
+export function groupTableExport(
+  devices: readonly GroupDataDevice[],
+  columns: readonly TableColumn[],
+  timeZone: string,
+): ExportTable {
+  return {
+    columns: columns.map(columnHeader),
+    rows: devices.map((device) => columns.map((column) => tableExportCell(device, column, timeZone))),
+  };
 }

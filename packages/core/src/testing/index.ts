@@ -1,6 +1,7 @@
 /** Factories for tests (exported as '@portal/core/testing'; never used by application code). */
 
 import type { UserInfo } from '../contracts/auth';
+import type { GroupDataDevice } from '../contracts/group-data';
 import type { ListEntry } from '../domain/lists';
 import type { PlanStateInput, TierInput } from '../domain/plans';
 import type { EventLike } from '../domain/severity';
@@ -47,6 +48,35 @@ export function makePlanInput(nowMs: number, daysAgo: number, overrides: PlanSta
     tier: makeTier(),
     added_ts: Math.floor(nowMs / 1000) - daysAgo * 86_400,
     trial_reset_ts: null,
+    ...overrides,
+  };
+}
+
+/** A device as the group data call answers it (one alarm, one warning and one info message); override any field. */
+export function makeGroupDataDevice(overrides: Partial<GroupDataDevice> = {}): GroupDataDevice {
+  return {
+    deviceid: 'ABC123XYZ',
+    name: 'Pump 1',
+    status: 'Active',
+    type: 'Pump',
+    fw: 'SFW003-1.2.3',
+    machineMake: 'Acme',
+    machineModel: 'P-100',
+    ts: 1_700_000_000,
+    values: { temp: { v: 21.456, ts: 1_700_000_000 }, label: { v: 'open', ts: 1_700_000_000 } },
+    alarmCount: 2,
+    warningCount: 1,
+    alertCount: 0,
+    infoCount: 4,
+    messages: [
+      { ts: 10, topic: null, msg: 'old', lv: 1, severity: 'INFO' },
+      { ts: 30, topic: 'evt', msg: 'Pressure high', lv: 35, severity: 'ALARM' },
+      { ts: 20, topic: null, msg: 'Door open', lv: 25, severity: null },
+    ],
+    lat: null,
+    lon: null,
+    hdop: null,
+    severity: 'alarm',
     ...overrides,
   };
 }

@@ -3,7 +3,7 @@
  * column per key) or JSON, read a page at a time while the answer streams; or the applied config
  * as the import takes it back.
  */
-import type { ExportQuery } from '@portal/core';
+import { csvCell, type ExportQuery } from '@portal/core';
 import type { Db } from '../../db/db';
 import { AppError } from '../../errors';
 import * as repo from './telemetry.repository';
@@ -19,14 +19,8 @@ export interface ExportFile {
   body: AsyncIterable<string>;
 }
 
-/** A CSV cell: quoted when needed; text that a spreadsheet would run as a formula gets a leading quote. */
-export function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  let text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** A CSV cell: core's rule (RFC 4180 quoting, the formula guard), the one the web's widget exports use too. */
+export { csvCell };
 
 /** The keys of a comma-separated list (blanks dropped), or null for none. */
 export function splitKeys(text: string | undefined): string[] | null {

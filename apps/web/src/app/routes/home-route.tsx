@@ -52,6 +52,8 @@ import {
   useDeviceLists,
 } from '@/features/recent-devices/hooks/use-device-lists';
 import { useNavigationHelper } from '@/features/recent-devices/hooks/use-navigation-helper';
+import { WidgetExportMenu } from '@/features/widget-export/components/widget-export-menu';
+import { useExportSources } from '@/features/widget-export/hooks/use-export-sources';
 import { useGroupDeviceActions } from './group-device-actions';
 import { prefetchGroupHome } from './home-prefetch';
 
@@ -206,6 +208,7 @@ export function HomeRoute() {
       ) : views.data && view ? (
         <GroupViews
           groupid={groupid}
+          groupName={shownName}
           views={views.data}
           view={view}
           missingViewid={params.viewid !== undefined && params.viewid !== view.viewid ? params.viewid : null}
@@ -225,6 +228,7 @@ type Dialog = 'add' | 'settings' | 'range' | null;
 
 interface GroupViewsProps {
   groupid: string;
+  groupName: string;
   views: readonly View[];
   view: View;
   /** A view id in the URL that the group does not have (the first view shows instead). */
@@ -238,6 +242,7 @@ interface GroupViewsProps {
 /** The tabs, the view dialogs and the shown view's dashboard. */
 function GroupViews({
   groupid,
+  groupName,
   views,
   view,
   missingViewid,
@@ -297,14 +302,26 @@ function GroupViews({
           />
         )}
       </Suspense>
-      <GroupDashboard groupid={groupid} view={view} range={range} />
+      <GroupDashboard groupid={groupid} groupName={groupName} view={view} range={range} />
     </>
   );
 }
 
+interface GroupDashboardProps {
+  groupid: string;
+  groupName: string;
+  view: View;
+  range: TimeRange;
+}
+
 /** The view's widgets on the grid, fed by one group data call over the view's range. */
-function GroupDashboard({ groupid, view, range }: { groupid: string; view: View; range: TimeRange }) {
+function GroupDashboard({ groupid, groupName, view, range }: GroupDashboardProps) {
   const data = useViewData(groupid, view, range);
+  const exportSource = useExportSources();
+  /** A widget card's export menu, reading what the widget put into its export source. */
+  const exportMenu = (id: string, title: string) => (
+    <WidgetExportMenu title={title} groupName={groupName} range={range} source={exportSource(id)} />
+  );
   const devices = data.data?.devices ?? [];
   const loading = data.isPending;
   const error = data.isError && !data.data ? loadErrorDetail(data.error) : null;
@@ -317,8 +334,9 @@ function GroupDashboard({ groupid, view, range }: { groupid: string; view: View;
       case 'table':
         return (
           <Suspense fallback={fallback}>
-            <WidgetCard id={id} title={title}>
+            <WidgetCard id={id} title={title} aside={exportMenu(id, title)}>
               <GroupTableWidget
+                exportRef={exportSource(id)}
                 settings={tableSettingsOf(widget)}
                 devices={devices}
                 loading={loading}
@@ -347,8 +365,9 @@ function GroupDashboard({ groupid, view, range }: { groupid: string; view: View;
               groupid={groupid}
               settings={widget.settings}
               range={range}
+              exportRef={exportSource(id)}
               frame={(headline, body) => (
-                <WidgetCard id={id} title={headline}>
+                <WidgetCard id={id} title={headline} aside={exportMenu(id, headline)}>
                   {body}
                 </WidgetCard>
               )}

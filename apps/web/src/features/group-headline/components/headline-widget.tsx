@@ -5,16 +5,18 @@
  * trend against the previous period when the rounded values differ. The rules are core's
  * (resolveHeadline, headlinePeriods, headlineDisplay); this only draws them.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useImperativeHandle, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import {
   ERROR_LOADING_DATA,
   STALE_TIMES_MS,
   headlineDisplay,
+  headlineExport,
   headlinePeriods,
   headlineTitle,
   resolveHeadline,
   resolveTimeRange,
   timeRangeLabel,
+  type ExportTable,
   type HeadlineSettingsRecord,
   type ResolvedHeadline,
   type TimeRange,
@@ -33,6 +35,11 @@ export interface HeadlineWidgetProps {
    * widget card. The title is made here so the measurement catalogue it reads stays in this chunk.
    */
   frame: (title: string, body: ReactNode) => ReactNode;
+  /**
+   * Where the tile puts its export getter (the card's export menu reads it): one row of key,
+   * operator, value, previous, unit and the period read (core headlineExport).
+   */
+  exportRef?: RefObject<(() => ExportTable | null) | null> | undefined;
 }
 
 /** The time now, moved on every 5 minutes (the metrics' freshness): a new hour gives new periods. */
@@ -45,20 +52,53 @@ function useNowMs(): number {
   return now;
 }
 
-export function HeadlineWidget({ groupid, settings, range, frame }: HeadlineWidgetProps) {
+export function HeadlineWidget({ groupid, settings, range, frame, exportRef }: HeadlineWidgetProps) {
   const headline = useMemo(() => resolveHeadline(settings), [settings]);
-  return <>{frame(headlineTitle(headline), <HeadlineBody groupid={groupid} headline={headline} range={range} />)}</>;
+  return (
+    <>
+      {frame(
+        headlineTitle(headline),
+        <HeadlineBody groupid={groupid} headline={headline} range={range} exportRef={exportRef} />,
+      )}
+    </>
+  );
 }
 
-function HeadlineBody({ groupid, headline, range }: { groupid: string; headline: ResolvedHeadline; range: TimeRange }) {
+const timeZoneOfViewer = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+function HeadlineBody({
+  groupid,
+  headline,
+  range,
+  exportRef,
+}: {
+  groupid: string;
+  headline: ResolvedHeadline;
+  range: TimeRange;
+  exportRef: HeadlineWidgetProps['exportRef'];
+}) {
   const nowMs = useNowMs();
   const hour = Math.floor(nowMs / 3_600_000);
   const periods = useMemo(
-    () => headlinePeriods(resolveTimeRange(range, nowMs, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')),
+    () => headlinePeriods(resolveTimeRange(range, nowMs, timeZoneOfViewer())),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the periods move on with the hour, not each tick.
     [range, hour],
   );
   const metrics = useGroupMetrics(groupid, { key: headline.key, operator: headline.operator, ...periods });
+  useImperativeHandle(
+    exportRef,
+    () => () =>
+      metrics.data
+        ? headlineExport({
+            headline,
+            current: metrics.data.currentPeriod.value,
+            previous: metrics.data.previousPeriod.value,
+            period: periods.current,
+            timeZone: timeZoneOfViewer(),
+          })
+        : null,
+    [metrics.data, headline, periods],
+  );
 
   if (metrics.isPending) {
     return (

@@ -7,10 +7,20 @@
  * The table is lazy: filtering and sorting run here over the whole group with core's rules, on
  * rows read once per answer, and the DataTable draws only the page it shows (10,000 devices).
  */
-import { useCallback, useEffect, useMemo, useState, type JSX, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useState,
+  type JSX,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useNavigate } from 'react-router';
 import {
   DataTable,
+  type DataTableColReorderEvent,
   type DataTableFilterMeta,
   type DataTablePassThroughOptions,
   type DataTableStateEvent,
@@ -23,11 +33,13 @@ import {
   PAGE_SIZE_OPTIONS,
   columnHeader,
   filterOperatorsFor,
+  groupTableExport,
   isCountColumn,
   isSpecialColumn,
   isTextColumn,
   tablePageSize,
   type ActiveFilter,
+  type ExportTable,
   type FilterOperator,
   type GroupDataDevice,
   type TableColumn,
@@ -57,6 +69,11 @@ export interface GroupTableWidgetProps {
   onRefresh: () => void;
   /** More of a row's actions, drawn beside its Device Page link (the app's device dialogs). */
   rowActions?: (device: GroupDataDevice) => ReactNode;
+  /**
+   * Where the table puts its export getter (the widget card's export menu reads it): the rows as
+   * filtered and sorted, the columns in the order shown, each cell as shown (core groupTableExport).
+   */
+  exportRef?: RefObject<(() => ExportTable | null) | null> | undefined;
 }
 
 /** How often relative times (Last Contact) are brought up to date. */
@@ -71,6 +88,9 @@ const PASS_THROUGH = {
 } satisfies DataTablePassThroughOptions;
 
 const fieldOf = (index: number) => `c${index}`;
+/** The column keys of a reorder, in their new order (the DataTable hands over its Column elements). */
+const columnKeysOf = (event: DataTableColReorderEvent): string[] =>
+  event.columns.map((column) => (column as unknown as { props: { columnKey?: string } }).props.columnKey ?? '');
 const indexOf = (field: string | undefined) => (field?.startsWith('c') ? Number(field.slice(1)) : Number.NaN);
 
 function inputKindOf(column: TableColumn): FilterInputKind {
@@ -150,7 +170,7 @@ function TableSkeleton({ columns }: { columns: number }) {
 }
 
 export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
-  const { devices, loading, fetching, error, updatedAt, refreshIntervalMs, onRefresh, rowActions } = props;
+  const { devices, loading, fetching, error, updatedAt, refreshIntervalMs, onRefresh, rowActions, exportRef } = props;
   const navigate = useNavigate();
 
   // The settings by content, so a caller passing equal settings anew keeps the table's state;
@@ -165,6 +185,8 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
   const [first, setFirst] = useState(0);
   const [rows, setRows] = useState(() => tablePageSize(props.settings));
   const [nowMs, setNowMs] = useState(() => Date.now());
+  /** The columns' fields in the order the user dragged them to (null: as configured). */
+  const [columnOrder, setColumnOrder] = useState<string[] | null>(null);
   if (current.key !== settingsKey) {
     setCurrent({ key: settingsKey, settings: props.settings });
     setFilters(initialFilters(props.settings.columns, props.settings.filters));
@@ -172,6 +194,7 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
     setSortField(undefined);
     setSortOrder(null);
     setFirst(0);
+    setColumnOrder(null);
   }
   const columns = current.settings.columns;
 
@@ -210,6 +233,24 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
     setFirst(e.first);
     setRows(e.rows);
   }, []);
+  const onColReorder = useCallback((e: DataTableColReorderEvent) => setColumnOrder(columnKeysOf(e)), []);
+
+  useImperativeHandle(
+    exportRef,
+    () => () => {
+      if (loading && devices.length === 0) return null;
+      const shown = columnOrder
+        ? columnOrder.map((field) => columns[indexOf(field)]).filter((c): c is TableColumn => c !== undefined)
+        : columns;
+      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+      return groupTableExport(
+        sorted.map((row) => row.device),
+        shown.length === columns.length ? shown : columns,
+        timeZone,
+      );
+    },
+    [loading, devices, columns, columnOrder, sorted],
+  );
 
   const columnViews = useMemo(
     () =>
@@ -304,6 +345,7 @@ export function GroupTableWidget(props: GroupTableWidgetProps): JSX.Element {
           resizableColumns
           columnResizeMode="expand"
           reorderableColumns
+          onColReorder={onColReorder}
           size="small"
           rowHover
           rowClassName={() => 'gt-row'}

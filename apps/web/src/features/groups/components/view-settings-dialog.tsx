@@ -4,7 +4,8 @@
  * integer 1-100; anything else falls back to the default: after the last tab for a new view, the
  * view's own order when editing). View Settings also deletes the view, after a confirmation,
  * with a deleting state. Failures show 'An error occurred' with the server's message; a save
- * from a stale copy offers Reload. Loaded only when an editor opens it.
+ * from a stale copy offers Reload. Below the form: copy, export and import of views
+ * (ViewTransfer). Loaded only when an editor opens it.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from 'primereact/button';
@@ -30,6 +31,7 @@ import { useDeleteView } from '../api/delete-view';
 import { viewInputOf } from '../api/save-view';
 import { useViewSave } from '../hooks/use-view-save';
 import { StaleViewNotice } from './stale-view-notice';
+import { ViewTransfer } from './view-transfer';
 import './view-dialogs.css';
 
 export interface ViewSettingsDialogProps {
@@ -179,6 +181,7 @@ export default function ViewSettingsDialog({
             <StaleViewNotice message={saver.stale} reloading={saver.reloading} onReload={() => void saver.reload()} />
           )}
         </form>
+        <ViewTransfer groupid={groupid} view={view} views={views} mode={mode} busy={busy} onImported={onSaved} />
       </Dialog>
       <Dialog
         visible={confirming}

@@ -1,0 +1,14 @@
+/** Saves `blob` as a download named `fileName` (a link with `download`, clicked once). */
+export function downloadBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the blob once the click is handled; revoke on the next task.
+  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+}
