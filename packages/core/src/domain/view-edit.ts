@@ -8,10 +8,9 @@
  * the web asks before it changes the view and what the server checks again on save.
  */
 import type { z } from 'zod';
-import type {
-  HeadlineSettingsSchema} from '../contracts/views';
 import {
   DEFAULT_TABLE_SETTINGS,
+  type HeadlineSettingsSchema,
   type ChartSettings,
   type Widget,
   type WidgetLayout,
