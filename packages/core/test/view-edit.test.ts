@@ -35,17 +35,20 @@ const asInput = (widgets: ViewWidgets) => ({
 });
 
 describe('new widgets (VIEW-12, VIEW-20)', () => {
-  it.each(ADDABLE_WIDGET_TYPES)('a new %s has valid settings and a layout at lg, md and sm, below the others', (type) => {
-    const widget = newWidget(type, base);
-    expect(WidgetInputSchema.safeParse(widget).success).toBe(true);
-    for (const bp of GRID_BREAKPOINT_NAMES) {
-      const layout = widget.layouts[bp];
-      expect(layout).toMatchObject({ x: 0, y: bottomRow(base, bp), ...NEW_WIDGET_SIZES[type][bp] });
-      expect(layout.x + layout.w).toBeLessThanOrEqual(GRID_COLS[bp]);
-      expect(layout.minW).toBeLessThanOrEqual(layout.w);
-      expect(layout.minH).toBeLessThanOrEqual(layout.h);
-    }
-  });
+  it.each(ADDABLE_WIDGET_TYPES)(
+    'a new %s has valid settings and a layout at lg, md and sm, below the others',
+    (type) => {
+      const widget = newWidget(type, base);
+      expect(WidgetInputSchema.safeParse(widget).success).toBe(true);
+      for (const bp of GRID_BREAKPOINT_NAMES) {
+        const layout = widget.layouts[bp];
+        expect(layout).toMatchObject({ x: 0, y: bottomRow(base, bp), ...NEW_WIDGET_SIZES[type][bp] });
+        expect(layout.x + layout.w).toBeLessThanOrEqual(GRID_COLS[bp]);
+        expect(layout.minW).toBeLessThanOrEqual(layout.w);
+        expect(layout.minH).toBeLessThanOrEqual(layout.h);
+      }
+    },
+  );
 
   it('the default view ends at row 24 at every breakpoint; an empty view starts at row 0', () => {
     for (const bp of GRID_BREAKPOINT_NAMES) expect(bottomRow(base, bp)).toBe(24);
