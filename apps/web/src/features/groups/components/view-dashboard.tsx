@@ -23,6 +23,7 @@ import { DashboardGrid, type DashboardGridEdit } from './dashboard-grid';
 import { steppedGridLayout } from './grid-steps';
 import { StaleViewNotice } from './stale-view-notice';
 import { WidgetEditBar } from './widget-edit-bar';
+import './view-dialogs.css';
 import './view-edit.css';
 
 export interface ViewDashboardProps {
@@ -142,7 +143,7 @@ export function ViewDashboard({ groupid, view, editing, renderWidget }: ViewDash
         visible={removing !== null}
         onHide={() => setRemoving(null)}
         header="Remove Widget"
-        className="view-dialog"
+        className="view-dialog widget-remove-dialog"
         style={{ width: '28rem' }}
         breakpoints={{ '575px': '100vw' }}
         draggable={false}

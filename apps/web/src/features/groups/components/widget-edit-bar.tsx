@@ -12,24 +12,23 @@ import { DRAG_HANDLE_CLASS } from './dashboard-grid';
 
 interface StepButton {
   step: LayoutStep;
-  /** An arrow icon (moves) or a short text (resizes: −W +W −H +H). */
-  icon?: string;
-  text?: string;
+  /** Icons: an arrow (moves), or minus / plus beside the horizontal or vertical arrows (resizes). */
+  icons: readonly string[];
   words: (name: string) => string;
 }
 
 /** The keyboard's steps as buttons, with the words their labels say after the widget's name. */
 const MOVES: readonly StepButton[] = [
-  { step: 'left', icon: 'pi-arrow-left', words: (n) => `Move ${n} left` },
-  { step: 'up', icon: 'pi-arrow-up', words: (n) => `Move ${n} up` },
-  { step: 'down', icon: 'pi-arrow-down', words: (n) => `Move ${n} down` },
-  { step: 'right', icon: 'pi-arrow-right', words: (n) => `Move ${n} right` },
+  { step: 'left', icons: ['pi-arrow-left'], words: (n) => `Move ${n} left` },
+  { step: 'up', icons: ['pi-arrow-up'], words: (n) => `Move ${n} up` },
+  { step: 'down', icons: ['pi-arrow-down'], words: (n) => `Move ${n} down` },
+  { step: 'right', icons: ['pi-arrow-right'], words: (n) => `Move ${n} right` },
 ];
 const RESIZES: readonly StepButton[] = [
-  { step: 'narrower', text: '\u2212W', words: (n) => `Make ${n} narrower` },
-  { step: 'wider', text: '+W', words: (n) => `Make ${n} wider` },
-  { step: 'shorter', text: '\u2212H', words: (n) => `Make ${n} shorter` },
-  { step: 'taller', text: '+H', words: (n) => `Make ${n} taller` },
+  { step: 'narrower', icons: ['pi-minus', 'pi-arrows-h'], words: (n) => `Make ${n} narrower` },
+  { step: 'wider', icons: ['pi-plus', 'pi-arrows-h'], words: (n) => `Make ${n} wider` },
+  { step: 'shorter', icons: ['pi-minus', 'pi-arrows-v'], words: (n) => `Make ${n} shorter` },
+  { step: 'taller', icons: ['pi-plus', 'pi-arrows-v'], words: (n) => `Make ${n} taller` },
 ];
 
 export interface WidgetEditBarProps {
@@ -105,7 +104,7 @@ export function WidgetEditBar({ id, widget, name, layout, editorPath, onStep, on
       </div>
       {open && (
         <div id={panelId} className="widget-edit-bar__steps" role="group" aria-label={`Move or resize ${name}`}>
-          {steps.map(({ step, icon, text, words }) => (
+          {steps.map(({ step, icons, words }) => (
             <button
               key={step}
               ref={(el) => {
@@ -121,13 +120,13 @@ export function WidgetEditBar({ id, widget, name, layout, editorPath, onStep, on
                 onStep(id, step);
               }}
             >
-              {icon ? (
-                <i className={`pi ${icon}`} aria-hidden="true" />
-              ) : (
-                <span aria-hidden="true" className="widget-edit-bar__step-text">
-                  {text}
-                </span>
-              )}
+              {icons.map((icon) => (
+                <i
+                  key={icon}
+                  className={`pi ${icon}${icons.length > 1 ? ' widget-edit-bar__small-icon' : ''}`}
+                  aria-hidden="true"
+                />
+              ))}
             </button>
           ))}
           <span className="widget-edit-bar__where" role="status">
