@@ -360,7 +360,7 @@ describe.skipIf(!chromiumAvailable() && !required)('edit mode on the group dashb
     expect(refused.status).toBe(403);
   });
 
-  it('axe finds nothing serious in edit mode, with the steps and the remove dialog open, at 1280 and 390 px', async () => {
+  it('axe finds nothing serious in edit mode, with the steps and the remove dialog open, at 1280, 800 and 390 px', async () => {
     const view = await createView('Axe', { ...WIDGETS, widget2: DEFAULT_VIEW.widgets.widget2 });
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
     for (const viewport of [DESKTOP, TABLET, PHONE]) {
