@@ -5,7 +5,7 @@
  * are dragged by their edit bar and resized by the corner handle (not tables), within minW/minH,
  * and each finished drag or resize hands the breakpoint's whole layout to `edit.onLayout`.
  */
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { memo, useCallback, useMemo, type ReactNode } from 'react';
 import {
   Responsive,
   useContainerWidth,
@@ -51,6 +51,29 @@ export interface DashboardGridProps {
   /** Edit mode; absent, nothing can be moved, resized or removed. */
   edit?: DashboardGridEdit | undefined;
 }
+
+interface WidgetSlotProps {
+  id: string;
+  widget: Widget;
+  render: DashboardGridProps['renderWidget'];
+}
+
+/** Same kind and settings (as saved: small documents), whatever the layouts. */
+function sameContent(a: Widget, b: Widget): boolean {
+  return a.type === b.type && (a.settings === b.settings || JSON.stringify(a.settings) === JSON.stringify(b.settings));
+}
+
+/**
+ * One widget's content, drawn again only when the drawing function or the widget's kind or
+ * settings change: a drop or a resize changes layouts, and must not redraw the table, the map and
+ * every chart (the grid moves and sizes the card itself).
+ */
+const WidgetSlot = memo(
+  function WidgetSlot({ id, widget, render }: WidgetSlotProps) {
+    return render(id, widget);
+  },
+  (a, b) => a.id === b.id && a.render === b.render && sameContent(a.widget, b.widget),
+);
 
 /** The widgets' layouts per breakpoint, in reading order (top to bottom, left to right). */
 export function viewLayouts(widgets: View['widgets'], editing = false): ResponsiveLayouts<GridBreakpoint> {
@@ -108,7 +131,7 @@ export function DashboardGrid({ widgets, renderWidget, edit }: DashboardGridProp
             widget ? (
               <div key={id} className="dashboard-grid__item" data-widget-id={id}>
                 {edit?.renderTools(id, widget, bp)}
-                {renderWidget(id, widget)}
+                <WidgetSlot id={id} widget={widget} render={renderWidget} />
               </div>
             ) : null,
           )}
