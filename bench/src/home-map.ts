@@ -79,11 +79,14 @@ export async function startPortalWithWeb(): Promise<BenchPortal> {
   return { portal, store: 'pglite', clock, schema: null, close: () => portal.close() };
 }
 
-/** The fleet in one group of a new user; answers the group id and the user's sign-in. */
-export async function makeFleet(bp: BenchPortal): Promise<{ groupid: string; email: string; password: string }> {
+/** The fleet (`count` devices, 10,000 by default) in one group of a new user; answers the group id and the user's sign-in. */
+export async function makeFleet(
+  bp: BenchPortal,
+  count = DEVICES,
+): Promise<{ groupid: string; email: string; password: string }> {
   let t0 = performance.now();
-  const devices = await provisionDevices(bp, DEVICES, 'H');
-  progress(`home-map: ${DEVICES} devices in ${round1((performance.now() - t0) / 1000)} s`);
+  const devices = await provisionDevices(bp, count, 'H');
+  progress(`home-map: ${count} devices in ${round1((performance.now() - t0) / 1000)} s`);
   t0 = performance.now();
   const telemetry = bp.portal.app.services.telemetry;
   const random = seeded(12);
@@ -136,7 +139,7 @@ export async function makeFleet(bp: BenchPortal): Promise<{ groupid: string; ema
   }
   const check = await fetch(`${base}/api/group/${groupid}/data`, { headers: { cookie } });
   const body = (await check.json()) as { devices?: unknown[] };
-  if (check.status !== 200 || body.devices?.length !== DEVICES) {
+  if (check.status !== 200 || body.devices?.length !== count) {
     throw new Error(`the group's data answered ${check.status} with ${body.devices?.length} devices`);
   }
   return { groupid, email, password };

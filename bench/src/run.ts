@@ -12,6 +12,7 @@ import { groupData } from './group-data';
 import { dashboard } from './dashboard';
 import { groupMetrics } from './group-metrics';
 import { homeMap } from './home-map';
+import { dashboardEdit } from './dashboard-edit';
 
 export interface BenchResult {
   name: string;
@@ -36,6 +37,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   dashboard,
   'group-metrics': groupMetrics,
   'home-map': homeMap,
+  'dashboard-edit': dashboardEdit,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== '--');

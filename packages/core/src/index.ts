@@ -46,3 +46,4 @@ export * from './domain/headline';
 export * from './domain/chart';
 export * from './domain/table-export';
 export * from './domain/view-transfer';
+export * from './domain/view-edit';

@@ -27,10 +27,10 @@ import { baseTitle } from '@/lib/brand';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { groupQueryOptions } from '@/features/groups/api/get-group';
 import { useViews } from '@/features/groups/api/get-views';
-import { DashboardGrid } from '@/features/groups/components/dashboard-grid';
 import { GroupLoadError, GroupNotFound, HomeSkeleton } from '@/features/groups/components/group-states';
 import { GroupSearch, type SearchHit } from '@/features/groups/components/group-search';
 import { HomeHeader } from '@/features/groups/components/home-header';
+import { ViewDashboard } from '@/features/groups/components/view-dashboard';
 import { ViewTabs } from '@/features/groups/components/view-tabs';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
 import { WidgetCard, WidgetCardSkeleton } from '@/features/groups/components/widget-card';
@@ -253,6 +253,9 @@ function GroupViews({
 }: GroupViewsProps) {
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
+  // Edit mode (Edit Widgets / Exit Edit) belongs to the view it was entered on.
+  const [editingViewid, setEditingViewid] = useState<string | null>(null);
+  const editing = canEdit && editingViewid === view.viewid;
   const group = encodeURIComponent(groupid);
   const close = () => setDialog(null);
   return (
@@ -265,6 +268,8 @@ function GroupViews({
         onViewRange={() => setDialog('range')}
         onAddView={canEdit ? () => setDialog('add') : undefined}
         onViewSettings={canEdit ? () => setDialog('settings') : undefined}
+        onToggleEdit={canEdit ? () => setEditingViewid(editing ? null : view.viewid) : undefined}
+        editing={editing}
       />
       {missingViewid !== null && (
         <p className="view-missing" role="status">
@@ -302,7 +307,7 @@ function GroupViews({
           />
         )}
       </Suspense>
-      <GroupDashboard groupid={groupid} groupName={groupName} view={view} range={range} />
+      <GroupDashboard groupid={groupid} groupName={groupName} view={view} range={range} editing={editing} />
     </>
   );
 }
@@ -312,10 +317,12 @@ interface GroupDashboardProps {
   groupName: string;
   view: View;
   range: TimeRange;
+  /** Edit mode: the widgets can be moved, resized, added and removed. */
+  editing: boolean;
 }
 
-/** The view's widgets on the grid, fed by one group data call over the view's range. */
-function GroupDashboard({ groupid, groupName, view, range }: GroupDashboardProps) {
+/** The view's widgets on the grid, fed by one group data call over the view's range; editable in edit mode. */
+function GroupDashboard({ groupid, groupName, view, range, editing }: GroupDashboardProps) {
   const data = useViewData(groupid, view, range);
   const exportSource = useExportSources();
   /** A widget card's export menu, reading what the widget put into its export source. */
@@ -394,7 +401,7 @@ function GroupDashboard({ groupid, groupName, view, range }: GroupDashboardProps
 
   return (
     <>
-      <DashboardGrid view={view} renderWidget={renderWidget} />
+      <ViewDashboard key={view.viewid} groupid={groupid} view={view} editing={editing} renderWidget={renderWidget} />
       {deviceActions.element}
     </>
   );

@@ -15,12 +15,17 @@ export interface ViewTabsProps {
   /** For members who may edit views (ADMIN, USER): the Add New View and View Settings dialogs. */
   onAddView?: (() => void) | undefined;
   onViewSettings?: (() => void) | undefined;
+  /** For members who may edit views: Edit Widgets / Exit Edit toggles edit mode. */
+  onToggleEdit?: (() => void) | undefined;
+  /** Whether the dashboard is in edit mode (the toggle reads Exit Edit). */
+  editing?: boolean | undefined;
 }
 
 /**
  * One tab per view of the group (spec 1 section 2 'Group view'), each a link to
  * /group/{groupid}/{viewid}; for editors a + tab (Add New View). At the end of the row the View
- * Range button (showing the range), View Settings (editors) and the Group Settings link (GRP-09).
+ * Range button (showing the range), Edit Widgets / Exit Edit and View Settings (editors) and the
+ * Group Settings link (GRP-09).
  */
 export function ViewTabs({
   groupid,
@@ -30,6 +35,8 @@ export function ViewTabs({
   onViewRange,
   onAddView,
   onViewSettings,
+  onToggleEdit,
+  editing = false,
 }: ViewTabsProps) {
   const group = encodeURIComponent(groupid);
   return (
@@ -73,6 +80,16 @@ export function ViewTabs({
           <span className="visually-hidden">View Range: </span>
           <span>{rangeLabel}</span>
         </button>
+        {onToggleEdit && (
+          <button
+            type="button"
+            className={`p-button view-tabs__action view-tabs__edit${editing ? '' : ' p-button-text'}`}
+            onClick={onToggleEdit}
+          >
+            <i className={`pi ${editing ? 'pi-check' : 'pi-pencil'}`} aria-hidden="true" />
+            <span>{editing ? 'Exit Edit' : 'Edit Widgets'}</span>
+          </button>
+        )}
         {onViewSettings && (
           <button
             type="button"
