@@ -42,3 +42,4 @@ export * from './domain/timeline';
 export * from './domain/table';
 export * from './domain/headline';
 export * from './domain/chart';
+export * from './domain/widget-editor';

@@ -13,12 +13,13 @@ import {
   CHART_LINE_TYPES,
   DEFAULT_CHART_LINE_WIDTH,
   MAX_GROUP_CHART_SERIES,
-  widgetLimitMessage,
+  addChartSeriesError,
+  newChartSeries,
   type ChartSettings,
 } from '@portal/core';
 import type { FieldErrors } from '../utils/field-errors';
 import { useItemIds } from '../hooks/use-item-ids';
-import { CheckField, ColourField, ItemButtons, NumberField, SelectField, TextField, moved } from './fields';
+import { CheckField, KeyField, ColourField, ItemButtons, NumberField, SelectField, TextField, moved } from './fields';
 import { dropUndefined } from './table-form';
 
 type Series = ChartSettings['series'][number];
@@ -33,9 +34,6 @@ const AXIS_DISPLAY = [
   { label: 'Hidden', value: 'hide' },
 ];
 const AXIS_NAMES: Record<(typeof CHART_AXES)[number], string> = { ax1: 'Left axis (ax1)', ax2: 'Right axis (ax2)' };
-
-/** The message when a chart already has its most series (the spec's words). */
-export const SERIES_LIMIT_MESSAGE = widgetLimitMessage('serie', MAX_GROUP_CHART_SERIES);
 
 export interface ChartFormProps {
   settings: ChartSettings;
@@ -54,7 +52,7 @@ export function ChartForm({ settings, onChange, errors, knownKeys, devices }: Ch
   const set = (patch: Partial<ChartSettings>) => onChange(dropUndefined({ ...settings, ...patch }));
   const series = settings.series;
   const setSeries = (next: Series[]) => {
-    if (next.length < MAX_GROUP_CHART_SERIES) setLimit(null);
+    if (addChartSeriesError(next.length) === null) setLimit(null);
     set({ series: next });
   };
   const setOne = (index: number, patch: Partial<Series>) =>
@@ -71,15 +69,13 @@ export function ChartForm({ settings, onChange, errors, knownKeys, devices }: Ch
   }));
 
   const addSeries = () => {
-    if (series.length >= MAX_GROUP_CHART_SERIES) {
-      setLimit(SERIES_LIMIT_MESSAGE);
+    const refused = addChartSeriesError(series.length);
+    if (refused !== null) {
+      setLimit(refused);
       return;
     }
     seriesIds.added();
-    setSeries([
-      ...series,
-      { source: devices[0]?.deviceid ?? '', key: '', axisBind: 'ax1', lineWidth: DEFAULT_CHART_LINE_WIDTH },
-    ]);
+    setSeries([...series, newChartSeries(devices[0]?.deviceid ?? '')]);
   };
 
   return (
@@ -303,15 +299,13 @@ export function ChartForm({ settings, onChange, errors, knownKeys, devices }: Ch
                     error={errors[`${p}.source`]}
                     onChange={(v) => setOne(index, { source: v ?? '' })}
                   />
-                  <SelectField
+                  <KeyField
                     path={`${p}.key`}
                     label="Key"
-                    editable
-                    value={s.key || undefined}
-                    options={knownKeys.map(option)}
-                    placeholder="Choose or type a key"
+                    value={s.key}
+                    keys={knownKeys}
                     error={errors[`${p}.key`]}
-                    onChange={(v) => setOne(index, { key: v ?? '' })}
+                    onChange={(v) => setOne(index, { key: v })}
                   />
                   <SelectField
                     path={`${p}.axisBind`}

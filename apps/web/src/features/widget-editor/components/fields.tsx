@@ -4,6 +4,7 @@
  * Ids come from the field's path in the settings, so every label names exactly its control.
  */
 import { useState } from 'react';
+import { AutoComplete } from 'primereact/autocomplete';
 import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
@@ -110,14 +111,11 @@ export function SelectField<T extends string>({
   options,
   onChange,
   placeholder,
-  editable = false,
 }: BaseProps & {
   value: T | undefined;
   options: readonly { label: string; value: T }[];
   onChange: (value: T | undefined) => void;
   placeholder?: string;
-  /** Typing a value no option has is allowed (a record key no sampled device has). */
-  editable?: boolean;
 }) {
   const ids = idsOf(path);
   return (
@@ -129,14 +127,55 @@ export function SelectField<T extends string>({
         optionLabel="label"
         optionValue="value"
         placeholder={placeholder}
-        editable={editable}
-        filter={!editable && options.length > 12}
+        filter={options.length > 12}
+        ariaLabel={label}
+        // PrimeReact's hidden native select and its trigger need names too, or axe-core flags them.
+        pt={{ select: { 'aria-label': label }, trigger: { 'aria-label': `Show the ${label.toLowerCase()} options` } }}
         invalid={Boolean(error)}
         aria-describedby={describedBy(ids, hint, error)}
         onChange={(e) => {
           const v: unknown = e.value;
           onChange(typeof v === 'string' && v !== '' ? (v as T) : undefined);
         }}
+      />
+    </FormField>
+  );
+}
+
+/**
+ * A record key: typed, with the group's known keys suggested as it is typed (and all of them
+ * from the button beside it); a key no sampled device has can still be typed.
+ */
+export function KeyField({
+  path,
+  label,
+  error,
+  hint,
+  value,
+  keys,
+  onChange,
+}: BaseProps & { value: string; keys: readonly string[]; onChange: (value: string) => void }) {
+  const ids = idsOf(path);
+  const [suggestions, setSuggestions] = useState<string[]>([]);
+  return (
+    <FormField ids={ids} label={label} hint={hint} error={error}>
+      <AutoComplete
+        inputId={ids.input}
+        className="we-key"
+        value={value}
+        suggestions={suggestions}
+        completeMethod={(e) => {
+          const q = e.query.trim().toLowerCase();
+          setSuggestions(keys.filter((k) => k.toLowerCase().includes(q)));
+        }}
+        dropdown
+        dropdownAriaLabel={`Show the known keys for ${label.toLowerCase()}`}
+        maxLength={64}
+        placeholder="Choose or type a key"
+        invalid={Boolean(error)}
+        aria-invalid={Boolean(error) || undefined}
+        aria-describedby={describedBy(ids, hint, error)}
+        onChange={(e) => onChange(typeof e.value === 'string' ? e.value.trim() : '')}
       />
     </FormField>
   );

@@ -11,7 +11,7 @@ import {
   type HeadlineSettings,
 } from '@portal/core';
 import type { FieldErrors } from '../utils/field-errors';
-import { ColourField, NumberField, SelectField, TextField } from './fields';
+import { ColourField, KeyField, NumberField, SelectField, TextField } from './fields';
 import { COLUMN_DATA_TYPES, dropUndefined } from './table-form';
 
 export interface HeadlineFormProps {
@@ -28,15 +28,13 @@ export function HeadlineForm({ settings, onChange, errors, knownKeys }: Headline
       <fieldset className="we-section">
         <legend>Headline</legend>
         <div className="we-grid">
-          <SelectField
+          <KeyField
             path="key"
             label="Key"
-            editable
-            value={settings.key || undefined}
-            options={knownKeys.map((k) => ({ label: k, value: k }))}
-            placeholder="Choose or type a key"
+            value={settings.key}
+            keys={knownKeys}
             error={errors.key}
-            onChange={(v) => set({ key: v ?? '' })}
+            onChange={(v) => set({ key: v })}
           />
           <SelectField
             path="operator"

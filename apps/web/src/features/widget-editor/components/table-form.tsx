@@ -14,6 +14,7 @@ import {
   filterOperatorsFor,
   isSpecialColumn,
   isTextColumn,
+  newTableColumn,
   type SpecialColumnKind,
   type TableColumn,
   type TableFilter,
@@ -21,7 +22,7 @@ import {
 } from '@portal/core';
 import type { FieldErrors } from '../utils/field-errors';
 import { useItemIds } from '../hooks/use-item-ids';
-import { CheckField, ColourField, ItemButtons, NumberField, SelectField, TextField, moved } from './fields';
+import { CheckField, KeyField, ColourField, ItemButtons, NumberField, SelectField, TextField, moved } from './fields';
 
 /** The data types a metric column may name (special columns are 'special'). */
 export const COLUMN_DATA_TYPES = ['number', 'text', 'boolean'] as const;
@@ -50,7 +51,7 @@ export function TableForm({ settings, onChange, errors, knownKeys }: TableFormPr
   const filterIds = useItemIds(settings.filters?.length ?? 0);
   const columns = settings.columns;
   const filters = settings.filters ?? [];
-  const keyOptions = knownKeys.filter((k) => !isSpecialColumn(k)).map(option);
+  const keyOptions = knownKeys.filter((k) => !isSpecialColumn(k));
 
   const setColumns = (next: TableColumn[]) => onChange({ ...settings, columns: next });
   const setColumn = (index: number, patch: Partial<TableColumn>) =>
@@ -139,15 +140,13 @@ export function TableForm({ settings, onChange, errors, knownKeys }: TableFormPr
                     />
                   ) : (
                     <>
-                      <SelectField
+                      <KeyField
                         path={`${p}.key`}
                         label="Key"
-                        editable
-                        value={column.key || undefined}
-                        options={keyOptions}
-                        placeholder="Choose or type a key"
+                        value={column.key}
+                        keys={keyOptions}
                         error={errors[`${p}.key`]}
-                        onChange={(v) => setColumn(index, { key: v ?? '' })}
+                        onChange={(v) => setColumn(index, { key: v })}
                       />
                       <TextField
                         path={`${p}.name`}
@@ -228,7 +227,7 @@ export function TableForm({ settings, onChange, errors, knownKeys }: TableFormPr
           icon="pi pi-plus"
           outlined
           size="small"
-          onClick={() => addColumn({ key: '', dataType: 'number', name: '' })}
+          onClick={() => addColumn(newTableColumn())}
         />
       </fieldset>
 
