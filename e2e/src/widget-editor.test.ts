@@ -195,6 +195,7 @@ describe.skipIf(!chromiumAvailable() && !required)('the widget editor', () => {
       THRESHOLD.rgb,
     );
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'table-view-1280.png') });
   });
 
   it("a headline's operator change is saved (avg by default, CHT-01 - CHT-03)", async () => {

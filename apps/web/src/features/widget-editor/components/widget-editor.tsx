@@ -1,16 +1,16 @@
 /**
  * The widget editor's form (spec 2 sections 2 and 3): the form of the widget's type over a draft
- * of its settings, checked against the same core contract the server checks each save with (the
- * messages shown beside the fields after the first Save), then handed to `onSave` as the contract
- * gives it (defaults filled in, headline dp clamped). Cancel leaves; leaving with unsaved changes
- * asks first (Cancel, the breadcrumb, and the browser's own prompt when the tab closes or reloads).
+ * of its settings, checked field by field with core's rules (utils/field-errors; the messages
+ * shown beside the fields after the first Save), then handed to `onSave`; the server checks the
+ * whole contract again (filling in defaults, clamping a headline's dp). Cancel leaves; leaving
+ * with unsaved changes asks first (Cancel, the breadcrumb, and the browser's own prompt when the
+ * tab closes or reloads).
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import {
-  WIDGET_SETTINGS_SCHEMAS,
   type ChartSettings,
   type DataResponse,
   type HeadlineSettings,
@@ -115,15 +115,14 @@ export function WidgetEditor({
   const save = () => {
     setSubmitted(true);
     if (saving) return;
-    const parsed = WIDGET_SETTINGS_SCHEMAS[type].safeParse(draft);
-    if (!parsed.success) {
+    if (hasErrors) {
       // Focus the first field with a message, so keyboard and screen reader users land on it.
       window.requestAnimationFrame(() =>
         document.querySelector<HTMLElement>('.we-page [aria-invalid="true"], .we-page .p-invalid input')?.focus(),
       );
       return;
     }
-    onSave(parsed.data as Record<string, unknown>);
+    onSave(draft as Record<string, unknown>);
   };
 
   const typeName = TYPE_NAMES[type];
