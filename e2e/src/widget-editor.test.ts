@@ -3,8 +3,9 @@
 // opens the default view's table at /group/{groupid}/view1/editor/widget1, adds a configured column
 // (key from the group's known keys, unit in the header, dp 1, a threshold), saves through the real
 // PUT /group/{groupid}/view and sees on the view the header unit, 3.14159 shown as 3.1 and the
-// threshold colour on the value that reaches it; a headline's operator change is saved; a chart
-// refuses a 16th series; 'Widget not found' and 'View not found'; Cancel with changes asks first;
+// threshold colour on the value that reaches it, the trendColor underlining the values; a headline's
+// operator change is saved; a chart refuses a 16th series; 'Widget not found' and 'View not found';
+// Cancel with changes asks first; a stale save (409) offers Reload and keeps the other's change;
 // a VIEW member is told they cannot edit and the server refuses their save (403); axe-clean, at
 // 1280 and 390 px.
 import { mkdirSync } from 'node:fs';
@@ -34,6 +35,8 @@ const PASSWORD = 'editor-password-2026';
 const SHOTS = process.env.E2E_SHOTS ?? join(tmpdir(), 'widget-editor-shots');
 /** The threshold's colour, as the browser reports it. */
 const THRESHOLD = { hex: '#b42318', rgb: 'rgb(180, 35, 24)' };
+/** The column's trendColor, which underlines its values. */
+const TREND = { hex: '#1f4e79', rgb: 'rgb(31, 78, 121)' };
 
 type Api = ReturnType<Stack['apiClient']>;
 
@@ -153,6 +156,7 @@ describe.skipIf(!chromiumAvailable() && !required)('the widget editor', () => {
     await page.getByRole('button', { name: 'Add threshold to column 5 (Flow)' }).click();
     await field(page, 'columns.4.thresholds.0.value').fill('10');
     await field(page, 'columns.4.thresholds.0.colour').fill(THRESHOLD.hex);
+    await field(page, 'columns.4.trendColor').fill(TREND.hex);
 
     // A value that is not a number is refused beside its field with the contract's message; the save waits.
     await field(page, 'columns.4.dp').fill('x');
@@ -178,6 +182,7 @@ describe.skipIf(!chromiumAvailable() && !required)('the widget editor', () => {
         unit: 'L/s',
         unitInHeader: true,
         dp: 1,
+        trendColor: TREND.hex,
         thresholds: [{ value: 10, colour: THRESHOLD.hex }],
       },
     ]);
@@ -194,6 +199,8 @@ describe.skipIf(!chromiumAvailable() && !required)('the widget editor', () => {
     expect(await cellB.locator('.gt-metric__mark').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
       THRESHOLD.rgb,
     );
+    // The trendColor underlines the values (TBL-23).
+    expect(await cellA.evaluate((el) => getComputedStyle(el).textDecorationColor)).toBe(TREND.rgb);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'table-view-1280.png') });
   });
@@ -257,6 +264,32 @@ describe.skipIf(!chromiumAvailable() && !required)('the widget editor', () => {
     await dialog.getByRole('button', { name: 'Discard changes' }).click();
     await expectPath(page, `/group/${groupid}/${tilesView}`);
     expect(await storedView(tilesView)).toEqual(before);
+  });
+
+  it('a save from a stale copy (409) offers Reload, which loads the stored view; the next save goes through', async () => {
+    const page = await signedIn(owner.email);
+    await page.goto(stack.url(editorPath(tilesView, 'h1', 'headline')));
+    await field(page, 'unit').waitFor();
+    // Someone else saves the view meanwhile (its version moves on).
+    const other = await storedView(tilesView);
+    const { viewid, sortOrder, timeRange, widgets, version } = other;
+    const theirs = await owner.api('PUT', `/api/group/${groupid}/view`, {
+      view: { viewid, name: 'Tiles 2', sortOrder, timeRange, widgets, version },
+    });
+    expect(theirs.status).toBe(200);
+    await field(page, 'unit').fill('m3/h');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const stale = page.getByRole('alert').filter({ hasText: 'changed by someone else' });
+    await stale.waitFor();
+    await stale.getByRole('button', { name: 'Reload' }).click();
+    await until('the form starts again', async () => (await field(page, 'unit').inputValue()) === '');
+    await field(page, 'unit').fill('m3/h');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectPath(page, `/group/${groupid}/${tilesView}`);
+    const stored = await storedView(tilesView);
+    // Their change stays, and so does this one.
+    expect(stored.name).toBe('Tiles 2');
+    expect(stored.widgets.h1?.settings.unit).toBe('m3/h');
   });
 
   it('a VIEW member is told they cannot edit, and the server refuses their save (403)', async () => {
