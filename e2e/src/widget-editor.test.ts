@@ -149,6 +149,7 @@ describe.skipIf(!chromiumAvailable() && !required)('the widget editor', () => {
     // The key comes from the group's known keys: typing suggests flow (the devices' records have it).
     await field(page, 'columns.4.key').fill('fl');
     await page.getByRole('option', { name: 'flow', exact: true }).click();
+    await until('the key chosen', async () => (await field(page, 'columns.4.key').inputValue()) === 'flow');
     await field(page, 'columns.4.name').fill('Flow');
     await field(page, 'columns.4.unit').fill('L/s');
     await page.locator('label[for="field-we-columns-4-unitInHeader"]').click();

@@ -176,6 +176,8 @@ export function KeyField({
         aria-invalid={Boolean(error) || undefined}
         aria-describedby={describedBy(ids, hint, error)}
         onChange={(e) => onChange(typeof e.value === 'string' ? e.value.trim() : '')}
+        // A suggestion chosen is the key, whatever the text was when the list opened.
+        onSelect={(e) => onChange(typeof e.value === 'string' ? e.value : '')}
       />
     </FormField>
   );
