@@ -148,8 +148,11 @@ describe.skipIf(!chromiumAvailable() && !required)('the widget editor', () => {
     await page.getByRole('button', { name: 'Add column' }).click();
     // The key comes from the group's known keys: typing suggests flow (the devices' records have it).
     await field(page, 'columns.4.key').fill('fl');
-    await page.getByRole('option', { name: 'flow', exact: true }).click();
-    await until('the key chosen', async () => (await field(page, 'columns.4.key').inputValue()) === 'flow');
+    // (Typing the whole key then closes the list: a click on the suggestion raced the list's own refresh.)
+    await page.getByRole('option', { name: 'flow', exact: true }).waitFor();
+    await field(page, 'columns.4.key').fill('flow');
+    await page.keyboard.press('Escape');
+    await until('the key set', async () => (await field(page, 'columns.4.key').inputValue()) === 'flow');
     await field(page, 'columns.4.name').fill('Flow');
     await field(page, 'columns.4.unit').fill('L/s');
     await page.locator('label[for="field-we-columns-4-unitInHeader"]').click();
