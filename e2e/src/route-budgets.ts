@@ -31,7 +31,8 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   { module: 'verify-route', path: '/verify/:code', js: 130, css: 30 },
   { module: 'fcc-route', path: '/fcc', js: 110, css: 30 },
   { module: 'account-route', path: '/account', js: 160, css: 30 },
-  { module: 'add-device-route', path: '/add', js: 175, css: 30 },
+  // /add: 176 since issue 13 (175.2 kB then): the entry's preload map grows with each lazy route.
+  { module: 'add-device-route', path: '/add', js: 176, css: 30 },
   // Group settings (issue 12): 187 kB when set, its tab view, dropdowns and dialogs included.
   { module: 'group-settings-route', path: '/group/:groupid/settings', js: 195, css: 30 },
   // Home, the group dashboard: issue 12's 350 kB, with its table and map widgets (Leaflet included),
@@ -47,6 +48,9 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
       'src/features/group-map/components/leaflet-group-map.tsx',
     ],
   },
+  // The widget editor (issue 13): 230 kB JS and 29.9 kB CSS when set, its three forms with
+  // PrimeReact's dropdown, autocomplete, checkbox and dialog.
+  { module: 'widget-editor-route', path: '/group/:groupid/:viewid/editor/:widgetid', js: 240, css: 32 },
   // The device page: issue 11's 300 kB, its lazy map included.
   {
     module: 'data-route',

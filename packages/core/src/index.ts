@@ -47,3 +47,4 @@ export * from './domain/chart';
 export * from './domain/table-export';
 export * from './domain/view-transfer';
 export * from './domain/view-edit';
+export * from './domain/widget-editor';

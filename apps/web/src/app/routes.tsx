@@ -21,6 +21,9 @@ const HomeRoute = lazy(() => import('./routes/home-route').then((m) => ({ defaul
 const AccountRoute = lazy(() => import('./routes/account-route').then((m) => ({ default: m.AccountRoute })));
 const AddDeviceRoute = lazy(() => import('./routes/add-device-route').then((m) => ({ default: m.AddDeviceRoute })));
 const DataRoute = lazy(() => import('./routes/data-route').then((m) => ({ default: m.DataRoute })));
+const WidgetEditorRoute = lazy(() =>
+  import('./routes/widget-editor-route').then((m) => ({ default: m.WidgetEditorRoute })),
+);
 const GroupSettingsRoute = lazy(() =>
   import('./routes/group-settings-route').then((m) => ({ default: m.GroupSettingsRoute })),
 );
@@ -41,7 +44,6 @@ const LATER_ROUTES: readonly string[] = [
   '/diag/:deviceid',
   '/script/:deviceid',
   '/serverlog/:deviceid',
-  '/group/:groupid/:viewid/editor/:widgetid',
   '/sqadmin',
   '/sqadmin/:deviceid',
   '/sqprov',
@@ -99,6 +101,7 @@ export function AppRoutes() {
           <Route path="/group/:groupid/:viewid" element={<HomeRoute />} />
           <Route path="/group/:groupid/settings" element={<GroupSettingsRoute />} />
           <Route path="/group/:groupid/settings/:tabindex" element={<GroupSettingsRoute />} />
+          <Route path="/group/:groupid/:viewid/editor/:widgetid" element={<WidgetEditorRoute />} />
           {LATER_ROUTES.map((path) => (
             <Route key={path} path={path} element={<NotFound />} />
           ))}

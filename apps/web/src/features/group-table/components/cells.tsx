@@ -6,6 +6,7 @@ import {
   countColourClass,
   eventLabel,
   formatMetricCell,
+  isCssColour,
   thresholdColour,
   type CountColumnKind,
   type GroupDataDevice,
@@ -53,14 +54,22 @@ export function CountCell({ kind, count }: { kind: CountColumnKind; count: numbe
   );
 }
 
-/** A metric's latest value with dp and unit, marked by its threshold colour when one applies. */
+/**
+ * A metric's latest value with dp and unit, marked by its threshold colour when one applies, and
+ * underlined in the column's trendColor when it has one (docs/decisions.md 'Widget editor': a
+ * line, not the text's colour, so any colour keeps the text readable).
+ */
 export function MetricCell({ device, column }: { device: GroupDataDevice; column: TableColumn }) {
   const entry = Object.hasOwn(device.values, column.key) ? device.values[column.key] : undefined;
   if (entry === undefined) return <span className="gt-muted">—</span>;
   const text = formatMetricCell(entry.v, column);
   const colour = thresholdColour(entry.v, column.thresholds);
+  const trend = column.trendColor !== undefined && isCssColour(column.trendColor) ? column.trendColor : null;
   return (
-    <span className="gt-metric">
+    <span
+      className={`gt-metric${trend !== null ? ' gt-metric--trend' : ''}`}
+      style={trend !== null ? { textDecorationColor: trend } : undefined}
+    >
       {colour !== null ? <span className="gt-metric__mark" style={{ background: colour }} aria-hidden="true" /> : null}
       {text}
     </span>
