@@ -7,15 +7,16 @@
 // empty one; selection zoom narrows the x scale and a double-click resets it; pan mode moves it;
 // ax2 scales against the right axis; stacking and labels show; a failed call and Retry; axe-clean;
 // at 1280 and 390 px.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Workbook } from 'exceljs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { ViewInput } from '@portal/core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { startStack, type Stack } from './harness';
-import { DEMO, deviceInGroup, makeGroup, seriousAxeViolations, signInFromPage, until } from './helpers';
+import { DEMO, deviceInGroup, makeGroup, parseCsv, seriousAxeViolations, signInFromPage, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 /** Where the screenshots go (looked at by hand: 1280 and 390 px). */
@@ -177,7 +178,10 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
       'Pump B · Battery Voltage (goal)',
       'Pump B · flow',
     ]);
-    expect(await legend(card(page, 'Stacked Battery'))).toEqual(['Pump A · Battery Voltage', 'Pump B · Battery Voltage']);
+    expect(await legend(card(page, 'Stacked Battery'))).toEqual([
+      'Pump A · Battery Voltage',
+      'Pump B · Battery Voltage',
+    ]);
     const empty = card(page, 'Empty Chart');
     await empty.getByText('No Data', { exact: true }).waitFor();
     expect(await empty.locator('canvas').count()).toBe(0);
@@ -225,9 +229,13 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
     expect(y2Max).toBeGreaterThanOrEqual(1950);
     // The canvas draws the axes' titles; the plot's text equivalent names them.
     await fleet
-      .getByRole('img', { name: 'Fleet Battery: 3 series, Last 24 hours; left axis Voltage (V); right axis Flow (L/min)' })
+      .getByRole('img', {
+        name: 'Fleet Battery: 3 series, Last 24 hours; left axis Voltage (V); right axis Flow (L/min)',
+      })
       .waitFor();
-    expect(await stacked(page).getByRole('img').getAttribute('aria-label')).toBe('Stacked Battery: 2 series, Last 24 hours');
+    expect(await stacked(page).getByRole('img').getAttribute('aria-label')).toBe(
+      'Stacked Battery: 2 series, Last 24 hours',
+    );
 
     // Stacked: B's batt sits on A's (3.95 + 4.45 = 8.4 at the top); min 0 is the axis's fixed bound.
     const stackedChart = stacked(page);
@@ -295,6 +303,40 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
     // The Reset zoom button does what the double-click does.
     await fleet.getByRole('button', { name: 'Reset zoom' }).click();
     expect(await scale(fleet, 'x')).toEqual(whole);
+  });
+
+  it('exports the series as plotted as CSV and as a workbook: a time column, then one column per series', async () => {
+    const page = await signedInPage();
+    await page.goto(stack.url(`/group/${groupid}/${viewid}`));
+    const fleet = card(page, 'Fleet Battery');
+    await fleet.locator('.group-chart[data-scale-x]').waitFor();
+    const exportAs = async (item: 'Export CSV' | 'Export Excel') => {
+      await fleet.getByRole('button', { name: 'Export Fleet Battery' }).click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: item }).click(),
+      ]);
+      return download;
+    };
+    const columns = ['Time', 'Pump A · Battery Voltage', 'Pump B · Battery Voltage (goal)', 'Pump B · flow'];
+
+    const csv = await exportAs('Export CSV');
+    expect(csv.suggestedFilename()).toMatch(/ - Fleet Battery - .+\.csv$/);
+    const records = parseCsv(readFileSync(await csv.path(), 'utf8').slice(1));
+    expect(records[0]).toEqual(columns);
+    expect(records.length).toBeGreaterThan(1);
+    for (const row of records.slice(1)) {
+      expect(row[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+      expect(row.slice(1).some((cell) => cell !== '' && Number.isFinite(Number(cell)))).toBe(true);
+    }
+
+    const xlsx = await exportAs('Export Excel');
+    expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
+    const workbook = new Workbook();
+    await workbook.xlsx.readFile(await xlsx.path());
+    const sheet = workbook.worksheets[0]!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(columns);
+    expect(sheet.rowCount).toBe(records.length);
   });
 
   it("a failed data call shows 'Error Loading Data' in the chart, and Retry draws it", async () => {

@@ -28,7 +28,7 @@ import {
 } from '@portal/core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { startStack, uniqueEmail, type Stack } from './harness';
-import { deviceInGroup, makeGroup, seriousAxeViolations, until } from './helpers';
+import { deviceInGroup, makeGroup, parseCsv, seriousAxeViolations, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'export-password-2026';
@@ -47,36 +47,6 @@ const layouts = (y: number, w: number, h: number): WidgetLayouts => ({
 
 const HEADLINE = { key: 'vsys', operator: 'max', dp: 2 } as const;
 const HEADLINE_TITLE = headlineTitle(resolveHeadline(HEADLINE));
-
-/** RFC 4180: records of fields, quoted fields may hold commas, quotes (doubled) and line breaks. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || record.length > 0) throw new Error(`CSV does not end with CRLF: ${JSON.stringify(text)}`);
-  return records;
-}
 
 describe.skipIf(!chromiumAvailable() && !required)('widget export, view copy and view files', () => {
   let stack: Stack;

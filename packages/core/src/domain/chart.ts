@@ -4,6 +4,7 @@
  * time-aligned columns uPlot draws (one x of epoch seconds, one y per series, stacked when the
  * chart stacks). The web widget only draws what these give.
  */
+import type { ExportTable } from './table-export';
 import { DEFAULT_CHART_LINE_WIDTH, type ChartSettings } from '../contracts/views';
 import { DEFAULT_DATA_POINTS, MAX_GROUP_CHART_SERIES } from './constants';
 
@@ -20,7 +21,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function chartSettingsOf(settings: unknown): ChartSettings {
   const s = isRecord(settings) ? settings : {};
   const series = (Array.isArray(s.series) ? s.series : [])
-    .filter((x): x is Record<string, unknown> => isRecord(x) && typeof x.source === 'string' && typeof x.key === 'string')
+    .filter(
+      (x): x is Record<string, unknown> => isRecord(x) && typeof x.source === 'string' && typeof x.key === 'string',
+    )
     .slice(0, MAX_GROUP_CHART_SERIES)
     .map((x) => ({
       ...(x as unknown as ChartSettings['series'][number]),
@@ -205,12 +208,6 @@ export function alignChartData(
 
 // ---- Export ----------------------------------------------------------------------------------
 
-/** A chart's data as a table: the export's columns and rows. */
-export interface ChartExportTable {
-  columns: string[];
-  rows: (string | number | null)[][];
-}
-
 /** The time column's header. */
 export const CHART_EXPORT_TIME_COLUMN = 'Time';
 
@@ -223,7 +220,7 @@ export const CHART_EXPORT_TIME_COLUMN = 'Time';
 export function chartExportTable(
   labels: readonly string[],
   data: { x: readonly number[]; values: readonly (readonly (number | null)[])[] },
-): ChartExportTable {
+): ExportTable {
   const columns = [CHART_EXPORT_TIME_COLUMN, ...labels];
   const rows: (string | number | null)[][] = [];
   data.x.forEach((ts, i) => {

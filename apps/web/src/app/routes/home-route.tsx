@@ -388,8 +388,9 @@ function GroupDashboard({ groupid, groupName, view, range, editing }: GroupDashb
               settings={widget.settings}
               range={range}
               devices={devices}
+              exportRef={exportSource(id)}
               frame={(chartTitle, body) => (
-                <WidgetCard id={id} title={chartTitle}>
+                <WidgetCard id={id} title={chartTitle} aside={exportMenu(id, chartTitle)}>
                   {body}
                 </WidgetCard>
               )}

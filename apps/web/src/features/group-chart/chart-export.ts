@@ -3,4 +3,4 @@
  * chartExportTable (time column first, ISO times, each series' own values), given the chart's
  * series labels (chartSeriesLabel) and its aligned data (alignChartData).
  */
-export { CHART_EXPORT_TIME_COLUMN, chartExportTable, type ChartExportTable } from '@portal/core';
+export { CHART_EXPORT_TIME_COLUMN, chartExportTable, type ExportTable } from '@portal/core';

@@ -6,7 +6,7 @@
  * adds the toolbar (selection zoom or pan, reset), double-click to reset, 'No Data', the
  * crosshair legend, loading and error states, and sizing to the grid cell.
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import {
@@ -14,12 +14,14 @@ import {
   NO_CHART_DATA,
   STALE_TIMES_MS,
   alignChartData,
+  chartExportTable,
   chartSettingsOf,
   measurementOf,
   resolveTimeRange,
   timeRangeLabel,
   type AlignedChartData,
   type ChartSettings,
+  type ExportTable,
   type TimeRange,
 } from '@portal/core';
 import { useChartData } from '../api/get-chart-data';
@@ -35,6 +37,8 @@ export interface GroupChartWidgetProps {
   devices: readonly { deviceid: string; name: string }[];
   /** The card around the chart, given its title (the chart's name, else 'Chart'). */
   frame: (title: string, body: ReactNode) => ReactNode;
+  /** Where the chart puts what it exports: the series as plotted (the export menu reads it). */
+  exportRef?: RefObject<(() => ExportTable | null) | null> | undefined;
 }
 
 /** A series' name: its device's name and its key's name, 'Pump A · Battery Voltage', marked when it is a goal. */
@@ -53,7 +57,7 @@ function useNowMs(): number {
   return now;
 }
 
-export function GroupChartWidget({ settings, range, devices, frame }: GroupChartWidgetProps) {
+export function GroupChartWidget({ settings, range, devices, frame, exportRef }: GroupChartWidgetProps) {
   const chart = useMemo(() => chartSettingsOf(settings), [settings]);
   const names = useMemo(() => new Map(devices.map((d) => [d.deviceid, d.name])), [devices]);
   const labelText = chart.series
@@ -63,7 +67,9 @@ export function GroupChartWidget({ settings, range, devices, frame }: GroupChart
   // and new labels would draw the chart anew (losing a zoom).
   const labels = useMemo(() => (labelText === '' ? [] : labelText.split('\n')), [labelText]);
   const title = chart.name?.trim() || 'Chart';
-  return <>{frame(title, <ChartBody chart={chart} labels={labels} range={range} title={title} />)}</>;
+  return (
+    <>{frame(title, <ChartBody chart={chart} labels={labels} range={range} title={title} exportRef={exportRef} />)}</>
+  );
 }
 
 interface ChartBodyProps {
@@ -71,9 +77,10 @@ interface ChartBodyProps {
   labels: string[];
   range: TimeRange;
   title: string;
+  exportRef: GroupChartWidgetProps['exportRef'];
 }
 
-function ChartBody({ chart, labels, range, title }: ChartBodyProps) {
+function ChartBody({ chart, labels, range, title, exportRef }: ChartBodyProps) {
   // Whole minutes: the charts of a view mounted together ask the same range, so a series two charts show is one call.
   const nowMs = Math.floor(useNowMs() / 60_000) * 60_000;
   const epoch = useMemo(
@@ -91,6 +98,7 @@ function ChartBody({ chart, labels, range, title }: ChartBodyProps) {
     return alignChartData(chart.series, points, { stack: chart.stack, range: epoch });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the answers change when a query's data does.
   }, [pending, chart, epoch, ...answers]);
+  useImperativeHandle(exportRef, () => () => (data?.hasData ? chartExportTable(labels, data) : null), [data, labels]);
 
   if (chart.series.length > 0 && pending) {
     return (
