@@ -16,7 +16,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { ViewInput } from '@portal/core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { startStack, type Stack } from './harness';
-import { DEMO, deviceInGroup, makeGroup, parseCsv, seriousAxeViolations, signInFromPage, until } from './helpers';
+import { DEMO, deviceInGroup, makeGroup, parseCsv, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 /** Where the screenshots go (looked at by hand: 1280 and 390 px). */
@@ -47,18 +47,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
   let deviceC: string;
   const contexts: BrowserContext[] = [];
 
-  async function signedInPage(viewport = DESKTOP): Promise<Page> {
-    // bypassCSP: axe goes in as an inline script, which the portal's script-src 'self' would refuse.
-    const context = await stack.browser.newContext({ viewport, bypassCSP: true });
-    contexts.push(context);
-    await context.route(
-      (url) => !url.hostname.endsWith('localhost') && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
-    const page = await context.newPage();
-    await signInFromPage(page, stack.url(''), DEMO);
-    return page;
-  }
+  const signedInPage = (viewport = DESKTOP): Promise<Page> => signedInPageOf(stack, contexts, DEMO, { viewport });
 
   const card = (page: Page, title: string): Locator => page.getByRole('region', { name: title, exact: true });
   const stacked = (page: Page): Locator => card(page, 'Stacked Battery');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { startStack, uniqueEmail, type Stack } from './harness';
-import { DEMO, deviceInGroup, makeGroup, seriousAxeViolations, signInFromPage, until } from './helpers';
+import { DEMO, deviceInGroup, makeGroup, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'viewer-pass-2026';
@@ -26,14 +26,8 @@ describe.skipIf(!chromiumAvailable() && !required)("a device row's dialogs on th
   const viewer = uniqueEmail('row-viewer');
   const contexts: BrowserContext[] = [];
 
-  async function pageAs(credentials: { email: string; password: string }, viewport = DESKTOP): Promise<Page> {
-    // bypassCSP: axe goes in as an inline script, which the portal's script-src 'self' would refuse.
-    const context = await stack.browser.newContext({ viewport, bypassCSP: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    await signInFromPage(page, stack.url(''), credentials);
-    return page;
-  }
+  const pageAs = (credentials: { email: string; password: string }, viewport = DESKTOP): Promise<Page> =>
+    signedInPageOf(stack, contexts, credentials, { viewport, localOnly: false });
 
   async function openMenu(page: Page): Promise<void> {
     await page.goto(stack.url(`/group/${groupid}`));

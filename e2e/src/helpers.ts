@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { GroupResult } from '@portal/core';
+import { DESKTOP } from './browser';
 import { freshDeviceId, type Stack } from './harness';
 
 export const DEMO = { email: 'demo@portal.local', password: 'demo-portal-2026' };
@@ -96,6 +97,38 @@ export async function seriousAxeViolations(page: Page, include?: string): Promis
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }, include ?? null);
+}
+
+/** How {@link signedInPageOf} sets up its browser context. */
+export interface SignedInPageOptions {
+  viewport?: { width: number; height: number };
+  /** More context options (time zone, downloads); viewport and bypassCSP are set already. */
+  context?: BrowserContextOptions;
+  /** Abort every request to a host other than the local stack (default true): nothing is fetched from elsewhere. */
+  localOnly?: boolean;
+}
+
+/**
+ * A new page in its own browser context, signed in as `credentials`. The context goes into
+ * `contexts` for the suite's afterAll to close. bypassCSP: axe goes in as an inline script,
+ * which the portal's script-src 'self' would refuse.
+ */
+export async function signedInPageOf(
+  stack: Stack,
+  contexts: BrowserContext[],
+  credentials: { email: string; password: string } = DEMO,
+  { viewport = DESKTOP, context: options, localOnly = true }: SignedInPageOptions = {},
+): Promise<Page> {
+  const context = await stack.browser.newContext({ ...options, viewport, bypassCSP: true });
+  contexts.push(context);
+  if (localOnly) {
+    await context.route(
+      (url) => url.hostname !== 'localhost' && !url.hostname.endsWith('.localhost') && url.hostname !== '127.0.0.1',
+      (route) => route.abort(),
+    );
+  }
+  await stack.signInContext(context, credentials.email, credentials.password);
+  return context.newPage();
 }
 
 type Api = ReturnType<Stack['apiClient']>;

@@ -20,7 +20,7 @@ import {
 } from '@portal/core';
 import { chromiumAvailable, DESKTOP, PHONE } from './browser';
 import { startStack, uniqueEmail, type Stack } from './harness';
-import { deviceInGroup, makeGroup, seriousAxeViolations, until } from './helpers';
+import { deviceInGroup, makeGroup, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'view-edit-password-2026';
@@ -57,17 +57,8 @@ describe.skipIf(!chromiumAvailable() && !required)('edit mode on the group dashb
   let groupid: string;
   const contexts: BrowserContext[] = [];
 
-  async function signedIn(email: string, viewport = DESKTOP): Promise<Page> {
-    // bypassCSP: axe goes in as an inline script, which the portal's script-src 'self' would refuse.
-    const context = await stack.browser.newContext({ viewport, bypassCSP: true });
-    contexts.push(context);
-    await context.route(
-      (url) => url.hostname !== 'localhost' && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
-    await stack.signInContext(context, email, PASSWORD);
-    return context.newPage();
-  }
+  const signedIn = (email: string, viewport = DESKTOP): Promise<Page> =>
+    signedInPageOf(stack, contexts, { email, password: PASSWORD }, { viewport });
 
   const storedView = async (viewid: string): Promise<View> => {
     const answer = await owner.api<ViewListResponse>('GET', `/api/group/${groupid}/views`);

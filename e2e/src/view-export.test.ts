@@ -28,7 +28,7 @@ import {
 } from '@portal/core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { startStack, uniqueEmail, type Stack } from './harness';
-import { deviceInGroup, makeGroup, parseCsv, seriousAxeViolations, until } from './helpers';
+import { deviceInGroup, makeGroup, parseCsv, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'export-password-2026';
@@ -59,22 +59,13 @@ describe.skipIf(!chromiumAvailable() && !required)('widget export, view copy and
   const ids: Record<'a' | 'b' | 'c' | 'second', string> = { a: '', b: '', c: '', second: '' };
   const contexts: BrowserContext[] = [];
 
-  async function signedIn(viewport = DESKTOP): Promise<Page> {
-    // bypassCSP: axe goes in as an inline script, which the portal's script-src 'self' would refuse.
-    const context = await stack.browser.newContext({
-      viewport,
-      bypassCSP: true,
-      timezoneId: ZONE,
-      acceptDownloads: true,
-    });
-    contexts.push(context);
-    await context.route(
-      (url) => url.hostname !== 'localhost' && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
+  const signedIn = (viewport = DESKTOP): Promise<Page> =>
+    signedInPageOf(
+      stack,
+      contexts,
+      { email: owner.email, password: PASSWORD },
+      { viewport, context: { timezoneId: ZONE, acceptDownloads: true } },
     );
-    await stack.signInContext(context, owner.email, PASSWORD);
-    return context.newPage();
-  }
 
   const viewsOf = async (groupid: string): Promise<View[]> => {
     const answer = await owner.api<ViewListResponse>('GET', `/api/group/${groupid}/views`);

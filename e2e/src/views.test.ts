@@ -22,7 +22,7 @@ import {
 } from '@portal/core';
 import { chromiumAvailable, DESKTOP, PHONE } from './browser';
 import { startStack, uniqueEmail, type Stack } from './harness';
-import { deviceInGroup, expectPath, makeGroup, seriousAxeViolations, until } from './helpers';
+import { deviceInGroup, expectPath, makeGroup, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'views-password-2026';
@@ -37,17 +37,8 @@ describe.skipIf(!chromiumAvailable() && !required)('views on the group dashboard
   let deviceid: string;
   const contexts: BrowserContext[] = [];
 
-  async function signedIn(email: string, viewport = DESKTOP): Promise<Page> {
-    // bypassCSP: axe goes in as an inline script, which the portal's script-src 'self' would refuse.
-    const context = await stack.browser.newContext({ viewport, bypassCSP: true, timezoneId: ZONE });
-    contexts.push(context);
-    await context.route(
-      (url) => url.hostname !== 'localhost' && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
-    await stack.signInContext(context, email, PASSWORD);
-    return context.newPage();
-  }
+  const signedIn = (email: string, viewport = DESKTOP): Promise<Page> =>
+    signedInPageOf(stack, contexts, { email, password: PASSWORD }, { viewport, context: { timezoneId: ZONE } });
 
   const tabs = (page: Page) => page.getByRole('navigation', { name: 'Views' }).getByRole('link');
   const tab = (page: Page, name: string) =>
