@@ -8,7 +8,6 @@
  */
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
-import { Dialog } from 'primereact/dialog';
 import {
   ADDABLE_WIDGET_TYPES,
   WIDGET_TYPE_LABELS,
@@ -18,6 +17,7 @@ import {
   type ViewWidgets,
   type Widget,
 } from '@portal/core';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useDashboardEdit } from '../hooks/use-dashboard-edit';
 import { DashboardGrid, type DashboardGridEdit } from './dashboard-grid';
 import { steppedGridLayout } from './grid-steps';
@@ -127,34 +127,20 @@ export default function DashboardEditor({ groupid, view, renderWidget }: Dashboa
         )}
       </div>
       <DashboardGrid widgets={widgets} renderWidget={renderWidget} edit={gridEdit} />
-      <Dialog
+      <ConfirmDialog
         visible={removing !== null}
-        onHide={() => setRemoving(null)}
         header="Remove Widget"
-        className="view-dialog widget-remove-dialog"
-        style={{ width: '28rem' }}
-        breakpoints={{ '575px': '100vw' }}
-        draggable={false}
-        resizable={false}
-        footer={
-          <div className="view-dialog__footer">
-            {/* A destructive action starts on Cancel, so Enter alone changes nothing. */}
-            <Button type="button" label="Cancel" text autoFocus onClick={() => setRemoving(null)} />
-            <Button
-              type="button"
-              label="Remove"
-              icon="pi pi-trash"
-              severity="danger"
-              onClick={() => {
-                if (removing) edit.remove(removing);
-                setRemoving(null);
-              }}
-            />
-          </div>
-        }
+        className="widget-remove-dialog"
+        confirmLabel="Remove"
+        confirmIcon="pi pi-trash"
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) edit.remove(removing);
+          setRemoving(null);
+        }}
       >
-        <p className="view-dialog__text">Remove {removingName} from this view?</p>
-      </Dialog>
+        Remove {removingName} from this view?
+      </ConfirmDialog>
     </>
   );
 }

@@ -25,6 +25,7 @@ import {
   type View,
   type ViewInput,
 } from '@portal/core';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useDeleteView } from '../api/delete-view';
@@ -183,42 +184,16 @@ export default function ViewSettingsDialog({
         </form>
         <ViewTransfer groupid={groupid} view={view} views={views} mode={mode} busy={busy} onImported={onSaved} />
       </Dialog>
-      <Dialog
+      <ConfirmDialog
         visible={confirming}
-        onHide={() => {
-          if (!remove.isPending) setConfirming(false);
-        }}
         header="Delete View"
-        className="view-dialog"
-        style={{ width: '28rem' }}
-        breakpoints={{ '575px': '100vw' }}
-        draggable={false}
-        resizable={false}
-        footer={
-          <div className="view-dialog__footer">
-            {/* A destructive action starts on Cancel, so Enter alone changes nothing. */}
-            <Button
-              type="button"
-              label="Cancel"
-              text
-              autoFocus
-              disabled={remove.isPending}
-              onClick={() => setConfirming(false)}
-            />
-            <Button
-              type="button"
-              label={remove.isPending ? 'Deleting…' : 'Delete View'}
-              severity="danger"
-              loading={remove.isPending}
-              onClick={confirmDelete}
-            />
-          </div>
-        }
+        confirmLabel={remove.isPending ? 'Deleting…' : 'Delete View'}
+        busy={remove.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirmDelete}
       >
-        <p className="view-dialog__text">
-          Delete the view ‘{view.name}’ and its widgets for every member of the group? This cannot be undone.
-        </p>
-      </Dialog>
+        Delete the view ‘{view.name}’ and its widgets for every member of the group? This cannot be undone.
+      </ConfirmDialog>
     </>
   );
 }

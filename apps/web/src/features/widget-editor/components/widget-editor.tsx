@@ -9,7 +9,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from 'primereact/button';
-import { Dialog } from 'primereact/dialog';
 import {
   type ChartSettings,
   type DataResponse,
@@ -18,6 +17,7 @@ import {
   type View,
   type Widget,
 } from '@portal/core';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useKnownKeys } from '../hooks/use-known-keys';
 import { settingsErrors } from '../utils/field-errors';
 import { ChartForm } from './chart-form';
@@ -179,34 +179,19 @@ export function WidgetEditor({
           <Button type="submit" label="Save" icon="pi pi-check" loading={saving} />
         </div>
       </form>
-      <Dialog
+      <ConfirmDialog
         visible={leaving}
-        onHide={() => setLeaving(false)}
         header="Discard changes?"
-        className="view-dialog"
-        style={{ width: '28rem' }}
-        breakpoints={{ '575px': '100vw' }}
-        draggable={false}
-        resizable={false}
-        footer={
-          <div className="view-dialog__footer">
-            <Button type="button" label="Keep editing" text autoFocus onClick={() => setLeaving(false)} />
-            <Button
-              type="button"
-              label="Discard changes"
-              severity="danger"
-              onClick={() => {
-                setLeaving(false);
-                void navigate(backTo);
-              }}
-            />
-          </div>
-        }
+        confirmLabel="Discard changes"
+        cancelLabel="Keep editing"
+        onCancel={() => setLeaving(false)}
+        onConfirm={() => {
+          setLeaving(false);
+          void navigate(backTo);
+        }}
       >
-        <p className="view-dialog__text">
-          This {typeName.toLowerCase()} has changes that are not saved. Leave without saving them?
-        </p>
-      </Dialog>
+        This {typeName.toLowerCase()} has changes that are not saved. Leave without saving them?
+      </ConfirmDialog>
     </div>
   );
 }
