@@ -19,36 +19,10 @@ import {
   matchesFilter,
   tablePageSize,
   thresholdColour,
-  type GroupDataDevice,
 } from '../src/index';
+import { makeGroupDataDevice } from '../src/testing';
 
-function device(overrides: Partial<GroupDataDevice> = {}): GroupDataDevice {
-  return {
-    deviceid: 'ABC123XYZ',
-    name: 'Pump 1',
-    status: 'Active',
-    type: 'Pump',
-    fw: 'SFW003-1.2.3',
-    machineMake: 'Acme',
-    machineModel: 'P-100',
-    ts: 1_700_000_000,
-    values: { temp: { v: 21.456, ts: 1_700_000_000 }, label: { v: 'open', ts: 1_700_000_000 } },
-    alarmCount: 2,
-    warningCount: 1,
-    alertCount: 0,
-    infoCount: 4,
-    messages: [
-      { ts: 10, topic: null, msg: 'old', lv: 1, severity: 'INFO' },
-      { ts: 30, topic: 'evt', msg: 'Pressure high', lv: 35, severity: 'ALARM' },
-      { ts: 20, topic: null, msg: 'Door open', lv: 25, severity: null },
-    ],
-    lat: null,
-    lon: null,
-    hdop: null,
-    severity: 'alarm',
-    ...overrides,
-  };
-}
+const device = makeGroupDataDevice;
 
 describe('table columns (TBL-01 to TBL-04)', () => {
   it('validates the default settings and a full column', () => {
