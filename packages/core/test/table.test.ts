@@ -17,6 +17,10 @@ import {
   isSpecialColumn,
   isTextColumn,
   matchesFilter,
+  metricOfStats,
+  metricValue,
+  statsKeysOf,
+  tableExportCell,
   tablePageSize,
   thresholdColour,
 } from '../src/index';
@@ -50,7 +54,7 @@ describe('table columns (TBL-01 to TBL-04)', () => {
     const d = device({ values: {} });
     for (const kind of SPECIAL_COLUMN_KINDS) {
       expect(isSpecialColumn(kind)).toBe(true);
-      expect(columnValue(d, kind)).not.toBeNull();
+      expect(columnValue(d, { key: kind })).not.toBeNull();
     }
     expect(isSpecialColumn('temp')).toBe(false);
   });
@@ -123,13 +127,13 @@ describe('filter operators per column kind (TBL-06, TBL-07, TBL-08)', () => {
 describe('cell values', () => {
   it('reads metrics, counts, ts and messages from the device', () => {
     const d = device();
-    expect(columnValue(d, 'temp')).toBe(21.456);
-    expect(columnValue(d, 'label')).toBe('open');
-    expect(columnValue(d, 'missing')).toBeNull();
-    expect(columnValue(d, 'alarmCount')).toBe(2);
-    expect(columnValue(d, 'ts')).toBe(1_700_000_000);
-    expect(columnValue(device({ ts: null }), 'ts')).toBeNull();
-    expect(columnValue(d, 'messages')).toBe('old\nPressure high\nDoor open');
+    expect(columnValue(d, { key: 'temp' })).toBe(21.456);
+    expect(columnValue(d, { key: 'label' })).toBe('open');
+    expect(columnValue(d, { key: 'missing' })).toBeNull();
+    expect(columnValue(d, { key: 'alarmCount' })).toBe(2);
+    expect(columnValue(d, { key: 'ts' })).toBe(1_700_000_000);
+    expect(columnValue(device({ ts: null }), { key: 'ts' })).toBeNull();
+    expect(columnValue(d, { key: 'messages' })).toBe('old\nPressure high\nDoor open');
   });
 
   it('sorts numbers by value, text case-insensitively, missing last', () => {
@@ -196,5 +200,40 @@ describe('paging and operators (TBL-10, TBL-11, TBL-19)', () => {
     expect(aggregate(points, 'min')).toBe(1);
     expect(aggregate(points, 'latest')).toBe(1);
     expect(aggregate([], 'avg')).toBeNull();
+  });
+
+  it('a column with avg, sum, max or min shows that operator over the range (the stats of [1, 2, 3]); latest or none the latest value', () => {
+    const stats = { count: 3, sum: 6, min: 1, max: 3 };
+    expect(metricOfStats(stats, 'avg')).toBe(2);
+    expect(metricOfStats(stats, 'sum')).toBe(6);
+    expect(metricOfStats(stats, 'max')).toBe(3);
+    expect(metricOfStats(stats, 'min')).toBe(1);
+    expect(metricOfStats(undefined, 'avg')).toBeNull();
+    expect(metricOfStats({ count: 0, sum: 0, min: 0, max: 0 }, 'sum')).toBeNull();
+    const d = device({ values: { temp: { v: 1, ts: 3 } }, stats: { temp: stats } });
+    expect(metricValue(d, { key: 'temp', operator: 'avg' })).toBe(2);
+    expect(metricValue(d, { key: 'temp', operator: 'sum' })).toBe(6);
+    expect(metricValue(d, { key: 'temp', operator: 'latest' })).toBe(1);
+    expect(metricValue(d, { key: 'temp' })).toBe(1);
+    expect(metricValue(d, { key: 'other', operator: 'max' })).toBeUndefined();
+    expect(
+      metricValue(device({ values: { temp: { v: 1, ts: 3 } } }), { key: 'temp', operator: 'max' }),
+    ).toBeUndefined();
+    expect(columnValue(d, { key: 'temp', operator: 'max' })).toBe(3);
+    expect(tableExportCell(d, { key: 'temp', dataType: 'number', name: 'T', operator: 'avg', dp: 1 }, 'UTC')).toBe(
+      '2.0',
+    );
+  });
+
+  it('asks stats for the metric columns with a range operator only', () => {
+    expect(
+      statsKeysOf([
+        { key: 'a', operator: 'avg' },
+        { key: 'b', operator: 'latest' },
+        { key: 'c' },
+        { key: 'alarmCount', operator: 'sum' },
+        { key: 'd', operator: 'min' },
+      ]),
+    ).toEqual(['a', 'd']);
   });
 });

@@ -56,6 +56,7 @@ async function groupDataRows(db: Db, ids: string[], q: GroupDataQuery) {
       counts: { info: o.infoCount, alert: o.alertCount, warning: o.warningCount, alarm: o.alarmCount },
       messages: o.messages,
       marker: o.severity,
+      stats: o.stats,
     };
   });
 }
@@ -75,7 +76,15 @@ function rng(seed: number) {
 const SEVERITIES = [null, 'INFO', 'alert', 'WARN', 'Warning', 'ALARM', 'bogus'];
 
 /** What groupDataRows must answer for one device, from a scan of its records and events. */
-async function scanned(db: Db, deviceId: string, fromS: number, toS: number, keys: string[], limit: number) {
+async function scanned(
+  db: Db,
+  deviceId: string,
+  fromS: number,
+  toS: number,
+  keys: string[],
+  limit: number,
+  statsKeys: string[] = [],
+) {
   const fromH = Math.floor(fromS / HOUR) * HOUR;
   const end = Math.floor(toS / HOUR) * HOUR + HOUR;
   const events = await db.query<GroupMessage & { id: number }>(
@@ -94,6 +103,20 @@ async function scanned(db: Db, deviceId: string, fromS: number, toS: number, key
       if (keys.includes(k) || k.startsWith('gps_')) latest[k] = { v, ts: r.ts };
   }
   const position = (k: string) => (typeof latest[k]?.v === 'number' ? (latest[k].v as number) : null);
+  // Stats of the stats keys: their numbers in the hours read (rounded: sums are added in another order).
+  const stats: Record<string, { count: number; sum: number; min: number; max: number }> = {};
+  for (const r of records) {
+    if (r.ts < fromH || r.ts >= end) continue;
+    for (const k of statsKeys) {
+      const v = r.data[k];
+      if (typeof v !== 'number') continue;
+      const s = (stats[k] ??= { count: 0, sum: 0, min: v, max: v });
+      s.count += 1;
+      s.sum = Math.round((s.sum + v) * 1e6) / 1e6;
+      s.min = Math.min(s.min, v);
+      s.max = Math.max(s.max, v);
+    }
+  }
   return {
     latest: Object.fromEntries(Object.entries(latest).filter(([k]) => keys.includes(k))),
     lat: position('gps_lat'),
@@ -102,6 +125,7 @@ async function scanned(db: Db, deviceId: string, fromS: number, toS: number, key
     counts,
     messages: events.slice(0, limit).map(({ id: _id, ...m }) => m),
     marker: markerSeverity(events),
+    stats: statsKeys.length === 0 ? undefined : stats,
   };
 }
 
@@ -161,15 +185,78 @@ describe.each(kinds)('group data (%s)', (kind) => {
       const fromS = nowS - Math.floor(random() * 7 * DAY);
       const toS = fromS + Math.floor(random() * 8 * DAY);
       const limit = 1 + Math.floor(random() * 6);
-      const rows = await groupDataRows(tp.portal.db, ids, { fromS, toS, keys: ['temp', 'nope'], messages: limit });
+      const statsKeys = r % 2 === 0 ? ['temp', 'nope'] : [];
+      const rows = await groupDataRows(tp.portal.db, ids, {
+        fromS,
+        toS,
+        keys: ['temp', 'nope'],
+        messages: limit,
+        stats: statsKeys,
+      });
       expect(rows.map((x) => x.deviceId)).toEqual(ids);
       for (const row of rows) {
-        const expected = await scanned(tp.portal.db, row.deviceId, fromS, toS, ['temp', 'nope'], limit);
+        const expected = await scanned(tp.portal.db, row.deviceId, fromS, toS, ['temp', 'nope'], limit, statsKeys);
         const { deviceId: _d, lastContact, ...rest } = row;
+        for (const s of Object.values(rest.stats ?? {})) s.sum = Math.round(s.sum * 1e6) / 1e6;
         expect(rest, `${row.deviceId} ${fromS}..${toS} (${limit})`).toEqual(expected);
         expect(lastContact).not.toBeNull();
       }
     }
+  });
+
+  it('the parts kept between calls equal the reads of the moment after every kind of change; only changed devices are read again', async () => {
+    const telemetry = tp.portal.app.services.telemetry;
+    const db = tp.portal.db;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await makeDevice(tp, randomDeviceId('K'))).id);
+    const [a, b, c] = ids as [string, string, string];
+    const nowS = Math.floor(tp.clock.now().getTime() / 1000);
+    const q: GroupDataQuery = { fromS: nowS - 7 * DAY, toS: nowS, keys: ['temp'], stats: ['temp'] };
+    /** The kept parts against a read of the moment; returns how many parts the call read again. */
+    const same = async (what: string) => {
+      const before = telemetry.groupDataCacheStats().read;
+      const kept = await telemetry.groupDataParts(ids, q);
+      const read = telemetry.groupDataCacheStats().read - before;
+      expect(kept, what).toEqual(await groupDataParts(db, ids, q));
+      return read;
+    };
+    expect(await same('no data yet')).toBe(3);
+    expect(await same('unchanged')).toBe(0);
+    await ingest(a, [{ ts: nowS - 100, temp: 1.5, events: [{ msg: 'first', lv: 35 }] }]);
+    expect(await same('a record with an event')).toBe(1);
+    // An older record: contact time and latest value stay, the counts and messages change.
+    await ingest(a, [{ ts: nowS - 3 * DAY, temp: 9, events: [{ msg: 'older', lv: 5 }] }]);
+    expect(await same('an older record')).toBe(1);
+    await ingest(b, [{ ts: nowS - 50, temp: 2.5 }]);
+    expect(await same('a record without events')).toBe(1);
+    await db.query(
+      `UPDATE devices SET portal_name = 'Renamed', notes = '{"status":"Parked","make":"Cat"}' WHERE id = $1`,
+      [c],
+    );
+    expect(await same('name and notes')).toBe(1);
+    await telemetry.ingest({
+      deviceId: c,
+      kind: 'diag',
+      body: { ts: nowS - 10, fw: 'SFW009-1.2.3' },
+      basic: false,
+      receivedAt: tp.clock.now(),
+      source: 'http',
+    });
+    expect(await same('firmware reported')).toBe(1);
+    expect((await telemetry.groupDataParts([c], q))[0]).toContain('"fw":"SFW009-1.2.3"');
+    await db.transaction((tx) => repo.moveDeviceData(tx, a, b));
+    expect(await same('data transferred')).toBe(2);
+    await db.transaction((tx) => repo.deleteDeviceData(tx, b));
+    await same('data deleted');
+    await ingest(a, [{ ts: nowS - 40, temp: 3, events: [{ msg: 'again', lv: 25 }] }]);
+    await same('data again');
+    await telemetry.runRetention(new Date((nowS + 3 * 365 * DAY) * 1000));
+    await same('retention');
+    await db.query('DELETE FROM devices WHERE id = $1', [c]);
+    expect(await same('device deleted')).toBe(1);
+    await makeDevice(tp, c);
+    expect(await same('device made again')).toBe(1);
+    expect(await same('unchanged at the end')).toBe(0);
   });
 
   it('hours are floored and a week reads its whole days plus the edge hours', async () => {

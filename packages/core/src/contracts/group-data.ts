@@ -32,24 +32,31 @@ const epochSeconds = (name: string) =>
       .optional(),
   );
 
+/** A comma list of record keys in a query string (each once, at most GROUP_DATA_MAX_KEYS). */
+const keyList = (name: string) =>
+  safeString()
+    .max(2000)
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? [] : [...new Set(v.split(',').map((k) => k.trim()))]))
+    .pipe(
+      z
+        .array(safeString().min(1, `${name}: an empty key`).max(64, `${name}: a key of at most 64 characters`))
+        .max(GROUP_DATA_MAX_KEYS, `${name}: at most ${GROUP_DATA_MAX_KEYS} keys`),
+    );
+
 /**
  * GET /group/{groupid}/data: `from`/`to` epoch seconds (default: the last 7 days to now; both
  * floored to whole hours, the end's hour counted whole), `keys` a comma list of record keys
- * whose latest values are wanted, `messages` how many newest event messages per device (0-20).
+ * whose latest values are wanted, `stats` a comma list of numeric keys whose count, sum, min and
+ * max over the range are wanted (a table column's operator per device: core metricOfStats),
+ * `messages` how many newest event messages per device (0-20).
  */
 export const GroupDataQuerySchema = z
   .strictObject({
     from: epochSeconds('from'),
     to: epochSeconds('to'),
-    keys: safeString()
-      .max(2000)
-      .optional()
-      .transform((v) => (v === undefined || v === '' ? [] : [...new Set(v.split(',').map((k) => k.trim()))]))
-      .pipe(
-        z
-          .array(safeString().min(1, 'keys: an empty key').max(64, 'keys: a key of at most 64 characters'))
-          .max(GROUP_DATA_MAX_KEYS, `keys: at most ${GROUP_DATA_MAX_KEYS} keys`),
-      ),
+    keys: keyList('keys'),
+    stats: keyList('stats'),
     messages: z
       .preprocess(
         (v) => (v === '' ? undefined : v),
@@ -80,6 +87,10 @@ export const GroupMessageSchema = z.object({
 });
 export type GroupMessage = z.infer<typeof GroupMessageSchema>;
 
+/** A key's numeric values over a range: how many, their sum, the least and the greatest. */
+export const KeyStatsSchema = z.object({ count: z.number(), sum: z.number(), min: z.number(), max: z.number() });
+export type KeyStats = z.infer<typeof KeyStatsSchema>;
+
 /**
  * One device of the group: its summary (the group summary fields of GET /group, spec 2 section 3), last
  * contact, latest values, counts, messages, position.
@@ -91,6 +102,8 @@ export const GroupDataDeviceSchema = z.object({
   ts: z.number().nullable(),
   /** Latest value and its time of each asked key the device has. */
   values: z.record(z.string(), z.object({ v: z.unknown(), ts: z.number() })),
+  /** With `stats` asked: each asked key's numeric values over the range (whole hours), for the keys the device has values of. */
+  stats: z.record(z.string(), KeyStatsSchema).optional(),
   alarmCount: z.number(),
   warningCount: z.number(),
   alertCount: z.number(),

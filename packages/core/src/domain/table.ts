@@ -4,7 +4,7 @@
  * column offers and how they match, how rows sort, what a cell shows (units, dp, thresholds),
  * the severity colour of the event counts, the page size and the table operators.
  */
-import type { GroupDataDevice, GroupMessage } from '../contracts/group-data';
+import type { GroupDataDevice, GroupMessage, KeyStats } from '../contracts/group-data';
 import type { TableColumn, TableFilter, TableSettings } from '../contracts/views';
 import { isCssColour } from './colour';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './constants';
@@ -102,11 +102,60 @@ export function messagesText(messages: readonly GroupMessage[]): string {
   return messages.map((m) => m.msg).join('\n');
 }
 
+/** The operators a metric column takes over the view's range rather than the latest value (TBL-19). */
+export type RangeOperator = Exclude<ColumnOperator, 'latest'>;
+
+/** Whether a column's operator is taken over the range (avg, sum, max, min); none or latest is the latest value. */
+export function isRangeOperator(operator: ColumnOperator | undefined): operator is RangeOperator {
+  return operator !== undefined && operator !== 'latest';
+}
+
+/** A range operator over a key's stats (count, sum, min, max of its values in the range); null without values. */
+export function metricOfStats(stats: KeyStats | undefined, operator: RangeOperator): number | null {
+  if (stats === undefined || stats.count === 0) return null;
+  switch (operator) {
+    case 'avg':
+      return stats.sum / stats.count;
+    case 'sum':
+      return stats.sum;
+    case 'max':
+      return stats.max;
+    case 'min':
+      return stats.min;
+  }
+}
+
+/**
+ * The keys whose stats the group data call must answer for these columns (`stats`): metric
+ * columns with a range operator.
+ */
+export function statsKeysOf(columns: readonly Pick<TableColumn, 'key' | 'operator'>[]): string[] {
+  return columns.filter((c) => !isSpecialColumn(c.key) && isRangeOperator(c.operator)).map((c) => c.key);
+}
+
+/**
+ * What a metric column shows for a device (TBL-19): with a range operator, that operator over
+ * the device's values in the range (its stats), else its latest value; undefined when there is
+ * none.
+ */
+export function metricValue(device: GroupDataDevice, column: Pick<TableColumn, 'key' | 'operator'>): unknown {
+  const { key, operator } = column;
+  if (isRangeOperator(operator)) {
+    const stats = device.stats !== undefined && Object.hasOwn(device.stats, key) ? device.stats[key] : undefined;
+    return metricOfStats(stats, operator) ?? undefined;
+  }
+  return Object.hasOwn(device.values, key) ? device.values[key]?.v : undefined;
+}
+
 /**
  * The value a column filters and sorts on: text for text columns, a number (or null when
- * missing) for every other column. ts is epoch seconds; a metric is its latest value.
+ * missing) for every other column. ts is epoch seconds; a metric is what its cell shows (metricValue).
  */
-export function columnValue(device: GroupDataDevice, key: string): string | number | null {
+export function columnValue(
+  device: GroupDataDevice,
+  column: Pick<TableColumn, 'key' | 'operator'>,
+): string | number | null {
+  const key = column.key;
   if (isSpecialColumn(key)) {
     switch (key) {
       case 'messages':
@@ -122,11 +171,11 @@ export function columnValue(device: GroupDataDevice, key: string): string | numb
         return device[key];
     }
   }
-  const entry = Object.hasOwn(device.values, key) ? device.values[key] : undefined;
-  if (entry === undefined) return null;
-  const n = numericCellValue(entry.v);
+  const v = metricValue(device, column);
+  if (v === undefined) return null;
+  const n = numericCellValue(v);
   if (n !== null) return n;
-  return typeof entry.v === 'string' ? entry.v : null;
+  return typeof v === 'string' ? v : null;
 }
 
 /** A filter as the table applies it: the column key, operator and bound(s). */
@@ -294,9 +343,9 @@ export function aggregate(points: readonly { v: unknown; ts: number }[], operato
 export function tableExportCell(device: GroupDataDevice, column: TableColumn, timeZone: string): ExportCell {
   const key = column.key;
   if (!isSpecialColumn(key)) {
-    const entry = Object.hasOwn(device.values, key) ? device.values[key] : undefined;
-    if (entry === undefined) return null;
-    const text = formatMetricCell(entry.v, column);
+    const v = metricValue(device, column);
+    if (v === undefined) return null;
+    const text = formatMetricCell(v, column);
     return text === '' ? null : text;
   }
   if (key === 'ts')

@@ -55,6 +55,7 @@ export function createGroupDataService(deps: GroupDataDeps) {
         fromS,
         toS,
         keys: query.keys,
+        stats: query.stats,
         ...(query.messages === undefined ? {} : { messages: query.messages }),
       });
       const from = Math.floor(fromS / HOUR) * HOUR;

@@ -86,7 +86,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
         tags,
         summary:
           "The group's data for its table, map and headlines: per device summary, values, counts, messages (members)",
-        description: `Per device: the summary fields, last contact (ts), the latest value of each of \`keys\` (a comma list, at most ${GROUP_DATA_MAX_KEYS}), event counts by level and the newest \`messages\` event messages (default ${GROUP_DATA_MESSAGES_DEFAULT}, at most ${GROUP_DATA_MESSAGES_MAX}) within the range, position (gps_lat, gps_lon, gps_hdop) and marker severity. \`from\`/\`to\` are epoch seconds (default: the last ${GROUP_DATA_DEFAULT_DAYS} days to now; at most ${GROUP_DATA_MAX_DAYS} days), floored to whole hours, the end's hour counted whole. Read from what ingest keeps ready.`,
+        description: `Per device: the summary fields, last contact (ts), the latest value of each of \`keys\` (a comma list, at most ${GROUP_DATA_MAX_KEYS}), with \`stats\` (a comma list of keys, as many) the count, sum, min and max of each of those keys' numeric values in the range (from the hourly and daily rollups), event counts by level and the newest \`messages\` event messages (default ${GROUP_DATA_MESSAGES_DEFAULT}, at most ${GROUP_DATA_MESSAGES_MAX}) within the range, position (gps_lat, gps_lon, gps_hdop) and marker severity. \`from\`/\`to\` are epoch seconds (default: the last ${GROUP_DATA_DEFAULT_DAYS} days to now; at most ${GROUP_DATA_MAX_DAYS} days), floored to whole hours, the end's hour counted whole. Read from what ingest keeps ready.`,
         params: GroupParamsSchema,
         querystring: GroupDataQuerySchema,
         response: { 200: GroupDataResponseSchema, ...errorResponses(400, 401, 404) },

@@ -31,11 +31,20 @@ export interface GroupDataQuery {
   keys: readonly string[];
   /** Newest event messages per device within the range (default GROUP_MESSAGES_DEFAULT). */
   messages?: number;
+  /** Numeric keys whose count, sum, min and max over the range are wanted (from the rollups). */
+  stats?: readonly string[];
 }
 
 /** The hourly buckets [fromH, toH] a range covers, floored to whole hours (the end's hour whole). */
 export function hourRange(fromS: number, toS: number): { fromH: number; toH: number } {
   return { fromH: Math.floor(fromS / HOUR) * HOUR, toH: Math.floor(toS / HOUR) * HOUR };
+}
+
+/** What a device's part depends on besides its data: the key of the parts kept for `q` (group-data-cache.ts). */
+export function groupDataQuestion(q: GroupDataQuery): string {
+  const { fromH, toH } = hourRange(q.fromS, q.toS);
+  const limit = Math.min(q.messages ?? GROUP_MESSAGES_DEFAULT, EVENT_NEWEST_MAX);
+  return JSON.stringify([fromH, toH, limit, q.keys, q.stats ?? []]);
 }
 
 /**
@@ -81,7 +90,9 @@ export const EMPTY_GROUP_DATA_PART =
  * `"type"`, `"fw"`, `"machineMake"`, `"machineModel"` from the device's asset notes), `"ts"` (last contact), `"values"` (latest value and time, {v, ts}, of each asked key the
  * device has), `"alarmCount"`, `"warningCount"`, `"alertCount"`, `"infoCount"`, `"messages"`
  * (the newest in the range, newest first, {ts, topic, msg, lv, severity}), `"lat"`, `"lon"`,
- * `"hdop"` and `"severity"` (the marker severity), as JSON object members without the braces.
+ * `"hdop"` and `"severity"` (the marker severity), and with `stats` asked `"stats"` (count, sum,
+ * min and max over the range of each asked key the device has rollups of: the whole UTC days
+ * from daily rollups, the edge hours from hourly ones), as JSON object members without the braces.
  *
  * The messages come from each device's newest-message list (event_newest): its first `limit`
  * when they lie in the range (the usual case: a range ending now), else those of the list in
@@ -96,6 +107,7 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
   const end = toH + HOUR;
   const limit = Math.min(q.messages ?? GROUP_MESSAGES_DEFAULT, EVENT_NEWEST_MAX);
   const readKeys = [...new Set([...q.keys, ...Object.values(POSITION_KEYS)])];
+  const stats = q.stats ?? [];
   const number = (column: string) => `coalesce(${column}::text, 'null')`;
   const text = (value: string) => `to_json(coalesce(${value}, ''))::text`;
   // The values' aggregation sorts about 60,000 rows for 10,000 devices: over the default 4 MB
@@ -141,7 +153,24 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
                             ORDER BY ts DESC FETCH FIRST $8 ROWS WITH TIES) e)
               END AS messages
          FROM n WHERE $8 > 0
-     )
+     )${
+       stats.length === 0
+         ? ''
+         : `, st AS (
+       SELECT device_id,
+              string_agg(to_json(key)::text || ':{"count":' || n || ',"sum":' || s::text || ',"min":' || lo::text ||
+                         ',"max":' || hi::text || '}', ',' ORDER BY key) AS stats
+         FROM (SELECT device_id, key, sum(count) AS n, sum(sum) AS s, min(min) AS lo, max(max) AS hi FROM (
+                 SELECT device_id, key, count, sum, min, max FROM rollup_day
+                  WHERE device_id = ANY($1::text[]) AND key = ANY($15::text[]) AND bucket >= $6 AND bucket < $7
+                 UNION ALL
+                 SELECT device_id, key, count, sum, min, max FROM rollup_hour
+                  WHERE device_id = ANY($1::text[]) AND key = ANY($15::text[])
+                    AND ((bucket >= $4 AND bucket < $6) OR (bucket >= greatest($7, $6) AND bucket <= $5))
+               ) r GROUP BY device_id, key) k
+        GROUP BY device_id
+     )`
+     }
      SELECT string_agg(
               '"deviceid":' || to_json(i.id)::text || ',"name":' || to_json(coalesce(${deviceNameSql('d')}, i.id))::text || ',' ||
               CASE WHEN d.id IS NULL THEN $14 ELSE
@@ -152,13 +181,13 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
                 ',"alertCount":' || coalesce(c.alert, 0) || ',"infoCount":' || coalesce(c.info, 0) ||
                 ',"messages":[' || coalesce(m.messages, '') || '],"lat":' || ${number('lv.lat')} ||
                 ',"lon":' || ${number('lv.lon')} || ',"hdop":' || ${number('lv.hdop')} ||
-                ',"severity":"' || ${MARKER_SQL} || '"' END,
+                ',"severity":"' || ${MARKER_SQL} || '"'${stats.length === 0 ? '' : ` || ',"stats":{' || coalesce(st.stats, '') || '}'`} END,
               chr(1) ORDER BY i.o) AS parts
        FROM unnest($1::text[]) WITH ORDINALITY AS i(id, o)
        LEFT JOIN devices d ON d.id = i.id
        LEFT JOIN lv ON lv.device_id = i.id
        LEFT JOIN c ON c.device_id = i.id
-       LEFT JOIN m ON m.device_id = i.id`,
+       LEFT JOIN m ON m.device_id = i.id${stats.length === 0 ? '' : ' LEFT JOIN st ON st.device_id = i.id'}`,
       [
         [...deviceIds],
         q.keys,
@@ -173,7 +202,8 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
         POSITION_KEYS.hdop,
         end,
         EVENT_NEWEST_MAX,
-        EMPTY_GROUP_DATA_PART,
+        stats.length === 0 ? EMPTY_GROUP_DATA_PART : `${EMPTY_GROUP_DATA_PART},"stats":{}`,
+        ...(stats.length === 0 ? [] : [stats]),
       ],
     );
   });
@@ -181,4 +211,24 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
   if (parts.length !== deviceIds.length)
     throw new Error(`group data: ${parts.length} parts for ${deviceIds.length} devices`);
   return parts;
+}
+
+/**
+ * Each device's data version (migration 018: the device row's xmin and its device_data_versions
+ * row) in the order of `deviceIds`, as text; '' for an id the database does not know. One row of
+ * text, as the parts.
+ */
+export async function deviceDataVersions(db: Db, deviceIds: readonly string[]): Promise<string[]> {
+  if (deviceIds.length === 0) return [];
+  const [row] = await db.query<{ versions: string | null }>(
+    `SELECT string_agg(coalesce(d.xmin::text || '.' || coalesce(v.version::text, ''), ''), ',' ORDER BY i.o) AS versions
+       FROM unnest($1::text[]) WITH ORDINALITY AS i(id, o)
+       LEFT JOIN devices d ON d.id = i.id
+       LEFT JOIN device_data_versions v ON v.device_id = i.id`,
+    [[...deviceIds]],
+  );
+  const versions = (row?.versions ?? '').split(',');
+  if (versions.length !== deviceIds.length)
+    throw new Error(`group data: ${versions.length} versions for ${deviceIds.length} devices`);
+  return versions;
 }

@@ -7,6 +7,7 @@ import {
   eventLabel,
   formatMetricCell,
   isCssColour,
+  metricValue,
   thresholdColour,
   type CountColumnKind,
   type GroupDataDevice,
@@ -55,15 +56,16 @@ export function CountCell({ kind, count }: { kind: CountColumnKind; count: numbe
 }
 
 /**
- * A metric's latest value with dp and unit, marked by its threshold colour when one applies, and
- * underlined in the column's trendColor when it has one (docs/decisions.md 'Widget editor': a
- * line, not the text's colour, so any colour keeps the text readable).
+ * A metric's value (core metricValue: the latest, or the column's operator over the view's
+ * range) with dp and unit, marked by its threshold colour when one applies, and underlined in
+ * the column's trendColor when it has one (docs/decisions.md 'Widget editor': a line, not the
+ * text's colour, so any colour keeps the text readable).
  */
 export function MetricCell({ device, column }: { device: GroupDataDevice; column: TableColumn }) {
-  const entry = Object.hasOwn(device.values, column.key) ? device.values[column.key] : undefined;
-  if (entry === undefined) return <span className="gt-muted">—</span>;
-  const text = formatMetricCell(entry.v, column);
-  const colour = thresholdColour(entry.v, column.thresholds);
+  const v = metricValue(device, column);
+  if (v === undefined) return <span className="gt-muted">—</span>;
+  const text = formatMetricCell(v, column);
+  const colour = thresholdColour(v, column.thresholds);
   const trend = column.trendColor !== undefined && isCssColour(column.trendColor) ? column.trendColor : null;
   return (
     <span

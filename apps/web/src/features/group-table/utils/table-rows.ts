@@ -29,11 +29,10 @@ export interface IndexedFilter {
 }
 
 export function buildRows(devices: readonly GroupDataDevice[], columns: readonly TableColumn[]): TableRow[] {
-  const keys = columns.map((c) => c.key);
   return devices.map((device) => ({
     deviceid: device.deviceid,
     device,
-    cells: keys.map((key) => columnValue(device, key)),
+    cells: columns.map((column) => columnValue(device, column)),
   }));
 }
 

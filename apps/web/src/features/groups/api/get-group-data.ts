@@ -10,6 +10,8 @@ export interface GroupDataParams {
   to?: number;
   /** Record keys whose latest values are wanted. */
   keys?: readonly string[];
+  /** Record keys whose stats over the range (count, sum, min, max) are wanted. */
+  stats?: readonly string[];
 }
 
 /** GET /api/group/{groupid}/data: every device of the group with what the table and the map show. */
@@ -18,6 +20,7 @@ export function getGroupData(groupid: string, params: GroupDataParams = {}): Pro
   if (params.from !== undefined) query.set('from', String(params.from));
   if (params.to !== undefined) query.set('to', String(params.to));
   if (params.keys && params.keys.length > 0) query.set('keys', [...params.keys].sort().join(','));
+  if (params.stats && params.stats.length > 0) query.set('stats', [...params.stats].sort().join(','));
   const qs = query.toString();
   return api.get<GroupDataResponse>(`/group/${encodeURIComponent(groupid)}/data${qs ? `?${qs}` : ''}`, {
     area: 'group',
@@ -26,7 +29,15 @@ export function getGroupData(groupid: string, params: GroupDataParams = {}): Pro
 
 export function groupDataQueryOptions(groupid: string, params: GroupDataParams = {}) {
   return queryOptions({
-    queryKey: ['group', groupid, 'data', params.from ?? null, params.to ?? null, [...(params.keys ?? [])].sort()],
+    queryKey: [
+      'group',
+      groupid,
+      'data',
+      params.from ?? null,
+      params.to ?? null,
+      [...(params.keys ?? [])].sort(),
+      [...(params.stats ?? [])].sort(),
+    ],
     queryFn: () => getGroupData(groupid, params),
     staleTime: STALE_TIMES_MS.data,
     placeholderData: keepPreviousData,

@@ -1,6 +1,6 @@
 /**
  * The data of a group's view in one call (GET /api/group/{groupid}/data): the latest values of
- * every metric column of the view's tables, over the view's range (resolved in the viewer's time
+ * every metric column of the view's tables and the stats of those with a range operator, over the view's range (resolved in the viewer's time
  * zone, core resolveTimeRange), loaded again every 30 s (STALE_TIMES_MS.data) while the page is
  * visible.
  */
@@ -11,6 +11,7 @@ import {
   STALE_TIMES_MS,
   dataCallRange,
   resolveTimeRange,
+  statsKeysOf,
   type TableSettings,
   type TimeRange,
   type View,
@@ -57,6 +58,15 @@ export function viewDataKeys(view: View): string[] {
   return [...keys].sort();
 }
 
+/** The keys whose stats over the range the view's tables need: metric columns with a range operator (core statsKeysOf), once each, sorted. */
+export function viewStatsKeys(view: View): string[] {
+  const keys = new Set<string>();
+  for (const widget of Object.values(view.widgets)) {
+    if (widget.type === 'table') for (const key of statsKeysOf(tableSettingsOf(widget).columns)) keys.add(key);
+  }
+  return [...keys].sort();
+}
+
 /**
  * The group data query of a view: the keys its widgets show, over `range` resolved at `nowMs`
  * (both ends floored to whole hours, as the server reads them, so a rolling range keeps one query
@@ -64,7 +74,7 @@ export function viewDataKeys(view: View): string[] {
  */
 export function viewDataQueryOptions(groupid: string, view: View, range: TimeRange, nowMs = Date.now()) {
   const { from, to } = dataCallRange(resolveTimeRange(range, nowMs, viewerTimeZone()));
-  return groupDataQueryOptions(groupid, { keys: viewDataKeys(view), from, to });
+  return groupDataQueryOptions(groupid, { keys: viewDataKeys(view), stats: viewStatsKeys(view), from, to });
 }
 
 export function useViewData(groupid: string | undefined, view: View, range: TimeRange) {
