@@ -215,7 +215,7 @@ describe.each(kinds)('group data (%s)', (kind) => {
     /** The kept parts against a read of the moment; returns how many parts the call read again. */
     const same = async (what: string) => {
       const before = telemetry.groupDataCacheStats().read;
-      const kept = await telemetry.groupDataParts(ids, q);
+      const kept = (await telemetry.groupDataParts(ids, q)).map(String);
       const read = telemetry.groupDataCacheStats().read - before;
       expect(kept, what).toEqual(await groupDataParts(db, ids, q));
       return read;
@@ -243,7 +243,7 @@ describe.each(kinds)('group data (%s)', (kind) => {
       source: 'http',
     });
     expect(await same('firmware reported')).toBe(1);
-    expect((await telemetry.groupDataParts([c], q))[0]).toContain('"fw":"SFW009-1.2.3"');
+    expect(String((await telemetry.groupDataParts([c], q))[0])).toContain('"fw":"SFW009-1.2.3"');
     await db.transaction((tx) => repo.moveDeviceData(tx, a, b));
     expect(await same('data transferred')).toBe(2);
     await db.transaction((tx) => repo.deleteDeviceData(tx, b));

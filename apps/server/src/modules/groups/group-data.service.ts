@@ -6,8 +6,9 @@
  * all read from what ingest keeps ready (modules/telemetry group-data.repository.ts).
  *
  * Any member level reads it; anyone else gets the group calls' 404. For 10,000 devices the answer
- * is several megabytes: it is written here as JSON text from the rows (whose values and messages
- * the database already wrote as JSON), not built as objects and encoded again through the schema.
+ * is several megabytes: it is put together here from the devices' parts as the database wrote
+ * them (JSON text, kept as bytes between calls), not built as objects and encoded again through
+ * the schema.
  */
 import { GROUP_DATA_DEFAULT_DAYS, GROUP_DATA_MAX_DAYS, GROUP_ID_PATTERN, type GroupDataQuery } from '@portal/core';
 import type { Db } from '../../db/db';
@@ -20,6 +21,12 @@ import { groupNotFound } from './groups.service';
 
 const HOUR = 3600;
 const DAY = 86_400;
+
+/** The bytes between the devices' parts in the answer. */
+const OPEN = Buffer.from('{');
+const BETWEEN = Buffer.from('},{');
+const CLOSE_END = Buffer.from('}]}');
+const END = Buffer.from(']}');
 
 const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
 
@@ -45,8 +52,8 @@ export function createGroupDataService(deps: GroupDataDeps) {
   const { db, clock, telemetry } = deps;
 
   return {
-    /** The group data as JSON text (core GroupDataResponseSchema); 404 for a non-member, 400 for a bad range. */
-    async data(user: User, groupid: string, query: GroupDataQuery): Promise<string> {
+    /** The group data as JSON text in UTF-8 (core GroupDataResponseSchema); 404 for a non-member, 400 for a bad range. */
+    async data(user: User, groupid: string, query: GroupDataQuery): Promise<Buffer> {
       const found = GROUP_ID_PATTERN.test(groupid) ? await repo.findMembership(db, groupid, user.id) : null;
       if (!found) throw groupNotFound();
       const { fromS, toS } = groupDataRange(query, Math.floor(clock.now().getTime() / 1000));
@@ -60,8 +67,12 @@ export function createGroupDataService(deps: GroupDataDeps) {
       });
       const from = Math.floor(fromS / HOUR) * HOUR;
       const to = Math.floor(toS / HOUR) * HOUR + HOUR;
-      const devices = parts.length === 0 ? '' : `{${parts.join('},{')}}`;
-      return `{"groupid":${JSON.stringify(groupid)},"from":${from},"to":${to},"devices":[${devices}]}`;
+      const pieces: Buffer[] = [
+        Buffer.from(`{"groupid":${JSON.stringify(groupid)},"from":${from},"to":${to},"devices":[`),
+      ];
+      parts.forEach((part, i) => pieces.push(i === 0 ? OPEN : BETWEEN, part));
+      pieces.push(parts.length === 0 ? END : CLOSE_END);
+      return Buffer.concat(pieces);
     },
   };
 }

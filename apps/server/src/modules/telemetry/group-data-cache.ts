@@ -9,19 +9,20 @@
  *
  * Parts are kept per question (range in whole hours, keys, messages): the default range moves
  * with the hour, so an hour's first call writes every part again. The oldest questions are
- * dropped once the parts kept pass `maxChars` (about a byte each: the parts are ASCII JSON
- * mostly).
+ * dropped once the parts kept pass `maxBytes`. Parts are kept as bytes: the answer is put
+ * together by copying them (Buffer.concat) and compressed as it is, where joining 10,000
+ * strings and encoding the 7.7 MB text took about 25 ms.
  */
 
-/** A device's part of the answer as the database wrote it, and the data version it was read at. */
+/** A device's part of the answer as the database wrote it (UTF-8), and the data version it was read at. */
 interface KeptPart {
   version: string;
-  part: string;
+  part: Buffer;
 }
 
 interface Question {
   parts: Map<string, KeptPart>;
-  chars: number;
+  bytes: number;
 }
 
 export interface GroupDataCacheStats {
@@ -31,10 +32,10 @@ export interface GroupDataCacheStats {
   read: number;
 }
 
-export function createGroupDataCache(maxChars: number) {
+export function createGroupDataCache(maxBytes: number) {
   /** Questions by key, least recently asked first (a Map keeps insertion order). */
   const questions = new Map<string, Question>();
-  let chars = 0;
+  let bytes = 0;
   const stats: GroupDataCacheStats = { kept: 0, read: 0 };
 
   function questionOf(key: string): Question {
@@ -44,34 +45,34 @@ export function createGroupDataCache(maxChars: number) {
       questions.set(key, found);
       return found;
     }
-    const made: Question = { parts: new Map(), chars: 0 };
+    const made: Question = { parts: new Map(), bytes: 0 };
     questions.set(key, made);
     return made;
   }
 
   function dropOldest(keep: Question): void {
     for (const [key, question] of questions) {
-      if (chars <= maxChars) return;
+      if (bytes <= maxBytes) return;
       if (question === keep) continue;
       questions.delete(key);
-      chars -= question.chars;
+      bytes -= question.bytes;
     }
   }
 
   return {
     /**
      * The parts of `deviceIds` (in order) for the question `key`, given each device's current
-     * data version (`versions`, same order); `read` writes the parts of the devices whose kept
-     * part is missing or of another version, in the order asked.
+     * data version (`versions`, same order); `read` writes the parts (as text) of the devices
+     * whose kept part is missing or of another version, in the order asked.
      */
     async parts(
       key: string,
       deviceIds: readonly string[],
       versions: readonly string[],
       read: (deviceIds: string[]) => Promise<string[]>,
-    ): Promise<string[]> {
+    ): Promise<Buffer[]> {
       const question = questionOf(key);
-      const parts = new Array<string>(deviceIds.length);
+      const parts = new Array<Buffer>(deviceIds.length);
       const missing: number[] = [];
       deviceIds.forEach((deviceId, i) => {
         const kept = question.parts.get(deviceId);
@@ -85,17 +86,17 @@ export function createGroupDataCache(maxChars: number) {
       let delta = 0;
       missing.forEach((i, n) => {
         const deviceId = deviceIds[i]!;
-        const part = fresh[n]!;
+        const part = Buffer.from(fresh[n]!);
         parts[i] = part;
         delta += part.length - (question.parts.get(deviceId)?.part.length ?? 0);
         question.parts.set(deviceId, { version: versions[i]!, part });
       });
-      question.chars += delta;
-      if (questions.has(key)) chars += delta;
+      question.bytes += delta;
+      if (questions.has(key)) bytes += delta;
       else {
         // Dropped by another call while this one read: kept again from here.
         questions.set(key, question);
-        chars += question.chars;
+        bytes += question.bytes;
       }
       dropOldest(question);
       return parts;

@@ -69,8 +69,8 @@ export const DEFAULT_TELEMETRY_OPTIONS: TelemetryOptions = {
   retentionBatchSize: 5000,
 };
 
-/** The group data parts kept between calls, in characters (about bytes): 10,000 devices' parts are about 8 MB. */
-export const GROUP_DATA_CACHE_CHARS = 64 * 1024 * 1024;
+/** The group data parts kept between calls, in bytes: 10,000 devices' parts are about 8 MB. */
+export const GROUP_DATA_CACHE_BYTES = 64 * 1024 * 1024;
 
 export const INVALID_SETUP_PASSWORD = 'Invalid setup password.';
 
@@ -90,7 +90,7 @@ export function createTelemetryService(deps: {
   const { db, clock, devices, access, delivery, deviceLog, log } = deps;
   const options: TelemetryOptions = { ...DEFAULT_TELEMETRY_OPTIONS, ...deps.options };
   const writer = createIngestWriter({ db, clock, log, devices, deviceLog, options });
-  const groupDataCache = createGroupDataCache(GROUP_DATA_CACHE_CHARS);
+  const groupDataCache = createGroupDataCache(GROUP_DATA_CACHE_BYTES);
   const retention = createRetention({
     db,
     clock,
@@ -192,7 +192,7 @@ export function createTelemetryService(deps: {
      * the order given (no access check here: the caller passes the devices the user may see).
      * Latest values the writer holds back replace older stored ones.
      */
-    async groupDataParts(deviceIds: readonly string[], q: GroupDataQuery): Promise<string[]> {
+    async groupDataParts(deviceIds: readonly string[], q: GroupDataQuery): Promise<Buffer[]> {
       // Only the parts of devices whose data changed since they were kept are read again.
       const versions = await deviceDataVersions(db, deviceIds);
       const parts = await groupDataCache.parts(groupDataQuestion(q), deviceIds, versions, (changed) =>
@@ -203,7 +203,7 @@ export function createTelemetryService(deps: {
         const held = writer.heldLatest(deviceId);
         if (held.length === 0) return;
         // Held values are newer than or as new as the stored ones.
-        const part = JSON.parse(`{${parts[i]}}`) as {
+        const part = JSON.parse(`{${parts[i]!.toString()}}`) as {
           values: Record<string, { v: unknown; ts: number }>;
           lat: number | null;
           lon: number | null;
@@ -222,7 +222,7 @@ export function createTelemetryService(deps: {
           else if (h.key === POSITION_KEYS.lon) part.lon = n;
           else if (h.key === POSITION_KEYS.hdop) part.hdop = n;
         }
-        parts[i] = JSON.stringify(part).slice(1, -1);
+        parts[i] = Buffer.from(JSON.stringify(part).slice(1, -1));
       });
       return parts;
     },
