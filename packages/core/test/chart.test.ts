@@ -148,7 +148,10 @@ describe('alignChartData', () => {
 
   it('reads at most 15 series', () => {
     const series = Array.from({ length: 16 }, () => ({}));
-    const d = alignChartData(series, Array.from({ length: 16 }, () => a));
+    const d = alignChartData(
+      series,
+      Array.from({ length: 16 }, () => a),
+    );
     expect(d.values).toHaveLength(15);
   });
 });

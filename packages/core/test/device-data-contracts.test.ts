@@ -115,8 +115,12 @@ describe('answers', () => {
       deviceid: 'A',
       currentPeriod: { startTime: 0, endTime: 3600, data: { temp: metric } },
       previousPeriod: { startTime: 0, endTime: 0, data: {} },
+      currentIntermediatePeriods: [{ endTime: 3600, data: { temp: metric } }],
     };
     expect(MetricsResponseSchema.parse(metrics)).toEqual(metrics);
+    expect(MetricsResponseSchema.safeParse({ ...metrics, currentIntermediatePeriods: [{ data: {} }] }).success).toBe(
+      false,
+    );
     expect(MetricsResponseSchema.safeParse({ ...metrics, previousPeriod: {} }).success).toBe(false);
     expect(ServerLogResponseSchema.parse({ deviceid: 'A', entries: [] })).toEqual({ deviceid: 'A', entries: [] });
     expect(RpcCancelResultSchema.safeParse({ commandID: 1, state: 'queued' }).success).toBe(false);

@@ -9,6 +9,7 @@ import {
   MetricsQuerySchema,
   floorToHour,
   metricsPeriods,
+  intermediatePeriods,
 } from '../src/index';
 
 const H = 3600;
@@ -45,6 +46,39 @@ describe('floorToHour and metricsPeriods', () => {
 
   it('the metric kinds are min, max, avg, sum, diff and acc (CHT-07)', () => {
     expect(METRIC_KINDS).toEqual(['min', 'max', 'avg', 'sum', 'diff', 'acc']);
+  });
+});
+
+describe('intermediatePeriods (CHT-08)', () => {
+  const H = 3600;
+  const D = 86_400;
+  it('a day or less: its hours', () => {
+    expect(intermediatePeriods({ startTime: 10 * D + 2 * H, endTime: 10 * D + 5 * H })).toEqual({
+      width: H,
+      periods: [
+        { startTime: 10 * D + 2 * H, endTime: 10 * D + 3 * H },
+        { startTime: 10 * D + 3 * H, endTime: 10 * D + 4 * H },
+        { startTime: 10 * D + 4 * H, endTime: 10 * D + 5 * H },
+      ],
+    });
+    expect(intermediatePeriods({ startTime: 10 * D, endTime: 11 * D }).periods).toHaveLength(24);
+  });
+  it('longer: its UTC days, clipped to the period; wider whole days past 400', () => {
+    expect(intermediatePeriods({ startTime: 10 * D + 20 * H, endTime: 12 * D + 3 * H })).toEqual({
+      width: D,
+      periods: [
+        { startTime: 10 * D + 20 * H, endTime: 11 * D },
+        { startTime: 11 * D, endTime: 12 * D },
+        { startTime: 12 * D, endTime: 12 * D + 3 * H },
+      ],
+    });
+    const long = intermediatePeriods({ startTime: 0, endTime: 1000 * D });
+    expect(long.width).toBe(3 * D);
+    expect(long.periods.length).toBeLessThanOrEqual(400);
+    expect(long.periods.at(-1)?.endTime).toBe(1000 * D);
+  });
+  it('an empty period: none', () => {
+    expect(intermediatePeriods({ startTime: 5 * H, endTime: 5 * H }).periods).toEqual([]);
   });
 });
 

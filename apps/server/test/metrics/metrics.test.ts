@@ -332,6 +332,46 @@ function describeMetrics(dbKind: DbKind): void {
         expect(some.previousPeriod.data).toEqual({});
       });
 
+      it("currentIntermediatePeriods: the current period's hours (a day or less), else its UTC days, each with its metrics (CHT-08)", async () => {
+        const hours = await deviceMetrics(
+          fx.users.VIEW.client,
+          `currentStartTime=${h - 3 * HOUR + 59}&currentEndTime=${h - 1}&dataKeys=a,b`,
+        );
+        expect(hours.currentIntermediatePeriods).toEqual([
+          {
+            endTime: h - 2 * HOUR,
+            data: {
+              a: { min: 1, max: 1, avg: 1, sum: 1, diff: 0, acc: 1, count: 1 },
+              b: { min: 10, max: 10, avg: 10, sum: 10, diff: 0, acc: 10, count: 1 },
+            },
+          },
+          {
+            endTime: h - HOUR,
+            data: {
+              a: { min: 5, max: 5, avg: 5, sum: 5, diff: 0, acc: 5, count: 1 },
+              b: { min: 20, max: 20, avg: 20, sum: 20, diff: 0, acc: 20, count: 1 },
+            },
+          },
+        ]);
+        // Three days and a bit: one slice per UTC day (clipped to the period), the counts adding up.
+        const start = h - 3 * 86_400 - 5 * HOUR;
+        const days = await deviceMetrics(fx.users.VIEW.client, `currentStartTime=${start}&currentEndTime=${h}`);
+        const slices = days.currentIntermediatePeriods;
+        expect(slices.at(-1)?.endTime).toBe(h);
+        expect(slices.slice(0, -1).every((s) => s.endTime % 86_400 === 0)).toBe(true);
+        expect(slices.length).toBe(Math.ceil(h / 86_400) - Math.floor(start / 86_400));
+        const count = (key: string) => slices.reduce((n, s) => n + (s.data[key]?.count ?? 0), 0);
+        expect(count('a')).toBe(days.currentPeriod.data.a?.count);
+        expect(count('c')).toBe(1);
+        // An open range has at most 400 slices of whole days.
+        const open = await deviceMetrics(fx.users.VIEW.client, 'currentStartTime=0&currentEndTime=1000000000000');
+        expect(open.currentIntermediatePeriods.length).toBeLessThanOrEqual(400);
+        expect(open.currentIntermediatePeriods.reduce((n, s) => n + (s.data.a?.count ?? 0), 0)).toBe(4);
+        // An empty period has none.
+        const empty = await deviceMetrics(fx.users.VIEW.client, `currentStartTime=${h}&currentEndTime=${h + 10}`);
+        expect(empty.currentIntermediatePeriods).toEqual([]);
+      });
+
       it('includeLatestData: latestData holds the values not older than the current period, lastKnownData all', async () => {
         const answer = await deviceMetrics(
           fx.users.USER.client,

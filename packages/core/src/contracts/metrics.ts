@@ -14,6 +14,7 @@ import { COLUMN_OPERATORS } from '../domain/widget-kinds';
 
 /** Range times are floored to this many seconds (spec 2 section 7). */
 export const METRICS_PERIOD_SECONDS = 3600;
+const DAY_SECONDS = 86_400;
 /** Longest period the group metrics call may cover: the group data call's limit. */
 export const METRICS_MAX_DAYS = GROUP_DATA_MAX_DAYS;
 /** Most keys one device metrics call may name. */
@@ -56,6 +57,31 @@ export function metricsPeriods(q: {
       ? { startTime: floorToHour(q.previousStartTime), endTime: floorToHour(q.previousEndTime) }
       : { startTime: 2 * current.startTime - current.endTime, endTime: current.startTime };
   return { current, previous };
+}
+
+/** The most intermediate periods a metrics answer holds (CHT-08). */
+export const METRICS_MAX_INTERMEDIATE = 400;
+
+/**
+ * The current period's intermediate periods (CHT-08, docs/decisions.md 'Metrics calls'): its
+ * whole UTC days when it is longer than a day (whole multiples of days when there would be more
+ * than METRICS_MAX_INTERMEDIATE), else its hours; each aligned to its width from the epoch and
+ * clipped to the period, in time order. `width` is the slots' width in seconds.
+ */
+export function intermediatePeriods(p: MetricsPeriod): { width: number; periods: MetricsPeriod[] } {
+  const span = p.endTime - p.startTime;
+  if (span <= 0) return { width: METRICS_PERIOD_SECONDS, periods: [] };
+  const width =
+    span <= DAY_SECONDS
+      ? METRICS_PERIOD_SECONDS
+      : Math.max(1, Math.ceil(span / DAY_SECONDS / METRICS_MAX_INTERMEDIATE)) * DAY_SECONDS;
+  const periods: MetricsPeriod[] = [];
+  for (let start = p.startTime; start < p.endTime;) {
+    const end = Math.min(p.endTime, (Math.floor(start / width) + 1) * width);
+    periods.push({ startTime: start, endTime: end });
+    start = end;
+  }
+  return { width, periods };
 }
 
 /** Query text as a number ('' and blanks count as missing; text that is not a number stays NaN and is refused). */
@@ -177,7 +203,7 @@ const PeriodSchema = z.object({ startTime: z.number(), endTime: z.number() });
 
 /**
  * GET /device/{id}/metrics: each period's whole hours and its metrics per key (keys with no
- * numeric value in the period are absent). With includeLatestData: latestData, the newest value
+ * numeric value in the period are absent), and the current period's intermediate periods. With includeLatestData: latestData, the newest value
  * of each key that is not older than the current period's start, and lastKnownData, the newest
  * value of every key however old (spec 2 section 4's stale value).
  */
@@ -185,6 +211,8 @@ export const MetricsResponseSchema = z.object({
   deviceid: z.string(),
   currentPeriod: PeriodSchema.extend({ data: MetricSetSchema }),
   previousPeriod: PeriodSchema.extend({ data: MetricSetSchema }),
+  /** The current period in slices (intermediatePeriods), each with the metrics of its hours. */
+  currentIntermediatePeriods: z.array(z.object({ endTime: z.number(), data: MetricSetSchema })),
   latestData: z.record(z.string(), DataPointSchema).optional(),
   lastKnownData: z.record(z.string(), DataPointSchema).optional(),
 });

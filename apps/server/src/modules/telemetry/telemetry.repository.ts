@@ -393,6 +393,48 @@ export function selectRollupAggregates(
   );
 }
 
+/** A key's aggregate over the hours of one slot (its start, `slot`). */
+export type SlotAggregate = HourAggregate & { slot: number };
+
+/**
+ * Aggregates per key and slot of `width` seconds (slots aligned to multiples of `width`) of the
+ * whole hours in [from, to): hours from the hourly rollups; with whole-day slots (`width` a
+ * multiple of a day) the whole UTC days from the daily ones, as selectRollupAggregates.
+ */
+export function selectRollupSlots(
+  db: Db,
+  deviceId: string,
+  range: TimeRange,
+  width: number,
+  keys?: readonly string[],
+): Promise<SlotAggregate[]> {
+  const from = toInt(range.from);
+  const to = Math.max(from, toInt(range.to));
+  let dayFrom = Math.ceil(from / 86_400) * 86_400;
+  let dayTo = Math.floor(to / 86_400) * 86_400;
+  if (dayFrom >= dayTo || width % 86_400 !== 0) dayFrom = dayTo = to;
+  const part = (table: RollupTable, lo: string, hi: string) =>
+    `SELECT bucket, count, min, max, sum, first, last, first_ts, last_ts FROM ${table}
+      WHERE device_id = $1 AND key = k.key AND bucket >= ${lo} AND bucket < ${hi}`;
+  const keyList = keys ? '(SELECT DISTINCT key FROM unnest($7::text[]) AS u(key))' : 'rollup_keys';
+  return db.query(
+    `WITH RECURSIVE ${ROLLUP_KEYS}
+     SELECT k.key, a.slot, a.count, a.min, a.max, a.sum, a.first, a.last, a.first_ts, a.last_ts
+       FROM ${keyList} k CROSS JOIN LATERAL (
+         SELECT floor(bucket / $6::double precision) * $6::double precision AS slot,
+                sum(count)::integer AS count, min(min) AS min, max(max) AS max, sum(sum) AS sum,
+                (array_agg(first ORDER BY first_ts))[1] AS first, (array_agg(last ORDER BY last_ts DESC))[1] AS last,
+                min(first_ts) AS first_ts, max(last_ts) AS last_ts
+           FROM (${part('rollup_hour', '$2', '$4')} UNION ALL ${part('rollup_day', '$4', '$5')}
+                 UNION ALL ${part('rollup_hour', '$5', '$3')}) x
+          GROUP BY 1
+       ) a
+      WHERE k.key IS NOT NULL
+      ORDER BY a.slot, k.key`,
+    [deviceId, from, to, dayFrom, dayTo, width, ...(keys ? [[...keys]] : [])],
+  );
+}
+
 export function selectLatest(db: Db, deviceId: string): Promise<{ key: string; value: unknown; ts: number }[]> {
   return db.query(`SELECT key, value, ts FROM latest WHERE device_id = $1 ORDER BY key`, [deviceId]);
 }

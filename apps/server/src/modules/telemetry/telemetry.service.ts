@@ -20,6 +20,7 @@ import {
   type DataQuery,
   type ExportQuery,
   metricsPeriods,
+  intermediatePeriods,
   type MetricSet,
   type MetricsPeriod,
   type MetricsQuery,
@@ -408,34 +409,53 @@ export function createTelemetryService(deps: {
 
     /**
      * GET /device/{id}/metrics: each period's metrics per key (core metricsPeriods: whole hours,
-     * the previous period by default the hours just before the current one), and with
+     * the previous period by default the hours just before the current one), the current
+     * period's intermediate periods (core intermediatePeriods: its days, or hours), and with
      * includeLatestData the newest values (latestData: those not older than the current
      * period's start; lastKnownData: all). Any role reads; a stranger gets 404.
      */
     async metrics(userId: string, deviceId: string, q: MetricsQuery): Promise<MetricsResponse> {
       await access.authorize(userId, deviceId, null);
       const { current, previous } = metricsPeriods(q);
+      const metricOf = (r: repo.HourAggregate) => ({
+        min: r.min,
+        max: r.max,
+        avg: r.count > 0 ? r.sum / r.count : 0,
+        sum: r.sum,
+        diff: r.last - r.first,
+        acc: r.last,
+        count: r.count,
+      });
       const period = async (p: MetricsPeriod): Promise<MetricSet> => {
         if (p.endTime <= p.startTime) return {};
         const rows = await repo.selectRollupAggregates(db, deviceId, { from: p.startTime, to: p.endTime }, q.dataKeys);
-        const out: MetricSet = {};
-        for (const r of rows) {
-          out[r.key] = {
-            min: r.min,
-            max: r.max,
-            avg: r.count > 0 ? r.sum / r.count : 0,
-            sum: r.sum,
-            diff: r.last - r.first,
-            acc: r.last,
-            count: r.count,
-          };
-        }
-        return out;
+        return Object.fromEntries(rows.map((r) => [r.key, metricOf(r)]));
       };
+      // The current period in slices, read in one statement grouped by slot.
+      const slices = intermediatePeriods(current);
+      const bySlot = new Map<number, MetricSet>();
+      if (slices.periods.length > 0) {
+        const rows = await repo.selectRollupSlots(
+          db,
+          deviceId,
+          { from: current.startTime, to: current.endTime },
+          slices.width,
+          q.dataKeys,
+        );
+        for (const r of rows) {
+          const set = bySlot.get(r.slot) ?? {};
+          set[r.key] = metricOf(r);
+          bySlot.set(r.slot, set);
+        }
+      }
       const answer: MetricsResponse = {
         deviceid: deviceId,
         currentPeriod: { ...current, data: await period(current) },
         previousPeriod: { ...previous, data: await period(previous) },
+        currentIntermediatePeriods: slices.periods.map((p) => ({
+          endTime: p.endTime,
+          data: bySlot.get(Math.floor(p.startTime / slices.width) * slices.width) ?? {},
+        })),
       };
       if (q.includeLatestData) {
         const wanted = q.dataKeys ? new Set(q.dataKeys) : null;
