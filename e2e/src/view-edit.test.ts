@@ -2,7 +2,8 @@
 // 4, 5, 9; ledger VIEW-11..24): Edit Widgets / Exit Edit, adding each widget kind, dragging and resizing
 // with the mouse saved for the breakpoint it was made at (1280, 800 and 390 px wide, read back through
 // GET views), minW/minH, removing with a confirmation, the limits and their messages, keyboard steps, the
-// widget editor's links, a VIEW member without edit mode, axe and phone width.
+// widget editor's links, two browsers editing one view (the 409 path), a VIEW member without edit
+// mode, axe and phone width.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -299,6 +300,53 @@ describe.skipIf(!chromiumAvailable() && !required)('edit mode on the group dashb
       expect(top).toBeLessThan(tableTop);
     },
   );
+
+  it('two browsers edit one view: the later save from a stale copy is refused (409) and offers Reload, which shows the other change; then it saves (DESIGN.md 5)', async () => {
+    const view = await createView('Two editors', WIDGETS);
+    const first = await signedIn(owner.email);
+    const second = await signedIn(owner.email);
+    for (const page of [first, second]) {
+      await openView(page, view.viewid);
+      await enterEdit(page);
+      await page.locator('.dashboard-grid').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    }
+    const { col } = await steps(first, 'lg');
+    const headline = layoutsOf(view, 'widget4').lg;
+    const chart = layoutsOf(view, 'widget3').lg;
+
+    // The first moves the headline one column right.
+    const moved = nextSave(first);
+    await dragBy(first, item(first, 'widget4').locator('.widget-edit-bar__drag'), col, 0);
+    expect((await moved).status()).toBe(200);
+
+    // The second, still on the version it loaded, makes the chart a column narrower: refused.
+    const corner = item(second, 'widget3').locator('.react-resizable-handle');
+    await corner.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const refused = nextSave(second);
+    await dragBy(second, corner, -col, 0);
+    expect((await refused).status()).toBe(409);
+    const notice = second.getByRole('alert').filter({ has: second.getByRole('button', { name: 'Reload' }) });
+    await notice.waitFor();
+    expect(layoutsOf(await storedView(view.viewid), 'widget3').lg.w).toBe(chart.w);
+    expect(await seriousAxeViolations(second)).toEqual([]);
+
+    // Reload shows the first's move; the resize made again is saved, and both changes are kept.
+    await notice.getByRole('button', { name: 'Reload' }).click();
+    await notice.waitFor({ state: 'detached' });
+    const firstBox = await item(first, 'widget4').boundingBox();
+    await until('the second shows the moved headline', async () => {
+      const box = await item(second, 'widget4').boundingBox();
+      return box !== null && firstBox !== null && Math.abs(box.x - firstBox.x) < 2;
+    });
+    await corner.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const saved = nextSave(second);
+    await dragBy(second, corner, -col, 0);
+    expect((await saved).status()).toBe(200);
+    const stored = await storedView(view.viewid);
+    expect(layoutsOf(stored, 'widget4').lg).toMatchObject({ x: headline.x + 1, y: headline.y });
+    expect(layoutsOf(stored, 'widget3').lg).toMatchObject({ w: chart.w - 1, h: chart.h });
+    expect(stored.version).toBe(view.version + 2);
+  });
 
   it('keyboard users move and resize with the step buttons; focus stays on the button (VIEW-13, 14 by keyboard)', async () => {
     const view = await createView('Keys', WIDGETS);
