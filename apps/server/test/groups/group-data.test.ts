@@ -287,6 +287,20 @@ function describeGroupData(dbKind: DbKind): void {
       expectError(await former.client.get(path), 404, 'NOT_FOUND', GROUP_MESSAGES.notFound);
     });
 
+    it('stats: count, sum, min and max of the numeric values of each asked key in the range; only when asked', async () => {
+      const answer = await data(member.VIEW.client, '?keys=temp&stats=temp,label,nope');
+      const da = deviceIn(answer, a);
+      const temp = da.stats?.temp;
+      expect(temp).toBeDefined();
+      expect(temp!.count).toBeGreaterThan(0);
+      expect(temp!.min).toBeLessThanOrEqual(temp!.max);
+      expect(temp!.sum / temp!.count).toBeGreaterThanOrEqual(temp!.min);
+      expect(temp!.sum / temp!.count).toBeLessThanOrEqual(temp!.max);
+      // A text key has no numbers; an unknown key nothing.
+      expect(Object.keys(da.stats ?? {})).toEqual(['temp']);
+      expect(deviceIn(await data(member.VIEW.client, '?keys=temp'), a).stats).toBeUndefined();
+    });
+
     it('a bad query is 400 { message, code } and changes nothing', async () => {
       const before = await data(admin.client, '?keys=temp');
       const bad = [
@@ -303,6 +317,9 @@ function describeGroupData(dbKind: DbKind): void {
         `?keys=${Array.from({ length: 51 }, (_, i) => `k${i}`).join(',')}`,
         `?keys=${'k'.repeat(65)}`,
         '?keys=temp,,label',
+        `?stats=${Array.from({ length: 51 }, (_, i) => `k${i}`).join(',')}`,
+        `?stats=${'k'.repeat(65)}`,
+        '?stats=temp,,label',
         '?extra=1',
       ];
       for (const query of bad) {
