@@ -10,6 +10,7 @@
  * level reads it; anyone else gets the group calls' 404.
  */
 import {
+  metricOfStats,
   GROUP_ID_PATTERN,
   metricsPeriods,
   type GroupMetricsPeriod,
@@ -29,21 +30,11 @@ export interface GroupMetricsDeps {
   telemetry: Pick<TelemetryService, 'groupKeyAggregates'>;
 }
 
-/** The operator's value of one period's aggregate, or null when no device had a value. */
+/** The operator's value of one period's aggregate (core metricOfStats but latest), or null when no device had a value. */
 function valueOf(operator: MetricsOperator, a: GroupKeyAggregate): number | null {
-  if (a.count === 0) return null;
-  switch (operator) {
-    case 'avg':
-      return a.sum === null ? null : a.sum / a.count;
-    case 'sum':
-      return a.sum;
-    case 'max':
-      return a.max;
-    case 'min':
-      return a.min;
-    case 'latest':
-      return a.latest?.value ?? null;
-  }
+  if (operator === 'latest') return a.count === 0 ? null : (a.latest?.value ?? null);
+  if (a.sum === null || a.min === null || a.max === null) return null;
+  return metricOfStats({ count: a.count, sum: a.sum, min: a.min, max: a.max }, operator);
 }
 
 function periodAnswer(operator: MetricsOperator, period: MetricsPeriod, a: GroupKeyAggregate): GroupMetricsPeriod {

@@ -361,36 +361,13 @@ export type HourAggregate = Omit<RollupRow, 'device_id' | 'bucket'>;
  * 3600): the whole UTC days inside the range from the daily rollups, the hours before and after
  * them from the hourly ones. Every key of the device, or only `keys`.
  */
-export function selectRollupAggregates(
+export async function selectRollupAggregates(
   db: Db,
   deviceId: string,
   range: TimeRange,
   keys?: readonly string[],
 ): Promise<HourAggregate[]> {
-  const from = toInt(range.from);
-  const to = Math.max(from, toInt(range.to));
-  let dayFrom = Math.ceil(from / 86_400) * 86_400;
-  let dayTo = Math.floor(to / 86_400) * 86_400;
-  // No whole day inside: every row comes from the hourly rollups.
-  if (dayFrom >= dayTo) dayFrom = dayTo = to;
-  const part = (table: RollupTable, lo: string, hi: string) =>
-    `SELECT count, min, max, sum, first, last, first_ts, last_ts FROM ${table}
-      WHERE device_id = $1 AND key = k.key AND bucket >= ${lo} AND bucket < ${hi}`;
-  const keyList = keys ? '(SELECT DISTINCT key FROM unnest($6::text[]) AS u(key))' : 'rollup_keys';
-  return db.query(
-    `WITH RECURSIVE ${ROLLUP_KEYS}
-     SELECT k.key, a.count, a.min, a.max, a.sum, a.first, a.last, a.first_ts, a.last_ts
-       FROM ${keyList} k CROSS JOIN LATERAL (
-         SELECT sum(count)::integer AS count, min(min) AS min, max(max) AS max, sum(sum) AS sum,
-                (array_agg(first ORDER BY first_ts))[1] AS first, (array_agg(last ORDER BY last_ts DESC))[1] AS last,
-                min(first_ts) AS first_ts, max(last_ts) AS last_ts
-           FROM (${part('rollup_hour', '$2', '$4')} UNION ALL ${part('rollup_day', '$4', '$5')}
-                 UNION ALL ${part('rollup_hour', '$5', '$3')}) x
-       ) a
-      WHERE k.key IS NOT NULL AND a.count IS NOT NULL
-      ORDER BY k.key`,
-    [deviceId, from, to, dayFrom, dayTo, ...(keys ? [[...keys]] : [])],
-  );
+  return (await aggregateRollups(db, deviceId, range, null, keys)).map(({ slot: _slot, ...aggregate }) => aggregate);
 }
 
 /** A key's aggregate over the hours of one slot (its start, `slot`). */
@@ -398,8 +375,8 @@ export type SlotAggregate = HourAggregate & { slot: number };
 
 /**
  * Aggregates per key and slot of `width` seconds (slots aligned to multiples of `width`) of the
- * whole hours in [from, to): hours from the hourly rollups; with whole-day slots (`width` a
- * multiple of a day) the whole UTC days from the daily ones, as selectRollupAggregates.
+ * whole hours in [from, to), as selectRollupAggregates; with slots shorter than a day (or not
+ * whole days) every row comes from the hourly rollups.
  */
 export function selectRollupSlots(
   db: Db,
@@ -408,11 +385,23 @@ export function selectRollupSlots(
   width: number,
   keys?: readonly string[],
 ): Promise<SlotAggregate[]> {
+  return aggregateRollups(db, deviceId, range, width, keys);
+}
+
+/** selectRollupAggregates (`width` null: one slot, 0) and selectRollupSlots in one statement. */
+function aggregateRollups(
+  db: Db,
+  deviceId: string,
+  range: TimeRange,
+  width: number | null,
+  keys?: readonly string[],
+): Promise<SlotAggregate[]> {
   const from = toInt(range.from);
   const to = Math.max(from, toInt(range.to));
   let dayFrom = Math.ceil(from / 86_400) * 86_400;
   let dayTo = Math.floor(to / 86_400) * 86_400;
-  if (dayFrom >= dayTo || width % 86_400 !== 0) dayFrom = dayTo = to;
+  // No whole day inside (or slots within a day): every row comes from the hourly rollups.
+  if (dayFrom >= dayTo || (width !== null && width % 86_400 !== 0)) dayFrom = dayTo = to;
   const part = (table: RollupTable, lo: string, hi: string) =>
     `SELECT bucket, count, min, max, sum, first, last, first_ts, last_ts FROM ${table}
       WHERE device_id = $1 AND key = k.key AND bucket >= ${lo} AND bucket < ${hi}`;
@@ -421,7 +410,8 @@ export function selectRollupSlots(
     `WITH RECURSIVE ${ROLLUP_KEYS}
      SELECT k.key, a.slot, a.count, a.min, a.max, a.sum, a.first, a.last, a.first_ts, a.last_ts
        FROM ${keyList} k CROSS JOIN LATERAL (
-         SELECT floor(bucket / $6::double precision) * $6::double precision AS slot,
+         SELECT CASE WHEN $6::double precision IS NULL THEN 0
+                     ELSE floor(bucket / $6::double precision) * $6::double precision END AS slot,
                 sum(count)::integer AS count, min(min) AS min, max(max) AS max, sum(sum) AS sum,
                 (array_agg(first ORDER BY first_ts))[1] AS first, (array_agg(last ORDER BY last_ts DESC))[1] AS last,
                 min(first_ts) AS first_ts, max(last_ts) AS last_ts
