@@ -108,8 +108,9 @@ async function saveView(
   const login = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
-    body: JSON.stringify(user),
+    body: JSON.stringify({ email: user.email, password: user.password }),
   });
+  if (login.status !== 200) throw new Error(`bench sign-in failed: ${login.status} ${await login.text()}`);
   const cookie = login.headers
     .getSetCookie()
     .map((line) => line.split(';')[0])
