@@ -8,13 +8,7 @@
  * the web asks before it changes the view and what the server checks again on save.
  */
 import type { z } from 'zod';
-import type {
-  HeadlineSettingsSchema,
-  ChartSettings,
-  Widget,
-  WidgetLayout,
-  WidgetLayouts,
-} from '../contracts/views';
+import type { HeadlineSettingsSchema, ChartSettings, Widget, WidgetLayout, WidgetLayouts } from '../contracts/views';
 import { DEFAULT_TABLE_SETTINGS } from './default-view';
 import type { WidgetType } from './widget-kinds';
 import {

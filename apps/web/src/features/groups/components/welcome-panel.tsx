@@ -11,7 +11,8 @@ export function WelcomePanel() {
         Welcome
       </h1>
       <p className="welcome-panel__text">
-        You are not in a group yet: add a device to get started, or ask a group admin to add you to their group by e-mail.
+        You are not in a group yet: add a device to get started, or ask a group admin to add you to their group by
+        e-mail.
       </p>
       <Link to="/add" className="p-button welcome-panel__action">
         <i className="pi pi-plus" aria-hidden="true" />
