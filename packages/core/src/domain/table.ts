@@ -318,18 +318,7 @@ export function aggregate(points: readonly { v: unknown; ts: number }[], operato
     }
   }
   if (count === 0) return null;
-  switch (operator) {
-    case 'avg':
-      return sum / count;
-    case 'sum':
-      return sum;
-    case 'max':
-      return max;
-    case 'min':
-      return min;
-    case 'latest':
-      return latest;
-  }
+  return operator === 'latest' ? latest : metricOfStats({ count, sum, min, max }, operator);
 }
 
 // ---- Export (issue 13, docs/decisions.md 'Widget export') ----------------------------------------

@@ -40,10 +40,15 @@ export function hourRange(fromS: number, toS: number): { fromH: number; toH: num
   return { fromH: Math.floor(fromS / HOUR) * HOUR, toH: Math.floor(toS / HOUR) * HOUR };
 }
 
+/** How many newest messages per device a query answers (at most what event_newest keeps). */
+function messageLimit(q: GroupDataQuery): number {
+  return Math.min(q.messages ?? GROUP_MESSAGES_DEFAULT, EVENT_NEWEST_MAX);
+}
+
 /** What a device's part depends on besides its data: the key of the parts kept for `q` (group-data-cache.ts). */
 export function groupDataQuestion(q: GroupDataQuery): string {
   const { fromH, toH } = hourRange(q.fromS, q.toS);
-  const limit = Math.min(q.messages ?? GROUP_MESSAGES_DEFAULT, EVENT_NEWEST_MAX);
+  const limit = messageLimit(q);
   return JSON.stringify([fromH, toH, limit, q.keys, q.stats ?? []]);
 }
 
@@ -105,7 +110,7 @@ export async function groupDataParts(db: Db, deviceIds: readonly string[], q: Gr
   const { fromH, toH } = hourRange(q.fromS, q.toS);
   const { dayFrom, dayTo } = rangePlan(fromH, toH);
   const end = toH + HOUR;
-  const limit = Math.min(q.messages ?? GROUP_MESSAGES_DEFAULT, EVENT_NEWEST_MAX);
+  const limit = messageLimit(q);
   const readKeys = [...new Set([...q.keys, ...Object.values(POSITION_KEYS)])];
   const stats = q.stats ?? [];
   const number = (column: string) => `coalesce(${column}::text, 'null')`;

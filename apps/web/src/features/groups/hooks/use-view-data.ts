@@ -46,25 +46,25 @@ export function tableSettingsOf(widget: Widget): TableSettings {
   return widget.settings as TableSettings;
 }
 
-/** The record keys the view's tables show: their columns that are not special kinds, once each, sorted. */
-export function viewDataKeys(view: View): string[] {
+/** The keys `keysOf` takes from the columns of the view's tables, once each, sorted. */
+function tableKeys(view: View, keysOf: (columns: TableSettings['columns']) => string[]): string[] {
   const keys = new Set<string>();
   for (const widget of Object.values(view.widgets)) {
-    if (widget.type !== 'table') continue;
-    for (const column of tableSettingsOf(widget).columns) {
-      if (typeof column.key === 'string' && !SPECIAL.has(column.key)) keys.add(column.key);
-    }
+    if (widget.type === 'table') for (const key of keysOf(tableSettingsOf(widget).columns)) keys.add(key);
   }
   return [...keys].sort();
 }
 
-/** The keys whose stats over the range the view's tables need: metric columns with a range operator (core statsKeysOf), once each, sorted. */
+/** The record keys the view's tables show: their columns that are not special kinds. */
+export function viewDataKeys(view: View): string[] {
+  return tableKeys(view, (columns) =>
+    columns.filter((column) => typeof column.key === 'string' && !SPECIAL.has(column.key)).map((c) => c.key),
+  );
+}
+
+/** The keys whose stats over the range the view's tables need: metric columns with a range operator (core statsKeysOf). */
 export function viewStatsKeys(view: View): string[] {
-  const keys = new Set<string>();
-  for (const widget of Object.values(view.widgets)) {
-    if (widget.type === 'table') for (const key of statsKeysOf(tableSettingsOf(widget).columns)) keys.add(key);
-  }
-  return [...keys].sort();
+  return tableKeys(view, statsKeysOf);
 }
 
 /**
