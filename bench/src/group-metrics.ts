@@ -12,9 +12,10 @@
  *   (core chartDataQuery), one `GET /api/device/{id}/data?fromTime&toTime&dataKeys&dataPoints=600
  *   &downsample=...&events=false` per series, all 15 at once; the time until the last answer, p95
  *   of 20 such charts a run, the median of 3 runs. Target < 150 ms on PostgreSQL (issue 13: 600
- *   points a series). Two ways: downsample=true (the server's width for 600 points: 7 days in
- *   600 buckets is 1,008 s, 15 minutes or more, so whole hours from the hourly rollups: 169
- *   points) and downsample=3600 (the same hours asked by width). Neither carries events.
+ *   points a series). Three ways: downsample=true (the chart's own call: 7 days in 600 buckets
+ *   is 1,008 s, under 20 minutes, so 600 points from the records), downsample=3600 (whole hours
+ *   from the hourly rollups: 169 points) and downsample=1008 (the same width as the first, asked
+ *   by width). None carries events.
  *
  * Data: DEVICES devices each with a 20-key record (the simulator's ORB-C1 model) every
  * INTERVAL_S for 14 days, and the 15 chart devices one a minute for 7 days, fed through the
@@ -122,6 +123,7 @@ async function measure(store: Store): Promise<BenchResult[]> {
     for (const [label, downsample] of [
       ['600pt', 'true'],
       ['hourly', '3600'],
+      ['records-1008s', '1008'],
     ] as const) {
       const chart = async () => {
         const start = performance.now();

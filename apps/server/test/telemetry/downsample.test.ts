@@ -23,7 +23,8 @@ describe('bucketWidth', () => {
     [DAY, 600, 144],
     [600 * (RECORDS_MAX_WIDTH - 1), 600, RECORDS_MAX_WIDTH - 1],
     [600 * RECORDS_MAX_WIDTH, 600, HOUR],
-    [7 * DAY, 600, HOUR],
+    [7 * DAY, 600, 1008],
+    [9 * DAY, 600, HOUR],
     [600 * HOUR, 600, HOUR],
     [600 * HOUR + 1, 600, 2 * HOUR],
     [600 * HOURLY_MAX_WIDTH, 600, HOURLY_MAX_WIDTH],
@@ -32,7 +33,7 @@ describe('bucketWidth', () => {
     [400 * DAY, 100, 4 * DAY],
   ])('%d s over %d points -> %d s', (range, points, width) => expect(bucketWidth(range, points)).toBe(width));
 
-  it('below 15 minutes keeps the exact width; from 15 minutes whole hours; past two hours whole days', () => {
+  it('below 20 minutes keeps the exact width; from 20 minutes whole hours; past two hours whole days', () => {
     for (let range = 1; range < 5000 * DAY; range = Math.ceil(range * 1.7)) {
       const width = bucketWidth(range, 600);
       if (width >= DAY && width > HOURLY_MAX_WIDTH) expect(width % DAY).toBe(0);

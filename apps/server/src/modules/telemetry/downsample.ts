@@ -17,13 +17,15 @@ export const HOURLY_MAX_WIDTH = 2 * 3600;
 /**
  * Widest bucket computed from the records when the server picks the width: from this width on,
  * buckets are whole hours read from the hourly rollups (fewer points than asked, each an hour).
- * A 7-day chart of 600 points (1,008 s buckets) read 10,080 records a series at a record a
- * minute; its 169 hourly rows answer several times faster (docs/decisions.md, group charts).
+ * Twenty minutes keeps a 7-day chart of 600 points (1,008 s buckets, 10,080 records a series at a
+ * record a minute) on the records, so it gets its 600 points, and bounds a read at 20 records a
+ * bucket at that rate (12,000 for 600 points); longer ranges read the hourly rows
+ * (docs/decisions.md, 'Chart bucket widths').
  */
-export const RECORDS_MAX_WIDTH = 15 * 60;
+export const RECORDS_MAX_WIDTH = 20 * 60;
 
 /**
- * The bucket width for a range and a number of points: at least 1 s; from RECORDS_MAX_WIDTH (15
+ * The bucket width for a range and a number of points: at least 1 s; from RECORDS_MAX_WIDTH (20
  * minutes), whole hours (hourly rollups); above HOURLY_MAX_WIDTH, whole days (daily rollups).
  */
 export function bucketWidth(rangeSeconds: number, dataPoints: number): number {

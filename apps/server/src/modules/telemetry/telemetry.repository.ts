@@ -277,17 +277,24 @@ async function selectRecordBucketsOf(
   limit: number,
   keys: string[],
 ): Promise<BucketRow[]> {
-  const averages = keys
+  const values = keys
     .map(
       (_, i) =>
-        `avg(CASE WHEN jsonb_typeof(r.data -> $${i + 5}) = 'number' THEN (r.data ->> $${i + 5})::double precision END)`,
+        `CASE WHEN jsonb_typeof(r.data -> $${i + 5}) = 'number' THEN (r.data ->> $${i + 5})::double precision END AS v${i}`,
     )
     .join(', ');
+  const averages = keys.map((_, i) => `avg(v${i})`).join(', ');
+  // The numbers are taken out of each record before the rows are grouped (OFFSET 0 keeps the
+  // planner from folding the subquery): otherwise the grouping sort carries every record's whole
+  // document, and a week of a record a minute (10,080 rows, 5.8 MB) spilled to disk at the default
+  // work_mem, twice the time of the read itself (EXPLAIN ANALYZE: 20 ms against 10 ms).
   const rows = await db.query<{ bucket: number; v: string }>(
-    `SELECT floor(r.ts / $4) * $4 AS bucket, json_build_array(${averages})::text AS v
-       FROM records r
-      WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts <= $3
-      GROUP BY 1 ORDER BY 1 DESC`,
+    `SELECT bucket, json_build_array(${averages})::text AS v
+       FROM (SELECT floor(r.ts / $4) * $4 AS bucket, ${values}
+               FROM records r
+              WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts <= $3
+             OFFSET 0) s
+      GROUP BY bucket ORDER BY bucket DESC`,
     [deviceId, range.from, range.to, seconds, ...keys],
   );
   const out: BucketRow[] = [];

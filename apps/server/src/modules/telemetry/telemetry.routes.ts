@@ -44,7 +44,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       schema: {
         tags,
         summary: 'Records and events of a device, newest first (optionally downsampled into time buckets)',
-        description: `dataPoints (default ${DEFAULT_DATA_POINTS}, at most ${MAX_DATA_POINTS}) limits records, or buckets per key when downsampling; dataKeys is a comma list; fromTime/toTime are epoch seconds; relative is milliseconds before now; downsample is true (width from the range and dataPoints: whole hours from 15 minutes, whole days when that would take more than two hours) or a bucket width in seconds (whole days read daily rollups, whole hours hourly rollups, shorter widths the records; the buckets holding fromTime and toTime count whole); events=false leaves the events out (a chart's read).`,
+        description: `dataPoints (default ${DEFAULT_DATA_POINTS}, at most ${MAX_DATA_POINTS}) limits records, or buckets per key when downsampling; dataKeys is a comma list; fromTime/toTime are epoch seconds; relative is milliseconds before now; downsample is true (width from the range and dataPoints: whole hours from 20 minutes, whole days when that would take more than two hours) or a bucket width in seconds (whole days read daily rollups, whole hours hourly rollups, shorter widths the records; the buckets holding fromTime and toTime count whole); events=false leaves the events out (a chart's read).`,
         params: AnyDeviceParamsSchema,
         querystring: DataQuerySchema,
         response: { 200: DataResponseSchema, ...errors },
