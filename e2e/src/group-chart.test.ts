@@ -5,7 +5,7 @@
 // has no data, and one stacked with data labels. The charts draw their series (legend entries),
 // one data call per series with 600 points, downsampled for the 24-hour range; 'No Data' for the
 // empty one; selection zoom narrows the x scale and a double-click resets it; pan mode moves it;
-// ax2 scales against the right axis; stacking and labels show; a failed call and Retry; axe-clean;
+// the keyboard pans and zooms; ax2 scales against the right axis; stacking and labels show; a failed call and Retry; axe-clean;
 // at 1280 and 390 px.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -239,7 +239,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
     );
   });
 
-  it('selection zoom narrows the x scale and a double-click resets it; pan mode moves it', async () => {
+  it('selection zoom narrows the x scale and a double-click resets it; pan mode moves it; so do the keys', async () => {
     const page = await signedInPage();
     await page.goto(stack.url(`/group/${groupid}/${viewid}`));
     const fleet = card(page, 'Fleet Battery');
@@ -291,6 +291,24 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
 
     // The Reset zoom button does what the double-click does.
     await fleet.getByRole('button', { name: 'Reset zoom' }).click();
+    expect(await scale(fleet, 'x')).toEqual(whole);
+
+    // The keyboard, with the plot focused: + zooms to the middle half, arrows pan a tenth (Shift:
+    // half), - zooms back out (never past the whole range) and Home resets.
+    const plot = fleet.getByRole('img', { name: /^Fleet Battery: / });
+    await plot.focus();
+    const length = whole[1] - whole[0];
+    const ratioOf = (s: [number, number]) => [(s[0] - whole[0]) / length, (s[1] - whole[0]) / length];
+    await page.keyboard.press('+');
+    expect(ratioOf(await scale(fleet, 'x'))).toEqual([0.25, 0.75]);
+    await page.keyboard.press('ArrowRight');
+    expect(ratioOf(await scale(fleet, 'x')).map((r) => Math.round(r * 100))).toEqual([30, 80]);
+    await page.keyboard.press('Shift+ArrowLeft');
+    expect(ratioOf(await scale(fleet, 'x')).map((r) => Math.round(r * 100))).toEqual([5, 55]);
+    await page.keyboard.press('-');
+    expect(await scale(fleet, 'x')).toEqual(whole);
+    await page.keyboard.press('+');
+    await page.keyboard.press('Home');
     expect(await scale(fleet, 'x')).toEqual(whole);
   });
 

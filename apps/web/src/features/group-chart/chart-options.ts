@@ -150,6 +150,41 @@ export function chartOptions({ settings, labels, data, width, height, ink, grid 
   return { width, height, series, axes, scales, plugins };
 }
 
+/** What a key does to the x range when the plot has focus: arrows pan, + and - zoom, Home resets. */
+export const CHART_KEYS_HELP =
+  'Left and Right arrows pan (with Shift, by half the range), + and - zoom, Home resets the zoom';
+
+/**
+ * The x range after a key (null: the key does nothing): ArrowLeft/ArrowRight move it by a tenth
+ * of its length (half with Shift), '+' halves it and '-' doubles it around its middle (never
+ * beyond the whole range's length), Home returns the whole range.
+ */
+export function keyboardRange(
+  key: string,
+  shift: boolean,
+  [min, max]: [number, number],
+  [wholeMin, wholeMax]: [number, number],
+): [number, number] | null {
+  const length = max - min;
+  const mid = (min + max) / 2;
+  switch (key) {
+    case 'ArrowLeft':
+    case 'ArrowRight': {
+      const step = (shift ? 0.5 : 0.1) * length * (key === 'ArrowLeft' ? -1 : 1);
+      return [min + step, max + step];
+    }
+    case '+':
+    case '=':
+      return [mid - length / 4, mid + length / 4];
+    case '-':
+      return 2 * length >= wholeMax - wholeMin ? [wholeMin, wholeMax] : [mid - length, mid + length];
+    case 'Home':
+      return [wholeMin, wholeMax];
+    default:
+      return null;
+  }
+}
+
 /** Writes each series' value above its points (the visible ones, at most 40 a series) in the label colour. */
 function dataLabelsPlugin(
   settings: ChartSettings,

@@ -6,7 +6,17 @@
  * adds the toolbar (selection zoom or pan, reset), double-click to reset, 'No Data', the
  * crosshair legend, loading and error states, and sizing to the grid cell.
  */
-import { useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import {
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import {
@@ -25,7 +35,7 @@ import {
   type TimeRange,
 } from '@portal/core';
 import { useChartData } from '../api/get-chart-data';
-import { axisTitle, chartOptions } from '../chart-options';
+import { CHART_KEYS_HELP, axisTitle, chartOptions, keyboardRange } from '../chart-options';
 import './group-chart.css';
 
 export interface GroupChartWidgetProps {
@@ -169,6 +179,7 @@ function ChartPlot({ chart, labels, data, title, rangeLabel }: ChartPlotProps) {
   const chartRef = useRef<uPlot | null>(null);
   const dataRef = useRef(data);
   const [mode, setMode] = useState<Mode>('zoom');
+  const keysHelpId = useId();
   const modeRef = useRef<Mode>(mode);
 
   // One uPlot per settings; new data goes in with setData below, keeping a zoom.
@@ -257,6 +268,19 @@ function ChartPlot({ chart, labels, data, title, rangeLabel }: ChartPlotProps) {
     if (u && x.length > 0) u.setScale('x', { min: x[0]!, max: x[x.length - 1]! });
   };
 
+  // With the plot focused, the keyboard pans and zooms as the pointer does (CHART_KEYS_HELP).
+  const onKeyDown = (e: KeyboardEvent) => {
+    const u = chartRef.current;
+    const x = dataRef.current.x;
+    const min = u?.scales.x?.min;
+    const max = u?.scales.x?.max;
+    if (!u || x.length === 0 || min == null || max == null || e.altKey || e.ctrlKey || e.metaKey) return;
+    const next = keyboardRange(e.key, e.shiftKey, [min, max], [x[0]!, x[x.length - 1]!]);
+    if (!next) return;
+    e.preventDefault();
+    u.setScale('x', { min: next[0], max: next[1] });
+  };
+
   return (
     <div
       ref={rootRef}
@@ -299,7 +323,14 @@ function ChartPlot({ chart, labels, data, title, rangeLabel }: ChartPlotProps) {
         className={`group-chart__plot group-chart__plot--${mode}`}
         role="img"
         aria-label={plotDescription(chart, labels.length, title, rangeLabel)}
+        aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight + - Home"
+        aria-describedby={keysHelpId}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
       />
+      <span id={keysHelpId} className="visually-hidden">
+        {CHART_KEYS_HELP}
+      </span>
       <div ref={legendRef} className="group-chart__legend" />
     </div>
   );
