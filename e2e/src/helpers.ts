@@ -77,6 +77,19 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * `include` selects, one line each. The page's context needs bypassCSP: axe goes in as an inline script.
  */
 export async function seriousAxeViolations(page: Page, include?: string): Promise<string[]> {
+  // A dialog fading in has, for a moment, text fainter than it will be: axe looks once the page's
+  // finite animations and transitions have ended (skeletons' endless shimmer aside); should some
+  // never end, axe looks anyway and judges what is there.
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => undefined);
   await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async (scope) => {
     const axe = (

@@ -9,7 +9,7 @@ export function PageLoader() {
   }, []);
   if (!visible) return null;
   return (
-    <div className="page" aria-busy="true" aria-label="Loading">
+    <div className="page" aria-busy="true" role="status" aria-label="Loading">
       <div className="skeleton skeleton--title" />
       <div className="card skeleton-stack">
         <div className="skeleton skeleton--row" />

@@ -69,7 +69,7 @@ export function AccountPage({ tab, onSelectTab }: AccountPageProps) {
 function AccountSkeleton({ failed }: { failed: boolean }) {
   if (failed) return <p className="muted">{ERROR_LOADING_DATA}</p>;
   return (
-    <div className="skeleton-stack" aria-busy="true" aria-label="Loading account">
+    <div className="skeleton-stack" aria-busy="true" role="status" aria-label="Loading account">
       <div className="skeleton skeleton--tabs" />
       <div className="skeleton skeleton--label" />
       <div className="skeleton skeleton--input" />

@@ -69,7 +69,7 @@ export function RecoveryCodesPanel({
       ) : status.isError ? (
         <p className="muted">Could not load how many recovery codes are left.</p>
       ) : (
-        <div className="skeleton skeleton--label" aria-busy="true" aria-label="Loading recovery codes" />
+        <div className="skeleton skeleton--label" aria-busy="true" role="status" aria-label="Loading recovery codes" />
       )}
       {open ? (
         <form className="mfa-step" onSubmit={onSubmit} noValidate>

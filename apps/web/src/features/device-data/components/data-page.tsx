@@ -296,7 +296,7 @@ function confirmationsOf(
 /** The page while its first answers come: the header's lines, the timeline bar and a grid of cards. */
 function DataPageSkeleton() {
   return (
-    <div className="page dp-page" aria-busy="true" aria-label="Loading the device">
+    <div className="page dp-page" aria-busy="true" role="status" aria-label="Loading the device">
       <div className="dp-header-skeleton">
         <div className="skeleton skeleton--label" />
         <div className="skeleton skeleton--title" />

@@ -28,7 +28,9 @@ export function MapCard({ lat, lon, hdop, severity, label, ts }: MapCardProps) {
       <div className={hasPosition ? 'dd-map' : 'dd-map dd-map--empty'}>
         {hasPosition ? (
           <Suspense
-            fallback={<div className="dd-map__canvas skeleton" aria-busy="true" aria-label="Loading the map" />}
+            fallback={
+              <div className="dd-map__canvas skeleton" aria-busy="true" role="status" aria-label="Loading the map" />
+            }
           >
             <LeafletMap lat={lat} lon={lon} hdop={hdop} severity={severity} label={label} ts={ts} />
           </Suspense>

@@ -113,7 +113,7 @@ function ChartBody({ chart, labels, range, title, exportRef }: ChartBodyProps) {
   if (chart.series.length > 0 && pending) {
     return (
       <div className="group-chart" aria-busy="true">
-        <div className="group-chart__skeleton skeleton" aria-label={`Loading ${title}`} />
+        <div className="group-chart__skeleton skeleton" role="status" aria-label={`Loading ${title}`} />
       </div>
     );
   }

@@ -54,7 +54,14 @@ export function GroupMapWidget({ devices, loading }: GroupMapWidgetProps): JSX.E
     <div className="gm-widget">
       <MapBoundary key={attempt.n} onRetry={retry}>
         <Suspense
-          fallback={<div className="gm-frame gm-skeleton skeleton" aria-busy="true" aria-label="Loading the map" />}
+          fallback={
+            <div
+              className="gm-frame gm-skeleton skeleton"
+              aria-busy="true"
+              role="status"
+              aria-label="Loading the map"
+            />
+          }
         >
           <MapView devices={devices} loading={loading} />
         </Suspense>

@@ -56,7 +56,12 @@ export function GroupSettingsPage(props: GroupSettingsPageProps) {
             <Button type="button" label="Try again" icon="pi pi-refresh" outlined onClick={props.onRetry} />
           </div>
         ) : (
-          <div className="card skeleton-stack gs-page-skeleton" aria-busy="true" aria-label="Loading group settings">
+          <div
+            className="card skeleton-stack gs-page-skeleton"
+            aria-busy="true"
+            role="status"
+            aria-label="Loading group settings"
+          >
             <div className="skeleton skeleton--tabs" />
             <div className="skeleton skeleton--label" />
             <div className="skeleton skeleton--input" />

@@ -3,7 +3,7 @@ import { Button } from 'primereact/button';
 /** Rows shaped like the table while it loads. */
 export function TableSkeleton({ label, rows = 3 }: { label: string; rows?: number }) {
   return (
-    <div className="skeleton-stack gs-skeleton" aria-busy="true" aria-label={label}>
+    <div className="skeleton-stack gs-skeleton" aria-busy="true" role="status" aria-label={label}>
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="skeleton skeleton--row" />
       ))}

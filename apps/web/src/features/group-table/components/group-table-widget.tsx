@@ -157,7 +157,7 @@ function activeFilters(columns: readonly TableColumn[], meta: DataTableFilterMet
 function TableSkeleton({ columns }: { columns: number }) {
   const cols = Array.from({ length: Math.max(1, Math.min(columns, 6)) }, (_, i) => i);
   return (
-    <div className="gt-skeleton" aria-busy="true" aria-label="Loading the group's devices">
+    <div className="gt-skeleton" aria-busy="true" role="status" aria-label="Loading the group's devices">
       {SKELETON_ROWS.map((row) => (
         <div key={row} className="gt-skeleton__row">
           {cols.map((c) => (

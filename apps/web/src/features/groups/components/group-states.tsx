@@ -15,6 +15,7 @@ export function HomeSkeleton({ tabsAndCards = false }: { tabsAndCards?: boolean 
     <div
       className="home-skeleton"
       aria-busy="true"
+      role="status"
       aria-label={tabsAndCards ? 'Loading the views' : 'Loading the group'}
     >
       {!tabsAndCards && <div className="skeleton home-skeleton__title" />}

@@ -72,7 +72,7 @@ export function WidgetCard({ id, title, aside, children }: WidgetCardProps) {
 export function WidgetCardSkeleton({ id, title }: { id: string; title: string }) {
   return (
     <WidgetCard id={id} title={title}>
-      <div className="widget-card__skeleton skeleton" aria-busy="true" aria-label={`Loading ${title}`} />
+      <div className="widget-card__skeleton skeleton" aria-busy="true" role="status" aria-label={`Loading ${title}`} />
     </WidgetCard>
   );
 }

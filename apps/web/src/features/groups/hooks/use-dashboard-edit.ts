@@ -8,11 +8,8 @@
  * server's message and the view as stored.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import {
-  VIEW_SAVE_ERROR,
   addWidget,
-  mutationErrorMessage,
   removeWidget,
   tableWidgetChangeError,
   withBreakpointLayout,
@@ -22,9 +19,8 @@ import {
   type ViewWidgets,
   type WidgetType,
 } from '@portal/core';
-import { useMessageDialog } from '@/lib/message-dialog';
-import { viewsQueryOptions } from '../api/get-views';
-import { isStaleViewError, useSaveView, viewInputOf } from '../api/save-view';
+import { useSaveView, viewInputOf } from '../api/save-view';
+import { useViewSaveFailure } from './use-view-save';
 
 /** Widgets shown ahead of the stored view: changed locally, saved as (at most) `version` once answered. */
 interface Local {
@@ -35,12 +31,9 @@ interface Local {
 
 export function useDashboardEdit(groupid: string, view: View) {
   const save = useSaveView(groupid);
-  const messages = useMessageDialog();
-  const queryClient = useQueryClient();
+  const { stale, fail, reload, reloading } = useViewSaveFailure(groupid);
   const [local, setLocal] = useState<Local | null>(null);
   const [saving, setSaving] = useState(false);
-  const [stale, setStale] = useState<string | null>(null);
-  const [reloading, setReloading] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
   /** The view as the server last answered it (its version is the one the next save sends). */
@@ -81,10 +74,9 @@ export function useDashboardEdit(groupid: string, view: View) {
         pending.current = null;
         setSaving(false);
         setLocal(null);
-        if (isStaleViewError(error)) setStale(mutationErrorMessage(error));
-        else messages.show(VIEW_SAVE_ERROR, mutationErrorMessage(error), 'error');
+        fail(error);
       });
-  }, [save, messages]);
+  }, [save, fail]);
 
   /** Shows `next` at once and saves it. */
   const change = useCallback(
@@ -132,17 +124,6 @@ export function useDashboardEdit(groupid: string, view: View) {
     },
     [change],
   );
-
-  /** Loads the views again after a 409; the next change is made on the other person's version. */
-  const reload = useCallback(async () => {
-    setReloading(true);
-    try {
-      await queryClient.refetchQueries({ queryKey: viewsQueryOptions(groupid).queryKey });
-      setStale(null);
-    } finally {
-      setReloading(false);
-    }
-  }, [queryClient, groupid]);
 
   return {
     widgets,

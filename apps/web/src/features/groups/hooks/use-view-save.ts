@@ -11,27 +11,26 @@ import { useMessageDialog } from '@/lib/message-dialog';
 import { viewsQueryOptions } from '../api/get-views';
 import { isStaleViewError, useSaveView } from '../api/save-view';
 
-export function useViewSave(groupid: string) {
-  const save = useSaveView(groupid);
+/**
+ * What a failed view save does, for every kind of save (a dialog's, edit mode's): a 409 sets
+ * `stale` to the server's message (shown with Reload, which loads the views again), any other
+ * failure shows 'An error occurred' with the server's message.
+ */
+export function useViewSaveFailure(groupid: string) {
   const messages = useMessageDialog();
   const queryClient = useQueryClient();
   const [stale, setStale] = useState<string | null>(null);
   const [reloading, setReloading] = useState(false);
 
-  const run = useCallback(
-    (input: ViewInput, onSaved: (view: View) => void) => {
-      setStale(null);
-      save.mutate(input, {
-        onSuccess: (answer) => onSaved(answer.view),
-        onError: (error) => {
-          if (isStaleViewError(error)) setStale(mutationErrorMessage(error));
-          else messages.show(VIEW_SAVE_ERROR, mutationErrorMessage(error), 'error');
-        },
-      });
+  const fail = useCallback(
+    (error: unknown) => {
+      if (isStaleViewError(error)) setStale(mutationErrorMessage(error));
+      else messages.show(VIEW_SAVE_ERROR, mutationErrorMessage(error), 'error');
     },
-    [save, messages],
+    [messages],
   );
 
+  /** Loads the views again after a 409; the next change is made on the other person's version. */
   const reload = useCallback(async () => {
     setReloading(true);
     try {
@@ -42,5 +41,21 @@ export function useViewSave(groupid: string) {
     }
   }, [queryClient, groupid]);
 
-  return { save: run, saving: save.isPending, stale, reload, reloading, clearStale: () => setStale(null) };
+  const clearStale = useCallback(() => setStale(null), []);
+  return { stale, fail, reload, reloading, clearStale };
+}
+
+export function useViewSave(groupid: string) {
+  const save = useSaveView(groupid);
+  const { stale, fail, reload, reloading, clearStale } = useViewSaveFailure(groupid);
+
+  const run = useCallback(
+    (input: ViewInput, onSaved: (view: View) => void) => {
+      clearStale();
+      save.mutate(input, { onSuccess: (answer) => onSaved(answer.view), onError: fail });
+    },
+    [save, fail, clearStale],
+  );
+
+  return { save: run, saving: save.isPending, stale, reload, reloading, clearStale };
 }

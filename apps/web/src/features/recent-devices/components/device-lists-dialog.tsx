@@ -68,8 +68,9 @@ function EntryList({ title, entries, lists, empty, onNavigate }: EntryListProps)
     <section className="device-lists__section" aria-labelledby={headingId}>
       <h3 id={headingId} className="device-lists__heading">
         {title}
-        <span className="badge" aria-label={`${entries.length} entries`}>
+        <span className="badge">
           {entries.length}
+          <span className="visually-hidden"> entries</span>
         </span>
       </h3>
       {entries.length === 0 ? (
