@@ -1,4 +1,7 @@
-/** A small J1939 decoder for the tests: the inverse of src/j1939.ts, written from the standard. */
+/**
+ * A small J1939 decoder for the tests: the inverse of src/j1939.ts's parameters, written from the
+ * standard. DM1 messages are read with the portal's own decoder (core decodeDm1Frames).
+ */
 export interface DecodedId {
   priority: number;
   pgn: number;
@@ -42,23 +45,4 @@ export function decodeEt1(hex: string): number {
 /** Dash display: fuel level 1 (SPN 96) in %. */
 export function decodeFuel(hex: string): number {
   return byte(bytes(hex), 1) * 0.4;
-}
-
-/** DM1: lamps and the active faults (an all-zero DTC means none). */
-export function decodeDm1(hex: string): {
-  redStop: boolean;
-  amber: boolean;
-  dtcs: { spn: number; fmi: number; oc: number }[];
-} {
-  const b = bytes(hex);
-  const lamps = byte(b, 0);
-  const dtcs: { spn: number; fmi: number; oc: number }[] = [];
-  for (let i = 2; i + 3 < b.length; i += 4) {
-    const spn = byte(b, i) | (byte(b, i + 1) << 8) | ((byte(b, i + 2) >> 5) << 16);
-    const fmi = byte(b, i + 2) & 0x1f;
-    const oc = byte(b, i + 3) & 0x7f;
-    if (spn === 0 && fmi === 0) continue;
-    dtcs.push({ spn, fmi, oc });
-  }
-  return { redStop: ((lamps >> 4) & 0x3) === 1, amber: ((lamps >> 2) & 0x3) === 1, dtcs };
 }

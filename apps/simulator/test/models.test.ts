@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceRecordSchema, RECORD_LIMITS, parseDeviceRecord, type DeviceRecord } from '@portal/core';
+import { DeviceRecordSchema, RECORD_LIMITS, decodeDm1Frames, parseDeviceRecord, type DeviceRecord } from '@portal/core';
 import { DeviceModel, MODEL_NAMES, MODELS, levelBand, type ModelName } from '../src/models';
 import { dm1, eec1, j1939Id, PGN } from '../src/j1939';
-import { decodeDm1, decodeEec1, decodeEt1, decodeFuel, decodeId } from './j1939-decode';
+import { decodeEec1, decodeEt1, decodeFuel, decodeId } from './j1939-decode';
 
 const START = Date.UTC(2026, 2, 1, 6) / 1000;
 
@@ -154,16 +154,16 @@ describe('J1939 frames', () => {
     expect(decodeId(0x18fefc17)).toEqual({ priority: 6, pgn: 65276, source: 0x17 });
     expect(eec1(1500.5, 40).data) // 1500.5 rpm / 0.125 = 12004 = 0x2EE4, little endian; torque 40 + 125 = 0xA5
       .toBe('F3FFA5E42E00FFFF');
-    // an SPN above 16 bits keeps its top 3 bits in byte 5
-    const decoded = decodeDm1(
+    // an SPN above 16 bits keeps its top 3 bits in byte 5; the portal's own decoder reads it
+    const [decoded] = decodeDm1Frames([
       dm1([
         { spn: 520_192, fmi: 31, occurrences: 3 },
         { spn: 110, fmi: 0, occurrences: 1 },
-      ]).data,
-    );
-    expect(decoded.dtcs).toEqual([
-      { spn: 520_192, fmi: 31, oc: 3 },
-      { spn: 110, fmi: 0, oc: 1 },
+      ]),
+    ]);
+    expect(decoded?.faults).toEqual([
+      { spn: 520_192, fmi: 31, occurrences: 3 },
+      { spn: 110, fmi: 0, occurrences: 1 },
     ]);
   });
 
@@ -188,13 +188,13 @@ describe('J1939 frames', () => {
           else expect(eec.rpm).toBe(0);
           expect(Math.abs(decodeEt1(byPgn.get(PGN.ET1)?.data ?? '') - engine.coolant)).toBeLessThanOrEqual(0.5);
           expect(Math.abs(decodeFuel(byPgn.get(PGN.DD)?.data ?? '') - engine.fuel)).toBeLessThanOrEqual(0.2);
-          const dm = decodeDm1(byPgn.get(PGN.DM1)?.data ?? '');
-          expect(dm.dtcs.map((d) => `${d.spn}:${d.fmi}`).sort()).toEqual(
+          const [dm] = decodeDm1Frames([byPgn.get(PGN.DM1)!]);
+          expect(dm!.faults.map((d) => `${d.spn}:${d.fmi}`).sort()).toEqual(
             engine.faults.map((d) => `${d.spn}:${d.fmi}`).sort(),
           );
-          if (dm.dtcs.some((d) => d.spn === 110 && d.fmi === 0)) {
+          if (dm!.faults.some((d) => d.spn === 110 && d.fmi === 0)) {
             sawCoolantFault = true;
-            expect(dm.redStop).toBe(true);
+            expect(dm!.lamps.redStop).toBe(true);
             expect(engine.coolant).toBeGreaterThan(99);
           }
           for (const f of [...r.can1, ...(r.can2 ?? [])]) expect(typeof f.id === 'number' && f.id < 2 ** 29).toBe(true);

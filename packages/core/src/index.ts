@@ -48,3 +48,4 @@ export * from './domain/table-export';
 export * from './domain/view-transfer';
 export * from './domain/view-edit';
 export * from './domain/widget-editor';
+export * from './domain/j1939';
