@@ -28,7 +28,10 @@ import {
   type ValidationResult,
 } from '../domain/validation';
 import {
+  CHART_AXES,
+  CHART_LINE_TYPES,
   COLUMN_OPERATORS,
+  DEFAULT_CHART_LINE_WIDTH,
   NUMBER_FILTER_OPERATORS,
   TEXT_FILTER_OPERATORS,
   WIDGET_TYPES,
@@ -95,10 +98,6 @@ export const HeadlineSettingsSchema = z.strictObject({
     .transform((dp) => (dp === undefined ? undefined : clampHeadlineDecimalPlaces(dp))),
 });
 export type HeadlineSettings = z.infer<typeof HeadlineSettingsSchema>;
-
-export const CHART_AXES = ['ax1', 'ax2'] as const;
-export const CHART_LINE_TYPES = ['solid', 'dashed', 'dotted', 'step'] as const;
-export const DEFAULT_CHART_LINE_WIDTH = 2;
 
 /** A chart axis (ax1, ax2): name, unit, bounds (absent: automatic), dp, tick, colour, displayType. */
 export const ChartAxisSchema = z.strictObject({

@@ -5,7 +5,8 @@
  * chart stacks). The web widget only draws what these give.
  */
 import type { ExportTable } from './table-export';
-import { DEFAULT_CHART_LINE_WIDTH, type ChartSettings } from '../contracts/views';
+import type { ChartSettings } from '../contracts/views';
+import { DEFAULT_CHART_LINE_WIDTH } from './widget-kinds';
 import { DEFAULT_DATA_POINTS, MAX_GROUP_CHART_SERIES } from './constants';
 
 // ---- Settings as a view carries them ---------------------------------------------------------

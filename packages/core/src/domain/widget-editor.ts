@@ -4,7 +4,8 @@
  */
 import { MAX_GROUP_CHART_SERIES } from './constants';
 import { widgetLimitMessage } from './messages';
-import { DEFAULT_CHART_LINE_WIDTH, type ChartSettings, type TableColumn } from '../contracts/views';
+import type { ChartSettings, TableColumn } from '../contracts/views';
+import { DEFAULT_CHART_LINE_WIDTH } from './widget-kinds';
 
 type ChartSeries = ChartSettings['series'][number];
 

@@ -8,6 +8,11 @@
 export const WIDGET_TYPES = ['table', 'chart', 'map', 'headline'] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];
 
+/** A chart series' axes, line types and line width when it sets none (spec 2 section 3). */
+export const CHART_AXES = ['ax1', 'ax2'] as const;
+export const CHART_LINE_TYPES = ['solid', 'dashed', 'dotted', 'step'] as const;
+export const DEFAULT_CHART_LINE_WIDTH = 2;
+
 /** Special column kinds of the table (spec 2 section 3), read from the device, not from a metric. */
 export const SPECIAL_COLUMN_KINDS = [
   'alarmCount',

@@ -288,35 +288,26 @@ function ChartPlot({ chart, labels, data, title, rangeLabel }: ChartPlotProps) {
       style={chart.backgroundColor ? { backgroundColor: chart.backgroundColor } : undefined}
     >
       <div className="group-chart__toolbar" role="toolbar" aria-label={`${title} tools`}>
-        <button
-          type="button"
-          className="group-chart__tool"
-          aria-pressed={mode === 'zoom'}
-          aria-label="Selection zoom"
-          title="Selection zoom: drag across the chart to zoom in"
+        <ToolButton
+          label="Selection zoom"
+          hint="Selection zoom: drag across the chart to zoom in"
+          icon="pi-search-plus"
+          pressed={mode === 'zoom'}
           onClick={() => setMode('zoom')}
-        >
-          <i className="pi pi-search-plus" aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          className="group-chart__tool"
-          aria-pressed={mode === 'pan'}
-          aria-label="Pan"
-          title="Pan: drag the chart sideways"
+        />
+        <ToolButton
+          label="Pan"
+          hint="Pan: drag the chart sideways"
+          icon="pi-arrows-h"
+          pressed={mode === 'pan'}
           onClick={() => setMode('pan')}
-        >
-          <i className="pi pi-arrows-h" aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          className="group-chart__tool"
-          aria-label="Reset zoom"
-          title="Reset zoom (or double-click the chart)"
+        />
+        <ToolButton
+          label="Reset zoom"
+          hint="Reset zoom (or double-click the chart)"
+          icon="pi-refresh"
           onClick={reset}
-        >
-          <i className="pi pi-refresh" aria-hidden="true" />
-        </button>
+        />
       </div>
       <div
         ref={plotRef}
@@ -333,6 +324,22 @@ function ChartPlot({ chart, labels, data, title, rangeLabel }: ChartPlotProps) {
       </span>
       <div ref={legendRef} className="group-chart__legend" />
     </div>
+  );
+}
+
+/** A toolbar button: an icon with its name for assistive technology and a hint on hover; a mode button says whether it is on. */
+function ToolButton(props: { label: string; hint: string; icon: string; pressed?: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="group-chart__tool"
+      aria-pressed={props.pressed}
+      aria-label={props.label}
+      title={props.hint}
+      onClick={props.onClick}
+    >
+      <i className={`pi ${props.icon}`} aria-hidden="true" />
+    </button>
   );
 }
 
