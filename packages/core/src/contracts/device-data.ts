@@ -83,7 +83,7 @@ export const DataQuerySchema = z.object({
 });
 export type DataQuery = z.infer<typeof DataQuerySchema>;
 
-/** GET /device/{id}/diagnostics, /serverlog and /rpc: how many entries, newest first. */
+/** GET /device/{id}/diagnostics and /rpc: how many entries, newest first. */
 export const DataPointsQuerySchema = z.object({ dataPoints });
 export type DataPointsQuery = z.infer<typeof DataPointsQuerySchema>;
 
@@ -128,9 +128,28 @@ export const DiagnosticsResponseSchema = z.object({
 });
 export type DiagnosticsResponse = z.infer<typeof DiagnosticsResponseSchema>;
 
+/**
+ * GET /device/{id}/serverlog: how many entries (dataPoints), only those of one `kind`, and only
+ * those older than the entry `before` (an entry id: the last of the page shown, for the next page).
+ */
+export const ServerLogQuerySchema = z.object({
+  dataPoints,
+  kind: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'kind must be 1 to 32 letters, digits, _ or -')
+    .optional(),
+  before: optionalNumber('before').pipe(
+    z.number().int('before must be an entry id').positive('before must be an entry id').max(2_147_483_647).optional(),
+  ),
+});
+export type ServerLogQuery = z.infer<typeof ServerLogQuerySchema>;
+
+/** The entries newest first, whether older ones remain (`more`), and every kind the device's log holds (for a filter). */
 export const ServerLogResponseSchema = z.object({
   deviceid: z.string(),
   entries: z.array(z.object({ id: z.number(), ts: z.number(), kind: z.string(), message: z.string() })),
+  more: z.boolean(),
+  kinds: z.array(z.string()),
 });
 export type ServerLogResponse = z.infer<typeof ServerLogResponseSchema>;
 

@@ -221,6 +221,11 @@ export function unavailableFeatureMessage(feature: UnavailableFeature, tierName:
   return `${feature} are unavailable on the ${tierName} Plan`;
 }
 
+/** A device's server log refused by its plan (spec 1 section 9: Basic has none), in the words of the features above. */
+export function serverLogUnavailableMessage(tierName: string): string {
+  return `The server log is unavailable on the ${tierName} Plan`;
+}
+
 /** Data storage days for a user: 730 for staff admins, otherwise the plan's figure. */
 export function effectiveDataStorageDays(planDays: number, userGroups: readonly string[] | null | undefined): number {
   return isStaffAdmin(userGroups) ? DATA_STORAGE_DAYS_STAFF : planDays;

@@ -26,10 +26,19 @@ export function createDeviceLogService(deps: { db: Db; clock: Clock }) {
       return repo.insertServerLog(tx, rows);
     },
 
-    /** The newest `limit` lines, newest first. */
-    async list(deviceId: string, limit: number) {
-      const rows = await repo.selectServerLog(db, deviceId, limit);
-      return rows.map((r) => ({ id: r.id, ts: new Date(r.ts).getTime() / 1000, kind: r.kind, message: r.message }));
+    /**
+     * The newest `limit` lines, newest first (of one kind, after the line `before`: see
+     * selectServerLog), whether older ones remain, and every kind the device's log holds.
+     */
+    async list(deviceId: string, limit: number, options: { kind?: string; before?: number } = {}) {
+      const [rows, kinds] = await Promise.all([
+        repo.selectServerLog(db, deviceId, limit + 1, options),
+        repo.selectServerLogKinds(db, deviceId),
+      ]);
+      const entries = rows
+        .slice(0, limit)
+        .map((r) => ({ id: r.id, ts: new Date(r.ts).getTime() / 1000, kind: r.kind, message: r.message }));
+      return { entries, more: rows.length > limit, kinds };
     },
   };
 }

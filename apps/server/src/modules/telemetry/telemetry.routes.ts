@@ -23,6 +23,7 @@ import {
   RpcCancelSchema,
   RpcListResponseSchema,
   RpcRequestSchema,
+  ServerLogQuerySchema,
   ServerLogResponseSchema,
   TransferDataBodySchema,
   TransferDataResultSchema,
@@ -79,13 +80,14 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       preHandler: requireUser,
       schema: {
         tags,
-        summary: `The device's server log, newest first: connections, refused messages, dropped keys, commands (ADMIN; dataPoints default ${DEFAULT_SERVER_LOG_ENTRIES})`,
+        summary: `The device's server log, newest first: connections, refused messages, dropped keys, commands`,
+        description: `ADMIN only, on a plan with a server log (not Basic: 403 'The server log is unavailable on the Basic Plan'). dataPoints (default ${DEFAULT_SERVER_LOG_ENTRIES}) entries, only those of \`kind\` when given, only those older than the entry \`before\` (an entry id: the last one shown) when given; \`more\` says whether older entries remain, \`kinds\` lists every kind in the device's log.`,
         params: AnyDeviceParamsSchema,
-        querystring: DataPointsQuerySchema,
+        querystring: ServerLogQuerySchema,
         response: { 200: ServerLogResponseSchema, ...errors },
       },
     },
-    (request) => telemetry.serverLog(signedInUser(request).id, request.params.id, request.query.dataPoints),
+    (request) => telemetry.serverLog(signedInUser(request).id, request.params.id, request.query),
   );
 
   r.get(

@@ -13,8 +13,10 @@ import {
   TRIGGER_COMMAND,
   can,
   clampDataPoints,
+  PLANS,
   dataPlan,
   parseDeviceRecord,
+  serverLogUnavailableMessage,
   type CommandView,
   type DataPoint,
   type DataQuery,
@@ -25,6 +27,7 @@ import {
   type MetricsPeriod,
   type MetricsQuery,
   type MetricsResponse,
+  type ServerLogQuery,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
@@ -377,12 +380,19 @@ export function createTelemetryService(deps: {
       return { deviceid: deviceId, diagnostics: rows.map((r) => ({ ts: r.ts, data: r.data })) };
     },
 
-    async serverLog(userId: string, deviceId: string, limit: number | undefined) {
+    /**
+     * The device's server log (ADMIN, on a plan with a server log: spec 1 section 9; the plan its
+     * data rules follow, dataPlan, as retention keeps the log's lines).
+     */
+    async serverLog(userId: string, deviceId: string, query: ServerLogQuery) {
       await access.authorize(userId, deviceId, 'serverLog');
-      return {
-        deviceid: deviceId,
-        entries: await deviceLog.list(deviceId, clampDataPoints(limit, DEFAULT_SERVER_LOG_ENTRIES)),
-      };
+      const device = await devices.getDevice(deviceId);
+      if (!device) throw new AppError(404, 'NOT_FOUND', 'Device not found');
+      const plan = dataPlan(device, clock.now().getTime());
+      if (!PLANS[plan].serverLog) throw new AppError(403, 'FORBIDDEN', serverLogUnavailableMessage(plan));
+      const limit = clampDataPoints(query.dataPoints, DEFAULT_SERVER_LOG_ENTRIES);
+      const page = await deviceLog.list(deviceId, limit, { kind: query.kind, before: query.before });
+      return { deviceid: deviceId, ...page };
     },
 
     // ------------------------------------------------------------ commands (the delivery module's queue)
