@@ -101,6 +101,14 @@ export async function startStack() {
     if (answer.status() !== 200) throw new Error(`sign-in failed: ${answer.status()} ${await answer.text()}`);
   }
 
+  /**
+   * Moves a device's 'added' time `days` into the past, as if its trial had run that long (a
+   * trial is 90 days: 91 makes the device Basic). Time in the database, not a mocked plan.
+   */
+  async function ageDevice(id: string, days: number): Promise<void> {
+    await portal.db.query('UPDATE devices SET added_ts = added_ts - $2 WHERE id = $1', [id, days * 86_400]);
+  }
+
   async function close() {
     await browser.close();
     await portal.close();
@@ -138,6 +146,7 @@ export async function startStack() {
     createVerifiedUser,
     createStaffUser,
     provisionDevice,
+    ageDevice,
     publish,
     signInContext,
     close,

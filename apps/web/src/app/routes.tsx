@@ -24,6 +24,7 @@ const DataRoute = lazy(() => import('./routes/data-route').then((m) => ({ defaul
 const WidgetEditorRoute = lazy(() =>
   import('./routes/widget-editor-route').then((m) => ({ default: m.WidgetEditorRoute })),
 );
+const ServerLogRoute = lazy(() => import('./routes/server-log-route').then((m) => ({ default: m.ServerLogRoute })));
 const GroupSettingsRoute = lazy(() =>
   import('./routes/group-settings-route').then((m) => ({ default: m.GroupSettingsRoute })),
 );
@@ -43,7 +44,6 @@ const LATER_ROUTES: readonly string[] = [
   '/users/:deviceid',
   '/diag/:deviceid',
   '/script/:deviceid',
-  '/serverlog/:deviceid',
   '/sqadmin',
   '/sqadmin/:deviceid',
   '/sqprov',
@@ -97,6 +97,7 @@ export function AppRoutes() {
           <Route path="/:groupid/add" element={<AddDeviceRoute />} />
           <Route path="/data/:deviceid" element={<DataRoute />} />
           <Route path="/:groupid/data/:deviceid" element={<DataRoute />} />
+          <Route path="/serverlog/:deviceid" element={<ServerLogRoute />} />
           <Route path="/group/:groupid" element={<HomeRoute />} />
           <Route path="/group/:groupid/:viewid" element={<HomeRoute />} />
           <Route path="/group/:groupid/settings" element={<GroupSettingsRoute />} />

@@ -12,8 +12,7 @@ import type { MenuItem } from 'primereact/menuitem';
 import { ERROR_TITLE, exportFileName, resolveTimeRange, type TimeRange } from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
 import type { ExportSource } from '../hooks/use-export-sources';
-import { downloadBlob } from '@/lib/download';
-import { csvBlob } from '../utils/export-files';
+import { csvBlob, downloadBlob } from '@/lib/download';
 import { workbookBlob } from '../utils/workbook';
 import './widget-export.css';
 

@@ -1,0 +1,31 @@
+import { useCallback } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { isDevicePathId } from '@portal/core';
+import { useAuth } from '@/lib/auth/auth-context';
+import { baseTitle } from '@/lib/brand';
+import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
+import { ServerLogPanel } from '@/features/device-server-log/components/server-log-panel';
+import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
+import { NotFound } from '../not-found';
+
+/** /serverlog/{deviceid}: the device's Server Log page (ADMIN, on a plan with a server log; the server decides). */
+export function ServerLogRoute() {
+  const { deviceid = '' } = useParams();
+  const { session } = useAuth();
+  const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
+  const upper = deviceid.toUpperCase();
+  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/serverlog/${upper}`} />;
+  if (!isDevicePathId(deviceid)) return <NotFound />;
+  return (
+    <DeviceSubPage
+      key={deviceid}
+      deviceid={deviceid}
+      page="Server Log"
+      userGroups={session.userGroups}
+      baseTitle={baseTitle}
+      onOpened={onOpened}
+    >
+      {({ name }) => <ServerLogPanel deviceid={deviceid} name={name} />}
+    </DeviceSubPage>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * The frame of a device sub-page (spec 2 section 2: Server Log, Diagnostics, Settings, ...): the
+ * device header with its buttons and plan banners over the page's own content, the not-found
+ * state for a device that is not the user's, and a skeleton until the settings and config have
+ * answered. The content gets the user's access and the device's settings; the server decides
+ * every call again.
+ */
+import { useEffect, type ReactNode } from 'react';
+import { deviceAccess, type DeviceAccess, type DeviceSettingsResponse } from '@portal/core';
+import { configSettings, useDeviceConfig } from '../api/device-config';
+import { isDeviceNotFound } from '../api/device-not-found';
+import { useDeviceSettings } from '../api/device-settings';
+import { useNow } from '../hooks/use-now';
+import { DeviceHeader, type DevicePageName } from './device-header';
+import { DeviceNotFound } from './device-not-found';
+
+export interface DeviceSubPageProps {
+  deviceid: string;
+  page: Exclude<DevicePageName, 'Data'>;
+  userGroups: readonly string[];
+  baseTitle: string;
+  /** Called once the device's name is known (recent devices). */
+  onOpened?: (name: string) => void;
+  children: (device: { access: DeviceAccess; settings: DeviceSettingsResponse; name: string }) => ReactNode;
+}
+
+export function DeviceSubPage({ deviceid, page, userGroups, baseTitle, onOpened, children }: DeviceSubPageProps) {
+  const settingsQuery = useDeviceSettings(deviceid);
+  const settings = settingsQuery.data;
+  const notFound = isDeviceNotFound(settingsQuery.error);
+  const configQuery = useDeviceConfig(deviceid, !notFound);
+  const nowMs = useNow(60_000);
+  const name = settings?.deviceSettings.PORTAL_deviceName || deviceid;
+  useEffect(() => {
+    if (settings) onOpened?.(name);
+  }, [settings, name, onOpened]);
+
+  if (notFound || isDeviceNotFound(configQuery.error))
+    return <DeviceNotFound deviceid={deviceid} baseTitle={baseTitle} />;
+  if (settingsQuery.isPending || configQuery.isPending) {
+    return (
+      <div className="page dp-page" aria-busy="true" role="status" aria-label={`Loading the ${page.toLowerCase()}`}>
+        <div className="dp-header-skeleton">
+          <div className="skeleton skeleton--label" />
+          <div className="skeleton skeleton--title" />
+          <div className="skeleton skeleton--label" />
+        </div>
+        <div className="card skeleton dp-sub-skeleton" />
+      </div>
+    );
+  }
+  if (!settings) {
+    return (
+      <div className="page dp-page">
+        <section className="card dp-empty" role="alert">
+          <p>Error loading device settings</p>
+          <button type="button" className="p-button p-button-outlined" onClick={() => void settingsQuery.refetch()}>
+            Try again
+          </button>
+        </section>
+      </div>
+    );
+  }
+
+  const access = deviceAccess({ settings, userGroups });
+  const endpoint = configSettings(configQuery.data).endpoint as { data_to_portal?: unknown } | undefined;
+  return (
+    <div className="page dp-page">
+      <DeviceHeader
+        deviceid={deviceid}
+        page={page}
+        name={name}
+        settings={settings}
+        access={access}
+        baseTitle={baseTitle}
+        dataToPortalDisabled={endpoint?.data_to_portal === false}
+        nowMs={nowMs}
+      />
+      {children({ access, settings, name })}
+    </div>
+  );
+}
