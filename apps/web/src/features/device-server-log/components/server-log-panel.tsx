@@ -28,17 +28,19 @@ const WHEN_WITH_OFFSET = new Intl.DateTimeFormat(undefined, {
   timeZoneName: 'longOffset',
 });
 
-const ALL_KINDS = '';
+/** The filter's 'All kinds' (a kind is letters, digits, _ and -, so never '*'; an empty value would show no label). */
+const ALL_KINDS = '*';
 
 export function ServerLogPanel({ deviceid, name }: { deviceid: string; name: string }) {
   const [kind, setKind] = useState(ALL_KINDS);
-  const log = useServerLog(deviceid, kind || null);
+  const filtered = kind === ALL_KINDS ? null : kind;
+  const log = useServerLog(deviceid, filtered);
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);
   // The kinds come with every page; keep the chosen one listed even if it has gone meanwhile.
-  const kinds = log.data?.pages[0]?.kinds ?? (kind ? [kind] : []);
+  const kinds = log.data?.pages[0]?.kinds ?? (filtered ? [filtered] : []);
   const options = [
     { label: 'All kinds', value: ALL_KINDS },
-    ...[...new Set([...kinds, ...(kind ? [kind] : [])])].map((k) => ({ label: k, value: k })),
+    ...[...new Set([...kinds, ...(filtered ? [filtered] : [])])].map((k) => ({ label: k, value: k })),
   ];
 
   if (log.isError && !log.data) {
@@ -65,7 +67,7 @@ export function ServerLogPanel({ deviceid, name }: { deviceid: string; name: str
 
   const exportCsv = () => {
     const rows = entries.map((e) => [new Date(e.ts * 1000).toISOString(), e.kind, e.message]);
-    const suffix = kind ? `-${kind}` : '';
+    const suffix = filtered ? `-${filtered}` : '';
     downloadBlob(csvBlob({ columns: ['Time', 'Kind', 'Message'], rows }), `${name}-server-log${suffix}.csv`);
   };
 
@@ -115,7 +117,7 @@ export function ServerLogPanel({ deviceid, name }: { deviceid: string; name: str
           ))}
         </div>
       ) : entries.length === 0 ? (
-        <p className="muted sl-empty">{kind ? `No ${kind} entries.` : 'Nothing logged for this device yet.'}</p>
+        <p className="muted sl-empty">{filtered ? `No ${filtered} entries.` : 'Nothing logged for this device yet.'}</p>
       ) : (
         <div className="sl-table-wrap">
           <table className="sl-table">
