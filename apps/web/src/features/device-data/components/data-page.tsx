@@ -39,7 +39,7 @@ import { useDeviceSettings } from '../api/device-settings';
 import { usePollingSchedule } from '../hooks/use-polling-schedule';
 import { useNow } from '../hooks/use-now';
 import { CustomSettingsCard } from './custom-settings-card';
-import { DeviceHeader } from './device-header';
+import { DeviceHeader, DeviceHeaderSkeleton } from './device-header';
 import { DeviceNotFound } from './device-not-found';
 import { DisplaySettingsDialog } from './display-settings-dialog';
 import { DistributorToolsDialog } from './distributor-tools-dialog';
@@ -297,11 +297,7 @@ function confirmationsOf(
 function DataPageSkeleton() {
   return (
     <div className="page dp-page" aria-busy="true" role="status" aria-label="Loading the device">
-      <div className="dp-header-skeleton">
-        <div className="skeleton skeleton--label" />
-        <div className="skeleton skeleton--title" />
-        <div className="skeleton skeleton--label" />
-      </div>
+      <DeviceHeaderSkeleton />
       <div className="skeleton dp-timeline-skeleton" />
       <div className="dp-grid">
         {Array.from({ length: 8 }, (_, i) => (

@@ -221,3 +221,14 @@ function DeviceName({ deviceid, name, editable }: { deviceid: string; name: stri
     </form>
   );
 }
+
+/** The header's place while a device page's first answers come: its crumbs, name and status lines. */
+export function DeviceHeaderSkeleton() {
+  return (
+    <div className="dp-header-skeleton">
+      <div className="skeleton skeleton--label" />
+      <div className="skeleton skeleton--title" />
+      <div className="skeleton skeleton--label" />
+    </div>
+  );
+}

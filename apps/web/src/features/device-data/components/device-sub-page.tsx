@@ -11,7 +11,7 @@ import { configSettings, useDeviceConfig } from '../api/device-config';
 import { isDeviceNotFound } from '../api/device-not-found';
 import { useDeviceSettings } from '../api/device-settings';
 import { useNow } from '../hooks/use-now';
-import { DeviceHeader, type DevicePageName } from './device-header';
+import { DeviceHeader, DeviceHeaderSkeleton, type DevicePageName } from './device-header';
 import { DeviceNotFound } from './device-not-found';
 
 export interface DeviceSubPageProps {
@@ -40,11 +40,7 @@ export function DeviceSubPage({ deviceid, page, userGroups, baseTitle, onOpened,
   if (settingsQuery.isPending || configQuery.isPending) {
     return (
       <div className="page dp-page" aria-busy="true" role="status" aria-label={`Loading the ${page.toLowerCase()}`}>
-        <div className="dp-header-skeleton">
-          <div className="skeleton skeleton--label" />
-          <div className="skeleton skeleton--title" />
-          <div className="skeleton skeleton--label" />
-        </div>
+        <DeviceHeaderSkeleton />
         <div className="card skeleton dp-sub-skeleton" />
       </div>
     );

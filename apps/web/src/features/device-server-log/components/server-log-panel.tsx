@@ -119,8 +119,8 @@ export function ServerLogPanel({ deviceid, name }: { deviceid: string; name: str
       ) : entries.length === 0 ? (
         <p className="muted sl-empty">{filtered ? `No ${filtered} entries.` : 'Nothing logged for this device yet.'}</p>
       ) : (
-        <div className="sl-table-wrap">
-          <table className="sl-table">
+        <div className="data-table-wrap">
+          <table className="data-table sl-table">
             <thead>
               <tr>
                 <th scope="col">Time</th>

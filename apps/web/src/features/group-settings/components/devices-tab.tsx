@@ -212,8 +212,8 @@ export function DevicesTab({ groupid, groupName, myPermission, deviceSummaries, 
       {shown.length === 0 ? (
         <p className="muted gs-empty">No devices match the filter.</p>
       ) : (
-        <div className="gs-table-wrap">
-          <table className="gs-table gs-table--devices">
+        <div className="data-table-wrap">
+          <table className="data-table gs-table gs-table--devices">
             <thead>
               <tr>
                 {manage && (

@@ -111,8 +111,8 @@ export function MembersTab({ groupid, groupName, myPermission, myUserId, onRemov
           {permissions.data.invites.length === 0 ? (
             <p className="muted gs-empty">No pending invitations.</p>
           ) : (
-            <div className="gs-table-wrap">
-              <table className="gs-table">
+            <div className="data-table-wrap">
+              <table className="data-table gs-table">
                 <thead>
                   <tr>
                     <th scope="col">Email</th>
@@ -208,8 +208,8 @@ interface MemberTableProps {
 
 function MemberTable({ data, manage, myUserId, pendingLevel, onChangeLevel, onRemove }: MemberTableProps) {
   return (
-    <div className="gs-table-wrap">
-      <table className="gs-table">
+    <div className="data-table-wrap">
+      <table className="data-table gs-table">
         <thead>
           <tr>
             <th scope="col">Email</th>

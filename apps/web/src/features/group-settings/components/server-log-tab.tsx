@@ -34,8 +34,8 @@ export function ServerLogTab({ groupid }: { groupid: string }) {
       {log.data.entries.length === 0 ? (
         <p className="muted gs-empty">No changes logged yet.</p>
       ) : (
-        <div className="gs-table-wrap">
-          <table className="gs-table gs-table--log">
+        <div className="data-table-wrap">
+          <table className="data-table gs-table gs-table--log">
             <thead>
               <tr>
                 <th scope="col">Time</th>
