@@ -122,7 +122,9 @@ describe('answers', () => {
       false,
     );
     expect(MetricsResponseSchema.safeParse({ ...metrics, previousPeriod: {} }).success).toBe(false);
-    expect(ServerLogResponseSchema.parse({ deviceid: 'A', entries: [] })).toEqual({ deviceid: 'A', entries: [] });
+    const log = { deviceid: 'A', entries: [], more: false, kinds: ['config'] };
+    expect(ServerLogResponseSchema.parse(log)).toEqual(log);
+    expect(ServerLogResponseSchema.safeParse({ deviceid: 'A', entries: [] }).success).toBe(false);
     expect(RpcCancelResultSchema.safeParse({ commandID: 1, state: 'queued' }).success).toBe(false);
   });
 });

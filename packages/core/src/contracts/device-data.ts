@@ -134,8 +134,7 @@ export type DiagnosticsResponse = z.infer<typeof DiagnosticsResponseSchema>;
  */
 export const ServerLogQuerySchema = z.object({
   dataPoints,
-  kind: z
-    .string()
+  kind: safeString()
     .regex(/^[A-Za-z0-9_-]{1,32}$/, 'kind must be 1 to 32 letters, digits, _ or -')
     .optional(),
   before: optionalNumber('before').pipe(

@@ -148,7 +148,7 @@ export function HomeRoute() {
   // Without a group in the URL, the choice waits for the user's groups.
   if (!urlGroupid && groups.isPending) {
     return (
-      <div className="page">
+      <div className="page home-page">
         <HomeSkeleton />
       </div>
     );
@@ -192,13 +192,13 @@ export function HomeRoute() {
   }
   if (shownName === null) {
     return (
-      <div className="page">
+      <div className="page home-page">
         <HomeSkeleton />
       </div>
     );
   }
   return (
-    <div className="page">
+    <div className="page home-page">
       {header(shownName, true)}
       {views.isError ? (
         <GroupLoadError
