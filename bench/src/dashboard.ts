@@ -12,7 +12,7 @@
  * all in one group of a user who is its ADMIN; the views saved through PUT /group/{id}/view.
  */
 import type { Browser, Page } from 'playwright-core';
-import type { ViewInput, WidgetLayouts } from '@portal/core';
+import { DEFAULT_TABLE_SETTINGS, type ViewInput, type WidgetLayouts } from '@portal/core';
 import { launchBrowser } from '../../e2e/src/browser';
 import type { BenchResult } from './run';
 import { median } from './stats';
@@ -68,7 +68,11 @@ function dashboardView(chartDevices: readonly string[]): ViewInput {
         },
         layouts: at([0, 4, 12, 10], [0, 8, 6, 10], [0, 16, 4, 10]),
       },
-      table: { type: 'table', settings: { columns: [] }, layouts: at([0, 14, 12, 12], [0, 18, 6, 12], [0, 26, 4, 12]) },
+      table: {
+        type: 'table',
+        settings: DEFAULT_TABLE_SETTINGS,
+        layouts: at([0, 14, 12, 12], [0, 18, 6, 12], [0, 26, 4, 12]),
+      },
       map: { type: 'map', settings: {}, layouts: at([0, 26, 12, 12], [0, 30, 6, 12], [0, 38, 4, 12]) },
     },
   } as ViewInput;
@@ -91,7 +95,11 @@ function fleetView(): ViewInput {
         settings: { key: KEY, operator: 'max', dp: 2 },
         layouts: at([6, 0, 6, 4], [3, 0, 3, 4], [0, 4, 4, 4]),
       },
-      table: { type: 'table', settings: { columns: [] }, layouts: at([0, 4, 12, 12], [0, 4, 6, 12], [0, 8, 4, 12]) },
+      table: {
+        type: 'table',
+        settings: DEFAULT_TABLE_SETTINGS,
+        layouts: at([0, 4, 12, 12], [0, 4, 6, 12], [0, 8, 4, 12]),
+      },
       map: { type: 'map', settings: {}, layouts: at([0, 16, 12, 12], [0, 16, 6, 12], [0, 20, 4, 12]) },
     },
   } as ViewInput;
