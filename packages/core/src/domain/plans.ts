@@ -226,6 +226,11 @@ export function serverLogUnavailableMessage(tierName: string): string {
   return `The server log is unavailable on the ${tierName} Plan`;
 }
 
+/** Whether a refusal is the plan's (serverLogUnavailableMessage), not the role's. */
+export function isServerLogUnavailableMessage(message: string): boolean {
+  return /^The server log is unavailable on the .+ Plan$/.test(message);
+}
+
 /** Data storage days for a user: 730 for staff admins, otherwise the plan's figure. */
 export function effectiveDataStorageDays(planDays: number, userGroups: readonly string[] | null | undefined): number {
   return isStaffAdmin(userGroups) ? DATA_STORAGE_DAYS_STAFF : planDays;

@@ -9,7 +9,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
-import { loadErrorDetail } from '@portal/core';
+import { isServerLogUnavailableMessage, loadErrorDetail } from '@portal/core';
 import { ApiError } from '@/lib/api';
 import { csvBlob, downloadBlob } from '@/lib/download';
 import { SERVER_LOG_PAGE, useServerLog, type ServerLogEntry } from '../api/get-server-log';
@@ -51,7 +51,7 @@ export function ServerLogPanel({ deviceid, name }: { deviceid: string; name: str
         <i className={`pi ${refused ? 'pi-lock' : 'pi-exclamation-triangle'} sl-state__icon`} aria-hidden="true" />
         <p className="sl-state__message">{message}</p>
         {refused ? (
-          /\bPlan\b/.test(message) ? (
+          isServerLogUnavailableMessage(message) ? (
             <Link className="p-button p-button-outlined" to="/plans">
               See plans
             </Link>
