@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import {
   BUS_MESSAGE_PGN_RANGE,
   J1939_PGN,
+  busGroupsOf,
   busMessageName,
+  faultTexts,
+  parameterGroupName,
   canId,
   decodeDm1Frames,
   describeFault,
@@ -95,28 +98,30 @@ describe('DM1 payloads', () => {
   });
 });
 
+/** A DM1's identifier, a broadcast announce (BAM) and the packets that carry a payload. */
+const dm1Id = (source: number) => idOf(6, J1939_PGN.DM1, source);
+const bam = (source: number, size: number, pgn: number = J1939_PGN.DM1) =>
+  frame(idOf(7, J1939_PGN.TP_CM | 0xff, source), [
+    32,
+    size & 0xff,
+    size >> 8,
+    Math.ceil(size / 7),
+    0xff,
+    pgn & 0xff,
+    (pgn >> 8) & 0xff,
+    pgn >> 16,
+  ]);
+const packets = (source: number, payload: number[]) => {
+  const out: CanFrame[] = [];
+  for (let i = 0; i * 7 < payload.length; i++) {
+    const chunk = payload.slice(i * 7, i * 7 + 7);
+    while (chunk.length < 7) chunk.push(0xff);
+    out.push(frame(idOf(7, J1939_PGN.TP_DT | 0xff, source), [i + 1, ...chunk]));
+  }
+  return out;
+};
+
 describe('DM1 frames', () => {
-  const dm1Id = (source: number) => idOf(6, J1939_PGN.DM1, source);
-  const bam = (source: number, size: number, pgn: number = J1939_PGN.DM1) =>
-    frame(idOf(7, J1939_PGN.TP_CM | 0xff, source), [
-      32,
-      size & 0xff,
-      size >> 8,
-      Math.ceil(size / 7),
-      0xff,
-      pgn & 0xff,
-      (pgn >> 8) & 0xff,
-      pgn >> 16,
-    ]);
-  const packets = (source: number, payload: number[]) => {
-    const out: CanFrame[] = [];
-    for (let i = 0; i * 7 < payload.length; i++) {
-      const chunk = payload.slice(i * 7, i * 7 + 7);
-      while (chunk.length < 7) chunk.push(0xff);
-      out.push(frame(idOf(7, J1939_PGN.TP_DT | 0xff, source), [i + 1, ...chunk]));
-    }
-    return out;
-  };
   const twoFaults = [0x04, 0xff, ...dtc(100, 1, 3), ...dtc(110, 16, 2)];
 
   it('decodes a single-frame DM1 and one a device logged already reassembled', () => {
@@ -213,5 +218,51 @@ describe('bus message names (REF-04, REF-05)', () => {
   it("answers 'PGN {n}' outside the lookup", () => {
     expect(busMessageName(61444, reference)).toBe('PGN 61444');
     expect(busMessageName(64699, reference)).toBe('PGN 64699');
+  });
+});
+
+describe('what a device hears on a bus (the Diagnostics page)', () => {
+  it('lists each group and source once, with each source’s last DM1 as its group 65226', () => {
+    const engineDm1 = [0x04, 0xff, ...dtc(100, 1, 3), ...dtc(110, 16, 2)];
+    const [first, second] = packets(0x00, engineDm1);
+    const groups = busGroupsOf([
+      frame(idOf(3, 61444, 0x00), [0xf3, 0xff, 0x8c, 0x20, 0x4e, 0x00, 0xff, 0xff]),
+      frame(idOf(6, 65262, 0x00), [0x5a, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+      frame(idOf(3, 61444, 0x00), [0xf3, 0xff, 0x8c, 0x20, 0x4e, 0x00, 0xff, 0xff]),
+      frame(dm1Id(0x17), [0x00, 0xff, ...dtc(0, 0, 0), 0xff, 0xff]),
+      bam(0x00, engineDm1.length),
+      first!,
+      second!,
+      { id: 'zz', data: '' } as unknown as CanFrame,
+    ]);
+    expect(groups.map((g) => [g.pgn, g.source])).toEqual([
+      [61444, 0x00],
+      [65262, 0x00],
+      [J1939_PGN.DM1, 0x17],
+      [J1939_PGN.TP_CM, 0x00],
+      [J1939_PGN.TP_DT, 0x00],
+      [J1939_PGN.DM1, 0x00],
+    ]);
+    expect(groups[2]!.dm1).toEqual({
+      lamps: { malfunction: false, redStop: false, amberWarning: false, protect: false },
+      faults: [],
+    });
+    expect(groups[5]!.dm1?.faults.map((f) => faultCodeKey(f.spn, f.fmi))).toEqual(['100:1', '110:16']);
+    expect(groups[0]!.dm1).toBeNull();
+  });
+
+  it('names a fault’s parameter and failure mode apart, with the fallbacks', () => {
+    expect(faultTexts(100, 1, reference)).toEqual({
+      spnName: 'Engine Oil Pressure',
+      fmiText: 'Below normal (most severe)',
+    });
+    expect(faultTexts(3014, 40, reference)).toEqual({ spnName: 'SPN 3014', fmiText: 'FMI 40' });
+    expect(faultTexts(520_200, 31, reference).spnName).toBe('Manufacturer-specific SPN 520200');
+  });
+
+  it('names groups below the lookup’s range from the reference data, and unknown ones by number', () => {
+    expect(parameterGroupName(61444, reference)).toBe('Electronic Engine Controller 1 (EEC1)');
+    expect(parameterGroupName(65226, reference)).toBe('Active Diagnostic Trouble Codes (DM1)');
+    expect(parameterGroupName(1, reference)).toBe('PGN 1');
   });
 });

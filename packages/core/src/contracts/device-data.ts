@@ -122,9 +122,56 @@ export const DataResponseSchema = z.object({
 });
 export type DataResponse = z.infer<typeof DataResponseSchema>;
 
+/** An active J1939 fault as the device's last DM1 from a controller reported it, with its texts. */
+export const ActiveFaultViewSchema = z.object({
+  bus: z.number().int(),
+  /** The reporting controller's address. */
+  source: z.number().int(),
+  spn: z.number().int(),
+  fmi: z.number().int(),
+  /** How often it occurred (null: the controller does not count). */
+  occurrences: z.number().int().nullable(),
+  /** 'SPN:FMI'. */
+  code: z.string(),
+  spnName: z.string(),
+  fmiText: z.string(),
+  /** When the DM1 that reports it was recorded (epoch s). */
+  ts: z.number(),
+});
+export type ActiveFaultView = z.infer<typeof ActiveFaultViewSchema>;
+
+/** A controller's DM1 lamps, as last reported. */
+export const Dm1LampsViewSchema = z.object({
+  bus: z.number().int(),
+  source: z.number().int(),
+  malfunction: z.boolean(),
+  redStop: z.boolean(),
+  amberWarning: z.boolean(),
+  protect: z.boolean(),
+  ts: z.number(),
+});
+export type Dm1LampsView = z.infer<typeof Dm1LampsViewSchema>;
+
+/** A parameter group (PGN) heard from a source on one of the device's CAN buses. */
+export const BusMessageViewSchema = z.object({
+  bus: z.number().int(),
+  pgn: z.number().int(),
+  source: z.number().int(),
+  name: z.string(),
+  /** Last heard (epoch s). */
+  ts: z.number(),
+});
+export type BusMessageView = z.infer<typeof BusMessageViewSchema>;
+
 export const DiagnosticsResponseSchema = z.object({
   deviceid: z.string(),
   diagnostics: z.array(z.object({ ts: z.number(), data: z.unknown() })),
+  /** J1939 active faults (DM1) decoded at ingest, by bus, controller and SPN. */
+  faults: z.array(ActiveFaultViewSchema),
+  /** Lamps of each controller that sent a DM1. */
+  lamps: z.array(Dm1LampsViewSchema),
+  /** The parameter groups heard on the device's buses, by bus and PGN. */
+  busMessages: z.array(BusMessageViewSchema),
 });
 export type DiagnosticsResponse = z.infer<typeof DiagnosticsResponseSchema>;
 

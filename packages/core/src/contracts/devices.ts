@@ -217,17 +217,28 @@ export const DeviceUserDeleteBodySchema = z.strictObject({
 
 export const PermissionsQuerySchema = z.strictObject({ flattenGroups: z.enum(['true', 'false']).optional() });
 
+/** A group through which a user holds a level on the device: its id, its name and the member's level. */
+export const DeviceUserGroupAccessSchema = z.object({
+  groupid: z.string(),
+  groupName: z.string(),
+  permission: DeviceRoleSchema,
+});
+export type DeviceUserGroupAccess = z.infer<typeof DeviceUserGroupAccessSchema>;
+
 /**
  * A user of the device. With flattenGroups=true, members of the device's groups are listed too:
  * permission is then the highest of the direct grant and the group levels, `direct` says whether a
- * direct grant exists, and `groups` names the groups (ids) that give a level.
+ * direct grant exists (`directPermission` is its role), `groups` names the groups (ids) that give
+ * a level and `groupAccess` the same groups with their names and the member's level in each.
  */
 export const DeviceUserEntrySchema = z.object({
   userid: z.string(),
   email: z.string(),
   permission: DeviceRoleSchema,
   direct: z.boolean().optional(),
+  directPermission: DeviceRoleSchema.optional(),
   groups: z.array(z.string()).optional(),
+  groupAccess: z.array(DeviceUserGroupAccessSchema).optional(),
 });
 export const DeviceInviteEntrySchema = z.object({ email: z.string(), permission: DeviceRoleSchema });
 export const PermissionsResponseSchema = z.object({
@@ -236,6 +247,7 @@ export const PermissionsResponseSchema = z.object({
   invites: z.array(DeviceInviteEntrySchema),
 });
 export type DeviceUserEntry = z.infer<typeof DeviceUserEntrySchema>;
+export type DevicePermissionsResponse = z.infer<typeof PermissionsResponseSchema>;
 
 export const DeviceUserResultSchema = z.object({
   message: z.string(),

@@ -185,6 +185,8 @@ export const COMMAND_EXPIRY_S = 7 * 86_400;
 export const REFRESH_COOLDOWN_S = 5;
 /** Points a data or diagnostics call gives when dataPoints is not sent (spec 2 sections 7 and 9). */
 export const DEFAULT_DATA_POINTS = 600;
+/** Diagnostics messages asked for: 600 on a device's Diagnostics page, 15 where a list shows a few (spec 2 section 7). */
+export const DIAGNOSTICS_POINTS = { devicePage: 600, list: 15 } as const;
 /** The most points (records, buckets per key, diagnostics, log lines, commands) one call may ask for. */
 export const MAX_DATA_POINTS = 10_000;
 /** Server-log lines GET /device/{id}/serverlog gives when dataPoints is not sent. */

@@ -180,6 +180,8 @@ export interface J1939Reference {
   fmis: ReadonlyMap<number, FmiEntry>;
   /** The bus message names: parameter groups within BUS_MESSAGE_PGN_RANGE. */
   pgns: ReadonlyMap<number, PgnEntry>;
+  /** Every parameter group the reference data names (engine messages below the lookup's range too). */
+  allPgns: ReadonlyMap<number, PgnEntry>;
 }
 
 /** The tables from the reference data's lists (spn-names.json, fmi.json, pgn-names.json). */
@@ -193,6 +195,7 @@ export function j1939Reference(data: {
     spns: new Map(data.spns.map((s) => [s.spn, s])),
     fmis: new Map(data.fmis.map((f) => [f.fmi, f])),
     pgns: new Map(data.pgns.filter(inRange).map((p) => [p.pgn, p])),
+    allPgns: new Map(data.pgns.map((p) => [p.pgn, p])),
   };
 }
 
@@ -214,11 +217,20 @@ export function parseFaultCodeKey(key: string): { spn: number; fmi: number } | n
  * one 'Manufacturer-specific SPN {n} - …'; an unknown failure mode 'FMI {n}'.
  */
 export function describeFault(spn: number, fmi: number, reference: J1939Reference): string {
-  const mode = reference.fmis.get(fmi)?.short ?? `FMI ${fmi}`;
+  const { spnName, fmiText } = faultTexts(spn, fmi, reference);
+  return `${spnName} - ${fmiText}`;
+}
+
+/**
+ * A fault code's two texts: the parameter's name ('Manufacturer-specific SPN {n}' or 'SPN {n}'
+ * when the data has none) and the failure mode's short text ('FMI {n}' when unknown).
+ */
+export function faultTexts(spn: number, fmi: number, reference: J1939Reference): { spnName: string; fmiText: string } {
+  const fmiText = reference.fmis.get(fmi)?.short ?? `FMI ${fmi}`;
   const entry = reference.spns.get(spn);
-  if (entry?.proprietary_range || spn >= PROPRIETARY_SPN_FROM) return `Manufacturer-specific SPN ${spn} - ${mode}`;
-  if (!entry || entry.placeholder) return `SPN ${spn} - ${mode}`;
-  return `${entry.name} - ${mode}`;
+  if (entry?.proprietary_range || spn >= PROPRIETARY_SPN_FROM)
+    return { spnName: `Manufacturer-specific SPN ${spn}`, fmiText };
+  return { spnName: !entry || entry.placeholder ? `SPN ${spn}` : entry.name, fmiText };
 }
 
 /** The description of a key 'SPN:FMI' (REF-03); a key that is not one reads 'Unknown fault code {key}'. */
@@ -227,9 +239,51 @@ export function describeFaultCode(key: string, reference: J1939Reference): strin
   return code ? describeFault(code.spn, code.fmi, reference) : `Unknown fault code ${key}`;
 }
 
+const pgnEntryName = (entry: PgnEntry) => (entry.acronym ? `${entry.name} (${entry.acronym})` : entry.name);
+
 /** A bus message group's name ('Active Diagnostic Trouble Codes (DM1)'), or 'PGN {n}' when the lookup has none. */
 export function busMessageName(pgn: number, reference: J1939Reference): string {
   const entry = reference.pgns.get(pgn);
-  if (!entry) return `PGN ${pgn}`;
-  return entry.acronym ? `${entry.name} (${entry.acronym})` : entry.name;
+  return entry ? pgnEntryName(entry) : `PGN ${pgn}`;
+}
+
+/**
+ * The name of a parameter group seen on a device's bus: the bus message-name lookup's, else the
+ * reference data's for groups below its range (engine messages such as EEC1, 61444), else 'PGN {n}'.
+ */
+export function parameterGroupName(pgn: number, reference: J1939Reference): string {
+  const entry = reference.pgns.get(pgn) ?? reference.allPgns.get(pgn);
+  return entry ? pgnEntryName(entry) : `PGN ${pgn}`;
+}
+
+/** A DM1 as kept for a device: its lamps and active faults. */
+export type Dm1State = Omit<Dm1Report, 'source'>;
+
+/** A parameter group heard from one source on a bus; the DM1's state with it for PGN 65226. */
+export interface BusGroupSeen {
+  pgn: number;
+  source: number;
+  dm1: Dm1State | null;
+}
+
+/**
+ * What a record's frames from one bus tell: each parameter group and source once (in first-seen
+ * order), and for each source that sent a DM1 (directly or multi-packet) its last report, as the
+ * group 65226 of that source. The transport protocol's own groups are listed as heard.
+ */
+export function busGroupsOf(frames: readonly CanFrame[]): BusGroupSeen[] {
+  const seen = new Map<string, BusGroupSeen>();
+  for (const frame of frames) {
+    const id = canId(frame.id);
+    if (id === null) continue;
+    const pgn = j1939Pgn(id);
+    const source = j1939Source(id);
+    const key = `${pgn}:${source}`;
+    if (!seen.has(key)) seen.set(key, { pgn, source, dm1: null });
+  }
+  for (const report of decodeDm1Frames(frames)) {
+    const { source, ...state } = report;
+    seen.set(`${J1939_PGN.DM1}:${source}`, { pgn: J1939_PGN.DM1, source, dm1: state });
+  }
+  return [...seen.values()];
 }
