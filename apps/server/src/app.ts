@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import {
   BRANDS,
+  DEFAULT_FIRMWARE_VERSIONS,
   DEFAULT_MAP_TILES,
   tileImageSource,
   type BrandConfig,
@@ -72,6 +73,8 @@ import {
 import { registerTelemetryRoutes } from './modules/telemetry/telemetry.routes';
 import { createDeviceConfigService } from './modules/device-config/device-config.service';
 import { registerDeviceConfigRoutes } from './modules/device-config/device-config.routes';
+import { createAlertsService, type AlertsOptions, type AlertsService } from './modules/alerts/alerts.service';
+import { registerAlertsRoutes } from './modules/alerts/alerts.routes';
 import { registerIngestRoutes } from './ingest/http';
 
 /** Default body limit of every route: the API takes small JSON bodies only. */
@@ -96,9 +99,13 @@ export interface AppOptions {
   authLimits?: Partial<AuthLimits>;
   /** Ingest queue, retention and delivery settings (tests). */
   telemetry?: Partial<TelemetryOptions & DeliveryOptions>;
+  /** Alert timer (tests: tickMs 0, and they call services.alerts.tick()). */
+  alerts?: Partial<AlertsOptions>;
   logLevel?: string;
   /** Where map tiles come from (MAP_TILE_URL); OpenStreetMap's by default. */
   mapTiles?: MapTiles;
+  /** The known firmware a firmware update may name (FIRMWARE_VERSIONS); DEFAULT_FIRMWARE_VERSIONS by default. */
+  firmwareVersions?: readonly string[];
   /** Where logs go (default stdout). */
   logStream?: DestinationStream;
 }
@@ -111,6 +118,7 @@ export interface AppServices {
   devices: DevicesService;
   telemetry: TelemetryService;
   delivery: DeliveryService;
+  alerts: AlertsService;
 }
 
 declare module 'fastify' {
@@ -236,7 +244,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.telemetry ? { options: options.telemetry } : {}),
   });
   const registry = createDeviceRegistry({ db, clock });
+  const alerts = createAlertsService({
+    db,
+    clock,
+    access,
+    deviceLog,
+    mailer,
+    sms,
+    log: app.log,
+    origin: () => publicUrl(),
+    ...(options.alerts ? { options: options.alerts } : {}),
+  });
   const telemetry = createTelemetryService({
+    onStored: (stored) => alerts.recordsStored(stored),
     db,
     clock,
     devices: registry,
@@ -271,13 +291,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     delivery,
     deviceLog,
     telemetry,
+    firmwareVersions: options.firmwareVersions ?? DEFAULT_FIRMWARE_VERSIONS,
   });
   const account = createAccountService({ db, clock, sms, auth });
   const outbox = createOutboxService({ db });
   const clientErrors = createClientErrorsService();
   const health = createHealthService({ db });
-  app.decorate('services', { auth, account, mailer, access, devices, telemetry, delivery });
+  app.decorate('services', { auth, account, mailer, access, devices, telemetry, delivery, alerts });
   telemetry.startRetention();
+  alerts.start();
 
   const publicUrl = () =>
     options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`;
@@ -313,10 +335,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDevicesRoutes(app, devices);
   registerTelemetryRoutes(app, telemetry);
   registerDeviceConfigRoutes(app, deviceConfig);
+  registerAlertsRoutes(app, alerts, rateLimit);
   await registerIngestRoutes(app, telemetry, delivery);
 
   app.addHook('onClose', async () => {
     await telemetry.close();
+    await alerts.close();
     await delivery.close();
     await background.drain();
     await mailer.close();

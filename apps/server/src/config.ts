@@ -7,9 +7,11 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
   BRAND_IDS,
+  DEFAULT_FIRMWARE_VERSIONS,
   DEFAULT_MAP_TILES,
   RECORD_LIMITS,
   isTileUrlTemplate,
+  parseFirmwareList,
   type BrandConfig,
   type BrandId,
   type MapTiles,
@@ -122,6 +124,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'OpenStreetMap contributors',
     description: "The attribution shown on maps (HTML); with MAP_TILE_URL unset, OpenStreetMap's.",
   },
+  {
+    name: 'FIRMWARE_VERSIONS',
+    default: DEFAULT_FIRMWARE_VERSIONS.join(','),
+    description:
+      'The known firmware, comma-separated firmware strings (SFW{3 digits}-{major}.{minor}.{patch}): a firmware update (POST /api/device/{id}/firmware) must name one of them; GET /api/firmware lists them.',
+  },
 ];
 
 export type TrustProxy = boolean | number | string[];
@@ -148,6 +156,8 @@ export interface Config {
   mqttConnectTimeoutMs: number;
   ingestHoldMs: number;
   mapTiles: MapTiles;
+  /** The firmware strings a firmware update may name (FIRMWARE_VERSIONS). */
+  firmwareVersions: string[];
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -242,6 +252,20 @@ const EnvSchema = z.object({
     blankToUndefined,
     z.string().max(500, 'must be at most 500 characters').optional(),
   ),
+  FIRMWARE_VERSIONS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return parseFirmwareList(text);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .default([...DEFAULT_FIRMWARE_VERSIONS]),
+  ),
   MQTT_PORT: wholeNumber(0, 65535, 1883),
   MQTT_URL: z.preprocess(
     blankToUndefined,
@@ -310,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       attribution:
         e.MAP_TILE_ATTRIBUTION ?? (e.MAP_TILE_URL === DEFAULT_MAP_TILES.url ? DEFAULT_MAP_TILES.attribution : ''),
     },
+    firmwareVersions: e.FIRMWARE_VERSIONS,
   };
 }
 

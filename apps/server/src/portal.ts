@@ -67,6 +67,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       rateLimitPerMinute: config.rateLimitPerMinute,
       logLevel: config.logLevel,
       mapTiles: config.mapTiles,
+      firmwareVersions: config.firmwareVersions,
     });
     // Derived rows a stopped process held back are rebuilt before any ingest starts.
     await app.services.telemetry.recoverDerived();

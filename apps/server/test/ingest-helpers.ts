@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { EVENT_LEVELS, eventLevel, type EventLevel } from '@portal/core';
+import { EVENT_LEVELS, eventLevel, type DeviceRecord, type EventLevel } from '@portal/core';
+import { busMessageRows } from '../src/ingest/batch';
 import type { Db } from '../src/db/db';
 import type { TelemetryOptions } from '../src/modules/telemetry/telemetry.service';
-import type { LatestRow, RollupRow } from '../src/modules/telemetry/telemetry.rows';
+import type { BusMessageRow, LatestRow, RollupRow } from '../src/modules/telemetry/telemetry.rows';
 import {
   dropSchema,
   findPostgres,
@@ -127,8 +128,13 @@ export interface Derived {
   hours: Map<string, Agg>;
   days: Map<string, Agg>;
   latest: Map<string, { value: unknown; ts: number }>;
+  /** What the CAN frames told (`device/bus/pgn/source`): the newest time heard and a DM1's report. */
+  bus: Map<string, { ts: number; dm1: unknown }>;
   contacts: Map<string, number>;
 }
+
+const busMap = (rows: BusMessageRow[]) =>
+  new Map(rows.map((b) => [`${b.device_id}/${b.bus}/${b.pgn}/${b.source}`, { ts: b.ts, dm1: b.dm1 }]));
 
 /** The buckets and aggregates of one device's key, from a map of `Derived` (keyed `device/key/bucket`). */
 export function bucketsOf(aggs: Map<string, Agg>, deviceId: string, key: string): [number, Agg][] {
@@ -156,7 +162,15 @@ export async function expectedFromRecords(db: Db, ids: string[]): Promise<Derive
     'SELECT device_id, ts, received_at, data FROM records WHERE device_id = ANY($1::text[]) ORDER BY device_id, ts',
     [ids],
   );
-  const out: Derived = { hours: new Map(), days: new Map(), latest: new Map(), contacts: new Map() };
+  const out: Derived = { hours: new Map(), days: new Map(), latest: new Map(), bus: new Map(), contacts: new Map() };
+  // The frames' rows as ingest derives them from each record (core's decoder is tested on its own).
+  out.bus = busMap(
+    busMessageRows(
+      rows
+        .filter((r) => r.data.can1 !== undefined || r.data.can2 !== undefined)
+        .map((r) => ({ device_id: r.device_id, record: { ...(r.data as Omit<DeviceRecord, 'ts'>), ts: r.ts } })),
+    ),
+  );
   for (const r of rows) {
     const received = new Date(r.received_at).getTime() / 1000;
     out.contacts.set(r.device_id, Math.max(out.contacts.get(r.device_id) ?? 0, received));
@@ -190,10 +204,15 @@ export async function storedDerived(db: Db, ids: string[]): Promise<Derived> {
     'SELECT id, last_contact FROM devices WHERE id = ANY($1::text[]) AND last_contact IS NOT NULL',
     [ids],
   );
+  const bus = await db.query<BusMessageRow>(
+    'SELECT device_id, bus, pgn, source, ts, dm1 FROM bus_messages WHERE device_id = ANY($1::text[])',
+    [ids],
+  );
   return {
     hours: await aggs('rollup_hour'),
     days: await aggs('rollup_day'),
     latest: new Map(latest.map((l) => [`${l.device_id}/${l.key}`, { value: l.value, ts: l.ts }])),
+    bus: busMap(bus),
     contacts: new Map(contacts.map((c) => [c.id, Number(c.last_contact)])),
   };
 }
@@ -269,7 +288,10 @@ export async function expectDerivedMatchRecords(
   expectAggs(actual.days, expected.days, 'rollup_day', exactSums);
   // Event counts are written in the statement that stores their events: always equal.
   expect(await storedEventCounts(db, ids)).toEqual(await eventCountsFromEvents(db, ids));
-  if (options.latest !== false) expect(actual.latest).toEqual(expected.latest);
+  if (options.latest !== false) {
+    expect(actual.latest).toEqual(expected.latest);
+    expect(actual.bus).toEqual(expected.bus);
+  }
   if (options.contacts === false) return;
   expect([...actual.contacts.keys()].sort()).toEqual([...expected.contacts.keys()].sort());
   for (const [id, ts] of expected.contacts) expect(Math.abs(actual.contacts.get(id)! - ts), id).toBeLessThan(5);

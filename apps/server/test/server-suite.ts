@@ -145,8 +145,18 @@ const ROUTES: [string, string][] = [
   ['put', '/api/device/{id}/script'],
   ['put', '/api/device/{id}/script-lock'],
   ['put', '/api/device/{id}/force-script-unlock'],
+  ['get', '/api/firmware'],
   ['post', '/api/device/{id}/firmware'],
   ['put', '/api/device/{id}/file'],
+  // issue 14, alerts
+  ['get', '/api/device/{id}/alerts'],
+  ['put', '/api/device/{id}/alerts'],
+  ['get', '/api/account/notifications'],
+  ['get', '/api/account/alert-phone'],
+  ['post', '/api/account/alert-phone'],
+  ['delete', '/api/account/alert-phone'],
+  ['post', '/api/account/alert-phone/confirm'],
+  ['post', '/api/alerts/unsubscribe/{token}'],
 ];
 
 interface BodyRoute {

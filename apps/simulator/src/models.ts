@@ -377,6 +377,18 @@ export class DeviceModel {
     return 12 + 7 * Math.sin(((localHour - 9) / 24) * 2 * Math.PI);
   }
 
+  /**
+   * A fault raised from outside (a demo or a test, as a sensor failing would): the engine reports
+   * it in its DM1 from the next record on while the engine is on, until `clearFault`.
+   */
+  reportFault(spn: number, fmi: number): void {
+    this.raiseFault(spn, fmi);
+  }
+
+  clearFault(spn: number, fmi: number): void {
+    this.faults.delete(`${spn}:${fmi}`);
+  }
+
   private raiseFault(spn: number, fmi: number): void {
     const key = `${spn}:${fmi}`;
     const known = this.faults.get(key);

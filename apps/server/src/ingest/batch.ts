@@ -6,6 +6,7 @@ import {
   BASIC_RECORD_INTERVAL_S,
   RECORD_LIMITS,
   RECORD_STRUCTURED_KEYS,
+  busGroupsOf,
   eventLevel,
   isJsonTextStorableAsIs,
   jsonStorageProblem,
@@ -13,7 +14,13 @@ import {
   truncateText,
   type DeviceRecord,
 } from '@portal/core';
-import type { DiagnosticsRow, IngestEventRow, LatestRow, RollupRow } from '../modules/telemetry/telemetry.rows';
+import type {
+  BusMessageRow,
+  DiagnosticsRow,
+  IngestEventRow,
+  LatestRow,
+  RollupRow,
+} from '../modules/telemetry/telemetry.rows';
 import type { ServerLogRow } from '../modules/device-log/device-log.service';
 
 export type IngestKind = 'data' | 'diag';
@@ -62,7 +69,7 @@ export interface Candidate {
  * copied by every young-generation collection) until the batch commits.
  */
 export interface PreparedItem {
-  item: Pick<IngestItem, 'deviceId' | 'basic' | 'receivedAt'>;
+  item: Pick<IngestItem, 'deviceId' | 'basic' | 'receivedAt' | 'source'>;
   /** The outcome so far: refusals and dropped keys (a batch counts stored, duplicates, thinned). */
   outcome: IngestOutcome;
   records: { record: DeviceRecord; row: string }[];
@@ -111,7 +118,7 @@ export function prepareItem(item: IngestItem): PreparedItem {
   const nowS = item.receivedAt.getTime() / 1000;
   const outcome: IngestOutcome = { stored: 0, duplicates: 0, thinned: 0, refused: [], dropped: [] };
   const prepared: PreparedItem = {
-    item: { deviceId: item.deviceId, basic: item.basic, receivedAt: item.receivedAt },
+    item: { deviceId: item.deviceId, basic: item.basic, receivedAt: item.receivedAt, source: item.source },
     outcome,
     records: [],
     diagnostics: null,
@@ -252,8 +259,50 @@ interface DeviceDerived {
   /** hour bucket -> key -> rollup */
   rollups: Map<number, Map<string, RollupRow>>;
   latest: Map<string, LatestRow>;
+  /** 'bus:pgn:source' -> what was last heard of that group (J1939 frames of can1 and can2). */
+  bus: Map<string, BusMessageRow>;
   /** Last contact, epoch seconds (0: none). */
   contact: number;
+}
+
+const CAN_BUSES = [
+  ['can1', 1],
+  ['can2', 2],
+] as const;
+
+/** Adds what a record's CAN frames tell (each group's last time, each controller's last DM1); newest wins. */
+/** A record's CAN frames and time. */
+export type BusRecord = Pick<DeviceRecord, 'ts' | 'can1' | 'can2'>;
+
+function addBusMessages(bus: Map<string, BusMessageRow>, deviceId: string, record: BusRecord): void {
+  for (const [key, number] of CAN_BUSES) {
+    const frames = record[key];
+    if (!frames || frames.length === 0) continue;
+    for (const group of busGroupsOf(frames)) {
+      const id = `${number}:${group.pgn}:${group.source}`;
+      const prev = bus.get(id);
+      if (prev && prev.ts > record.ts) continue;
+      bus.set(id, {
+        device_id: deviceId,
+        bus: number,
+        pgn: group.pgn,
+        source: group.source,
+        ts: record.ts,
+        dm1: group.dm1,
+      });
+    }
+  }
+}
+
+/** What the CAN frames of some records (oldest first) tell, per device: the rows ingest would keep. */
+export function busMessageRows(records: readonly { device_id: string; record: BusRecord }[]): BusMessageRow[] {
+  const byDevice = new Map<string, Map<string, BusMessageRow>>();
+  for (const { device_id, record } of records) {
+    let bus = byDevice.get(device_id);
+    if (!bus) byDevice.set(device_id, (bus = new Map()));
+    addBusMessages(bus, device_id, record);
+  }
+  return [...byDevice.values()].flatMap((bus) => [...bus.values()]);
 }
 
 const STRUCTURED_KEYS = new Set<string>(RECORD_STRUCTURED_KEYS);
@@ -278,7 +327,7 @@ export class DerivedRows {
   rowCount(): number {
     let n = 0;
     for (const d of this.devices.values()) {
-      n += d.latest.size;
+      n += d.latest.size + d.bus.size;
       for (const hour of d.rollups.values()) n += hour.size;
     }
     return n;
@@ -292,7 +341,7 @@ export class DerivedRows {
   private device(deviceId: string): DeviceDerived {
     let d = this.devices.get(deviceId);
     if (!d) {
-      d = { rollups: new Map(), latest: new Map(), contact: 0 };
+      d = { rollups: new Map(), latest: new Map(), bus: new Map(), contact: 0 };
       this.devices.set(deviceId, d);
     }
     return d;
@@ -311,6 +360,7 @@ export class DerivedRows {
   addRecord(deviceId: string, record: DeviceRecord): void {
     const d = this.device(deviceId);
     const ts = record.ts;
+    if (record.can1 || record.can2) addBusMessages(d.bus, deviceId, record);
     const bucket = Math.floor(ts / 3600) * 3600;
     let hour = d.rollups.get(bucket);
     if (!hour) {
@@ -373,6 +423,10 @@ export class DerivedRows {
         const prev = d.latest.get(key);
         if (!prev || row.ts >= prev.ts) d.latest.set(key, row);
       }
+      for (const [key, row] of n.bus) {
+        const prev = d.bus.get(key);
+        if (!prev || row.ts >= prev.ts) d.bus.set(key, row);
+      }
       for (const [bucket, rows] of n.rollups) {
         const hour = d.rollups.get(bucket);
         if (!hour) {
@@ -397,6 +451,7 @@ export class DerivedRows {
         copy.devices.set(deviceId, {
           contact: d.contact,
           latest: new Map(d.latest),
+          bus: new Map(d.bus),
           rollups: new Map([...d.rollups].map(([bucket, rows]) => [bucket, new Map(rows)])),
         });
       }
@@ -406,18 +461,25 @@ export class DerivedRows {
   }
 
   /** The rows of some devices only (all when `deviceIds` is absent). */
-  rows(deviceIds?: string[]): { rollups: RollupRow[]; latest: LatestRow[]; contacts: Map<string, number> } {
+  rows(deviceIds?: string[]): {
+    rollups: RollupRow[];
+    latest: LatestRow[];
+    bus: BusMessageRow[];
+    contacts: Map<string, number>;
+  } {
     const rollups: RollupRow[] = [];
     const latest: LatestRow[] = [];
+    const bus: BusMessageRow[] = [];
     const contacts = new Map<string, number>();
     for (const deviceId of deviceIds ?? this.devices.keys()) {
       const d = this.devices.get(deviceId);
       if (!d) continue;
       if (d.contact > 0) contacts.set(deviceId, d.contact);
       for (const row of d.latest.values()) latest.push(row);
+      for (const row of d.bus.values()) bus.push(row);
       for (const hour of d.rollups.values()) for (const row of hour.values()) rollups.push(row);
     }
-    return { rollups, latest, contacts };
+    return { rollups, latest, bus, contacts };
   }
 
   /** The hour buckets of one device's rollups here. */

@@ -28,6 +28,11 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'device', description: 'Adding a device, its users, settings, notes images and setup password' },
   { name: 'device data', description: 'Records, events, diagnostics, metrics, exports and commands of a device' },
   { name: 'device config', description: 'The config, custom settings, script, firmware and files of a device' },
+  {
+    name: 'alerts',
+    description:
+      "A device user's alert subscription, the phone SMS alerts go to, notification history and unsubscribe links",
+  },
   { name: 'provisioning', description: 'Creating and testing devices (provisioning staff)' },
   { name: 'billing', description: 'Distributor tools' },
   { name: 'staff', description: 'Staff tools' },

@@ -311,7 +311,7 @@ function describeProtocol(kind: DbKind): void {
       const id = fx.device.deviceid;
       const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      const put = await fx.users.USER.client.put(`/api/device/${id}/file`, {
+      const put = await fx.users.ADMIN.client.put(`/api/device/${id}/file`, {
         fileName: 'table.bin',
         fileDataBase64: bytes.toString('base64'),
       });

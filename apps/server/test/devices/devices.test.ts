@@ -357,7 +357,9 @@ function describeDevices(dbKind: DbKind): void {
             email: fx.users.USER.email,
             permission: 'USER',
             direct: true,
+            directPermission: 'USER',
             groups: [],
+            groupAccess: [],
           });
         }
         for (const role of ['OPERATOR', 'VIEW'] as const)

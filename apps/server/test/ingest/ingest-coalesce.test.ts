@@ -31,6 +31,9 @@ const unflushedSince = async (db: Db) =>
  * booleans, arrays and events, out of time order, with every fifth message sent again with other
  * values (a resend: stored once, derived rows unchanged).
  */
+/** The engine's DM1 (source 0) with one active code, SPN 100 and this failure mode. */
+const dm1Frame = (fmi: number) => ({ id: 0x18feca00, data: `04FF64000${fmi}03FFFF` });
+
 function messagesFor(ids: string[], nowS: number, perDevice: number): { id: string; body: unknown[] }[] {
   const out: { id: string; body: unknown[] }[] = [];
   ids.forEach((id, d) => {
@@ -45,6 +48,8 @@ function messagesFor(ids: string[], nowS: number, perDevice: number): { id: stri
           ok: r === 1,
           arr: [m, r],
           ...(m % 4 === 0 ? { events: [{ msg: `event ${m}`, lv: 25 }] } : {}),
+          // Engine speed, and the engine's DM1: SPN 100 with a failure mode that changes (the newest wins).
+          ...(r !== 1 ? { can1: [{ id: 0x0cf00400, data: 'F3FF8C204E00FFFF' }, dm1Frame(m % 3)] } : {}),
         };
       });
       out.push({ id, body: records });

@@ -56,6 +56,7 @@ describe('configuration', () => {
       INGEST_HOLD_MS: '0',
       MAP_TILE_URL: 'https://tiles.example.com/{z}/{x}/{y}.png',
       MAP_TILE_ATTRIBUTION: 'Example Tiles',
+      FIRMWARE_VERSIONS: 'SFW003-1.2.3, SFW004-2.0.0',
     });
     expect(config).toEqual({
       port: 0,
@@ -78,6 +79,7 @@ describe('configuration', () => {
       mqttConnectTimeoutMs: 2000,
       ingestHoldMs: 0,
       mapTiles: { url: 'https://tiles.example.com/{z}/{x}/{y}.png', attribution: 'Example Tiles' },
+      firmwareVersions: ['SFW003-1.2.3', 'SFW004-2.0.0'],
     });
     expect(() => loadConfig({ MAP_TILE_URL: 'javascript:alert(1)' })).toThrow(/MAP_TILE_URL/);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -97,6 +99,10 @@ describe('configuration', () => {
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be at least 1.'],
     [{ MQTT_SHARED_CONNECTIONS: '0' }, 'Invalid configuration: MQTT_SHARED_CONNECTIONS must be 1-1000.'],
     [{ INGEST_HOLD_MS: '-1' }, 'Invalid configuration: INGEST_HOLD_MS must be 0-60000.'],
+    [
+      { FIRMWARE_VERSIONS: 'SFW003-1.2.3,latest' },
+      /^Invalid configuration: FIRMWARE_VERSIONS 'latest' is not a firmware string/,
+    ],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -125,6 +131,7 @@ describe('configuration', () => {
         'INGEST_HOLD_MS',
         'MAP_TILE_URL',
         'MAP_TILE_ATTRIBUTION',
+        'FIRMWARE_VERSIONS',
       ].sort(),
     );
   });

@@ -11,6 +11,7 @@ import {
   DeviceImportBodySchema,
   DeviceImportResultSchema,
   MAX_IMPORT_RECORDS,
+  FirmwareListResponseSchema,
   FirmwarePostBodySchema,
   MessageResponseSchema,
   ScriptLockBodySchema,
@@ -160,13 +161,27 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
     (request) => service.forceScriptUnlock(signedInUser(request), request.params.id),
   );
 
+  r.get(
+    '/api/firmware',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'The known firmware (FIRMWARE_VERSIONS): the firmware strings a firmware update may name',
+        response: { 200: FirmwareListResponseSchema, ...errorResponses(401) },
+      },
+    },
+    () => service.firmwareList(),
+  );
+
   r.post(
     '/api/device/:id/firmware',
     {
       preHandler: requireUser,
       schema: {
         tags,
-        summary: "Queue a firmware update (ADMIN): command 'Admin.Firmware' {firmwareName}",
+        summary:
+          "Queue a firmware update (ADMIN): command 'Admin.Firmware' {firmwareName}; firmwareName must be one of GET /api/firmware (else 400)",
         params: AnyDeviceParamsSchema,
         body: FirmwarePostBodySchema,
         response: { 200: CommandViewSchema, ...errors },
@@ -183,7 +198,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary:
-          "Store a file (base64, at most 8 MB decoded) and queue command 'Admin.File' {fileName, size, sha256, fileId, path}: the device downloads it from path, GET /api/ingest/{id}/file/{fileId} (editDeviceSettings)",
+          "Store a file (base64, at most 8 MB decoded) and queue command 'Admin.File' {fileName, size, sha256, fileId, path}: the device downloads it from path, GET /api/ingest/{id}/file/{fileId} (ADMIN: admin settings)",
         params: AnyDeviceParamsSchema,
         body: DeviceFilePutBodySchema,
         response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 413) },

@@ -1,6 +1,7 @@
 /**
  * Device config: the config document (applied and pending), custom script settings, the device
- * script with its edit lock, and firmware and file pushes (queued as commands through telemetry).
+ * script with its edit lock, and firmware and file pushes (queued as commands through telemetry;
+ * ADMIN only, a firmware from the configured list).
  *
  * A change is kept as a pending config (a partial document merged into earlier pending changes)
  * with a version that every change bumps; the delivery module sends it with that version at the
@@ -14,6 +15,7 @@ import { createHash } from 'node:crypto';
 import {
   DEVICE_CONFIG_MESSAGES,
   DEVICE_FILE_MAX_BYTES,
+  FIRMWARE_MESSAGES,
   SCRIPT_MAX_BYTES,
   base64DecodedSize,
   canEditCustomSetting,
@@ -30,6 +32,7 @@ import {
   type DeviceConfigResponse,
   type DeviceFileCommandArgs,
   type DeviceFilePutBody,
+  type FirmwareListResponse,
   type FirmwarePostBody,
   type ScriptLock,
   type ScriptLockResponse,
@@ -59,6 +62,8 @@ export interface DeviceConfigDeps {
   deviceLog: DeviceLogService;
   /** The records import (POST /import with records). */
   telemetry: Pick<TelemetryService, 'importRecords'>;
+  /** The known firmware (FIRMWARE_VERSIONS): a firmware update names one of them. */
+  firmwareVersions: readonly string[];
 }
 
 type Doc = Record<string, unknown>;
@@ -91,7 +96,7 @@ function lockView(row: repo.ScriptRow | null): ScriptLock | null {
 }
 
 export function createDeviceConfigService(deps: DeviceConfigDeps) {
-  const { db, clock, access, registry, devices, delivery, deviceLog, telemetry } = deps;
+  const { db, clock, access, registry, devices, delivery, deviceLog, telemetry, firmwareVersions } = deps;
 
   async function configView(deviceId: string): Promise<DeviceConfigResponse> {
     const device = await registry.getDevice(deviceId);
@@ -237,16 +242,23 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
 
     // ---- firmware and files -------------------------------------------------------------
 
+    /** The known firmware, for the firmware update's choice (any signed-in user). */
+    firmwareList(): FirmwareListResponse {
+      return { firmware: [...firmwareVersions] };
+    },
+
     async pushFirmware(user: User, deviceId: string, body: FirmwarePostBody): Promise<CommandView> {
       await access.authorize(user.id, deviceId, 'adminSettings');
+      if (!firmwareVersions.includes(body.firmwareName)) throw badRequest(FIRMWARE_MESSAGES.unknown(body.firmwareName));
       return delivery.queueCommand(deviceId, 'Admin.Firmware', { firmwareName: body.firmwareName }, user.id);
     },
 
+    /** ADMIN (admin settings, spec 2 section 6): a file for the device, at most 8 MB decoded. */
     async pushFile(user: User, deviceId: string, body: DeviceFilePutBody): Promise<CommandView> {
-      await access.authorize(user.id, deviceId, 'editDeviceSettings');
+      await access.authorize(user.id, deviceId, 'adminSettings');
       const size = base64DecodedSize(body.fileDataBase64);
-      if (size > DEVICE_FILE_MAX_BYTES)
-        throw new AppError(413, 'PAYLOAD_TOO_LARGE', DEVICE_CONFIG_MESSAGES.fileTooLarge);
+      // A body beyond any valid file is Fastify's 413; a file a little over the limit is bad input.
+      if (size > DEVICE_FILE_MAX_BYTES) throw badRequest(DEVICE_CONFIG_MESSAGES.fileTooLarge);
       const sha256 = createHash('sha256').update(Buffer.from(body.fileDataBase64, 'base64')).digest('hex');
       const fileId = await repo.upsertFile(db, {
         deviceId,

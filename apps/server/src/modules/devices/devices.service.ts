@@ -35,6 +35,7 @@ import {
   type DeviceSettingsPutBody,
   type DeviceSettingsResponse,
   type DeviceUserEntry,
+  type DeviceUserGroupAccess,
   type DeviceUserPostBody,
   type DeviceUserResult,
   type DistributorActionBody,
@@ -476,17 +477,25 @@ export function createDevicesService(deps: DevicesDeps) {
         permission: g.permission,
       }));
       if (flattenGroups) {
-        const byId = new Map(users.map((u) => [u.userid, { ...u, direct: true, groups: [] as string[] }]));
+        type Flat = DeviceUserEntry & { groups: string[]; groupAccess: DeviceUserGroupAccess[] };
+        const byId = new Map<string, Flat>(
+          users.map((u) => [
+            u.userid,
+            { ...u, direct: true, directPermission: u.permission, groups: [], groupAccess: [] },
+          ]),
+        );
         for (const m of await deps.groups.membersOfDevice(deviceId)) {
-          const entry = byId.get(m.user_id) ?? {
+          const entry: Flat = byId.get(m.user_id) ?? {
             userid: m.user_id,
             email: m.email,
             permission: m.permission,
             direct: false,
             groups: [],
+            groupAccess: [],
           };
           entry.permission = effectiveRole([entry.permission, m.permission]) ?? m.permission;
           entry.groups.push(m.groupid);
+          entry.groupAccess.push({ groupid: m.groupid, groupName: m.group_name, permission: m.permission });
           byId.set(m.user_id, entry);
         }
         users.splice(0, users.length, ...[...byId.values()].sort((a, b) => a.email.localeCompare(b.email)));

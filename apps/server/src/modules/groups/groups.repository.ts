@@ -190,10 +190,11 @@ export async function removeDevices(db: Db, groupid: string, deviceIds: readonly
 export function deviceGroupMembers(
   db: Db,
   deviceId: string,
-): Promise<{ user_id: string; email: string; permission: DeviceRole; groupid: string }[]> {
+): Promise<{ user_id: string; email: string; permission: DeviceRole; groupid: string; group_name: string }[]> {
   return db.query(
-    `SELECT m.user_id, u.email, m.permission, gd.groupid
+    `SELECT m.user_id, u.email, m.permission, gd.groupid, g.group_name
      FROM group_devices gd JOIN group_members m ON m.groupid = gd.groupid JOIN users u ON u.id = m.user_id
+       JOIN groups g ON g.groupid = gd.groupid
      WHERE gd.device_id = $1 ORDER BY u.email, gd.groupid`,
     [deviceId],
   );

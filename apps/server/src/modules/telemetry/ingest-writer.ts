@@ -14,6 +14,7 @@ import { IngestQueue } from '../../ingest/queue';
 import {
   DerivedRows,
   assembleBatch,
+  busMessageRows,
   eventRows,
   prepareItem,
   rowKey,
@@ -26,6 +27,13 @@ import {
 import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
 import * as repo from './telemetry.repository';
+
+/** A record a batch stored, and how it came (alert detection leaves imported history out). */
+export interface StoredRecord {
+  deviceId: string;
+  record: Candidate['record'];
+  source: IngestItem['source'];
+}
 
 /** What the writer needs of the device registry (contact times, reported firmware). */
 export type WriterDevices = Pick<DeviceRegistry, 'markContacts' | 'reportFirmware'>;
@@ -66,6 +74,8 @@ export function createIngestWriter(deps: {
   devices: WriterDevices;
   deviceLog: DeviceLogService;
   options: WriterOptions;
+  /** Told the records each batch stored, after its commit (alert detection); must not throw or wait. */
+  onStored?: (stored: StoredRecord[]) => void;
 }) {
   const { db, clock, log, devices, deviceLog, options } = deps;
 
@@ -95,9 +105,10 @@ export function createIngestWriter(deps: {
   }
 
   async function writeDerived(tx: Db, rows: DerivedRows, deviceIds?: string[]): Promise<void> {
-    const { rollups, latest, contacts } = rows.rows(deviceIds);
+    const { rollups, latest, bus, contacts } = rows.rows(deviceIds);
     await repo.upsertRollups(tx, rollups);
     await repo.upsertLatest(tx, latest);
+    await repo.upsertBusMessages(tx, bus);
     await devices.markContacts(contacts, tx);
   }
 
@@ -202,6 +213,11 @@ export function createIngestWriter(deps: {
     };
     if (single) await store(db);
     else await db.transaction(store);
+    if (fresh.length > 0 && deps.onStored) {
+      deps.onStored(
+        fresh.map((c) => ({ deviceId: c.deviceId, record: c.record, source: items[c.itemIndex]!.item.source })),
+      );
+    }
     if (writeHeld) {
       heldWritten();
     } else if (contacts.size > 0) {
@@ -335,6 +351,7 @@ export function createIngestWriter(deps: {
     }
     await repo.rebuildRollupDays(tx, [...days.values()]);
     await repo.restoreLatestSince(tx, since, deviceIds);
+    await repo.upsertBusMessages(tx, busMessageRows(await repo.selectBusRecordsSince(tx, since, deviceIds)));
   }
 
   /**

@@ -3,9 +3,9 @@
  * rollups. Batches go in as one jsonb array per table (jsonb_to_recordset), so a group commit of
  * 500 records is a handful of statements on both engines.
  */
-import { GROUP_DATA_MESSAGES_MAX } from '@portal/core';
+import { GROUP_DATA_MESSAGES_MAX, type CanFrame, type DeviceRecord } from '@portal/core';
 import type { Db } from '../../db/db';
-import type { DiagnosticsRow, EventRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
+import type { BusMessageRow, DiagnosticsRow, EventRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
 
 export type { DiagnosticsRow, EventRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
 
@@ -154,6 +154,47 @@ export async function upsertLatest(db: Db, rows: LatestRow[]): Promise<void> {
      ON CONFLICT (device_id, key) DO UPDATE SET value = excluded.value, ts = excluded.ts
        WHERE excluded.ts >= l.ts`,
     [JSON.stringify(rows)],
+  );
+}
+
+/** What the devices' buses told: each group's newest time (and a DM1's report) replaces an older one. */
+export async function upsertBusMessages(db: Db, rows: BusMessageRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO bus_messages AS b (device_id, bus, pgn, source, ts, dm1)
+     SELECT device_id, bus, pgn, source, ts, dm1
+       FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, bus smallint, pgn integer, source smallint, ts double precision, dm1 jsonb)
+     ON CONFLICT (device_id, bus, pgn, source) DO UPDATE SET ts = excluded.ts, dm1 = excluded.dm1
+       WHERE excluded.ts >= b.ts`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** The CAN frames of the records received since `since` (of some devices, or all), oldest first. */
+export async function selectBusRecordsSince(
+  db: Db,
+  since: Date,
+  deviceIds: string[] | null,
+): Promise<{ device_id: string; record: Pick<DeviceRecord, 'ts' | 'can1' | 'can2'> }[]> {
+  const rows = await db.query<{ device_id: string; ts: number; can1: CanFrame[] | null; can2: CanFrame[] | null }>(
+    `SELECT device_id, ts, data->'can1' AS can1, data->'can2' AS can2
+       FROM records
+      WHERE received_at >= $1 AND ($2::text[] IS NULL OR device_id = ANY($2::text[]))
+        AND (data ? 'can1' OR data ? 'can2')
+      ORDER BY ts`,
+    [since, deviceIds],
+  );
+  return rows.map(({ device_id, ts, can1, can2 }) => ({
+    device_id,
+    record: { ts, ...(can1 ? { can1 } : {}), ...(can2 ? { can2 } : {}) },
+  }));
+}
+
+/** Everything a device's buses told, by bus, group and source. */
+export function selectBusMessages(db: Db, deviceId: string): Promise<BusMessageRow[]> {
+  return db.query<BusMessageRow>(
+    `SELECT device_id, bus, pgn, source, ts, dm1 FROM bus_messages WHERE device_id = $1 ORDER BY bus, pgn, source`,
+    [deviceId],
   );
 }
 
@@ -554,6 +595,7 @@ export async function deleteDeviceData(db: Db, deviceId: string): Promise<DataCo
   await db.query(`DELETE FROM event_hour WHERE device_id = $1`, [deviceId]);
   await db.query(`DELETE FROM event_day WHERE device_id = $1`, [deviceId]);
   await db.query(`DELETE FROM event_newest WHERE device_id = $1`, [deviceId]);
+  await db.query(`DELETE FROM bus_messages WHERE device_id = $1`, [deviceId]);
   return counts;
 }
 
@@ -615,6 +657,13 @@ export async function moveDeviceData(db: Db, from: string, to: string): Promise<
     [from, to],
   );
   await db.query(`DELETE FROM latest WHERE device_id = $1`, [from]);
+  await db.query(
+    `WITH d AS (DELETE FROM bus_messages WHERE device_id = $1 RETURNING bus, pgn, source, ts, dm1)
+     INSERT INTO bus_messages AS b (device_id, bus, pgn, source, ts, dm1)
+     SELECT $2, bus, pgn, source, ts, dm1 FROM d
+     ON CONFLICT (device_id, bus, pgn, source) DO UPDATE SET ts = excluded.ts, dm1 = excluded.dm1 WHERE excluded.ts > b.ts`,
+    [from, to],
+  );
   const rollups = await countOf(
     db,
     `WITH d AS (DELETE FROM rollup_hour WHERE device_id = $1 RETURNING 1) SELECT count(*)::integer AS n FROM d`,

@@ -1,5 +1,5 @@
 /** The rows the ingest writer derives from a batch and the repository stores (no SQL here). */
-import type { EventLevel } from '@portal/core';
+import type { Dm1State, EventLevel } from '@portal/core';
 
 export interface EventRow {
   device_id: string;
@@ -34,6 +34,16 @@ export interface LatestRow {
   key: string;
   value: unknown;
   ts: number;
+}
+
+/** A parameter group heard from a source on a device's CAN bus; a DM1's lamps and faults with it. */
+export interface BusMessageRow {
+  device_id: string;
+  bus: number;
+  pgn: number;
+  source: number;
+  ts: number;
+  dm1: Dm1State | null;
 }
 
 export interface DiagnosticsRow {

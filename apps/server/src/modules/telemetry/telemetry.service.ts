@@ -10,9 +10,9 @@ import {
   DEFAULT_SERVER_LOG_ENTRIES,
   MAX_IMPORT_RECORDS,
   RECORD_LIMITS,
-  TRIGGER_COMMAND,
   can,
   clampDataPoints,
+  commandCapability,
   PLANS,
   dataPlan,
   parseDeviceRecord,
@@ -39,7 +39,7 @@ import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
 import * as repo from './telemetry.repository';
 import { dataResponseJson, recordPointsJson } from './telemetry.serialize';
-import { createIngestWriter, DEFAULT_WRITER_OPTIONS, type WriterOptions } from './ingest-writer';
+import { createIngestWriter, DEFAULT_WRITER_OPTIONS, type StoredRecord, type WriterOptions } from './ingest-writer';
 import { createRetention, type RetentionOptions, type RetentionResult } from './retention';
 import {
   deviceDataVersions,
@@ -50,6 +50,7 @@ import {
 } from './group-data.repository';
 import { createGroupDataCache } from './group-data-cache';
 import { groupKeyAggregates, type GroupKeyAggregate, type HourPeriod } from './group-metrics.repository';
+import { busStateView, loadJ1939Reference } from './j1939-reference';
 import { exportFile, FAR_FUTURE, splitKeys, type ExportFile } from './export';
 import { bucketSource, bucketWidth, bucketsByKey, requestedWidth } from './downsample';
 
@@ -78,9 +79,6 @@ export const GROUP_DATA_CACHE_BYTES = 64 * 1024 * 1024;
 
 export const INVALID_SETUP_PASSWORD = 'Invalid setup password.';
 
-/** The command capability a method needs: triggers for Admin.Trigger, editDeviceSettings for the rest. */
-const commandCapability = (method: string) => (method === TRIGGER_COMMAND ? 'triggers' : 'editDeviceSettings');
-
 export function createTelemetryService(deps: {
   db: Db;
   clock: Clock;
@@ -90,10 +88,20 @@ export function createTelemetryService(deps: {
   deviceLog: DeviceLogService;
   log: FastifyBaseLogger;
   options?: Partial<TelemetryOptions>;
+  /** Told the records ingest stored, after each commit (alert detection). */
+  onStored?: (stored: StoredRecord[]) => void;
 }) {
   const { db, clock, devices, access, delivery, deviceLog, log } = deps;
   const options: TelemetryOptions = { ...DEFAULT_TELEMETRY_OPTIONS, ...deps.options };
-  const writer = createIngestWriter({ db, clock, log, devices, deviceLog, options });
+  const writer = createIngestWriter({
+    db,
+    clock,
+    log,
+    devices,
+    deviceLog,
+    options,
+    ...(deps.onStored ? { onStored: deps.onStored } : {}),
+  });
   const groupDataCache = createGroupDataCache(GROUP_DATA_CACHE_BYTES);
   const retention = createRetention({
     db,
@@ -376,8 +384,16 @@ export function createTelemetryService(deps: {
 
     async diagnostics(userId: string, deviceId: string, dataPoints: number | undefined) {
       await access.authorize(userId, deviceId, 'diagnostics');
-      const rows = await repo.selectDiagnostics(db, deviceId, clampDataPoints(dataPoints));
-      return { deviceid: deviceId, diagnostics: rows.map((r) => ({ ts: r.ts, data: r.data })) };
+      const [rows, bus, reference] = await Promise.all([
+        repo.selectDiagnostics(db, deviceId, clampDataPoints(dataPoints)),
+        repo.selectBusMessages(db, deviceId),
+        loadJ1939Reference(),
+      ]);
+      return {
+        deviceid: deviceId,
+        diagnostics: rows.map((r) => ({ ts: r.ts, data: r.data })),
+        ...busStateView(bus, reference),
+      };
     },
 
     /**
