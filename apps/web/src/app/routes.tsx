@@ -16,6 +16,9 @@ const ResetCompleteRoute = lazy(() =>
   import('./routes/reset-complete-route').then((m) => ({ default: m.ResetCompleteRoute })),
 );
 const VerifyRoute = lazy(() => import('./routes/verify-route').then((m) => ({ default: m.VerifyRoute })));
+const UnsubscribeRoute = lazy(() =>
+  import('./routes/unsubscribe-route').then((m) => ({ default: m.UnsubscribeRoute })),
+);
 const FccRoute = lazy(() => import('./routes/fcc-route').then((m) => ({ default: m.FccRoute })));
 const HomeRoute = lazy(() => import('./routes/home-route').then((m) => ({ default: m.HomeRoute })));
 const AccountRoute = lazy(() => import('./routes/account-route').then((m) => ({ default: m.AccountRoute })));
@@ -25,6 +28,10 @@ const WidgetEditorRoute = lazy(() =>
   import('./routes/widget-editor-route').then((m) => ({ default: m.WidgetEditorRoute })),
 );
 const ServerLogRoute = lazy(() => import('./routes/server-log-route').then((m) => ({ default: m.ServerLogRoute })));
+const DiagRoute = lazy(() => import('./routes/diag-route').then((m) => ({ default: m.DiagRoute })));
+const ConfigRoute = lazy(() => import('./routes/config-route').then((m) => ({ default: m.ConfigRoute })));
+const RawRoute = lazy(() => import('./routes/raw-route').then((m) => ({ default: m.RawRoute })));
+const UsersRoute = lazy(() => import('./routes/users-route').then((m) => ({ default: m.UsersRoute })));
 const GroupSettingsRoute = lazy(() =>
   import('./routes/group-settings-route').then((m) => ({ default: m.GroupSettingsRoute })),
 );
@@ -39,10 +46,6 @@ const LATER_ROUTES: readonly string[] = [
   ...(brand.hidePlans ? [] : ['/plans', '/subscriptions', '/subscriptions/:groupid']),
   '/support',
   '/support/:deviceid',
-  '/raw/:deviceid',
-  '/config/:deviceid',
-  '/users/:deviceid',
-  '/diag/:deviceid',
   '/script/:deviceid',
   '/sqadmin',
   '/sqadmin/:deviceid',
@@ -88,6 +91,7 @@ export function AppRoutes() {
           <Route path="/resetpassword/:code" element={<ResetCompleteRoute />} />
         </Route>
         <Route path="/verify/:code" element={<VerifyRoute />} />
+        <Route path="/unsubscribe/:token" element={<UnsubscribeRoute />} />
         <Route path="/fcc" element={<FccRoute />} />
         <Route path="/" element={<HomeGate />} />
         <Route element={<RequireAuth />}>
@@ -98,6 +102,10 @@ export function AppRoutes() {
           <Route path="/data/:deviceid" element={<DataRoute />} />
           <Route path="/:groupid/data/:deviceid" element={<DataRoute />} />
           <Route path="/serverlog/:deviceid" element={<ServerLogRoute />} />
+          <Route path="/diag/:deviceid" element={<DiagRoute />} />
+          <Route path="/config/:deviceid" element={<ConfigRoute />} />
+          <Route path="/raw/:deviceid" element={<RawRoute />} />
+          <Route path="/users/:deviceid" element={<UsersRoute />} />
           <Route path="/group/:groupid" element={<HomeRoute />} />
           <Route path="/group/:groupid/:viewid" element={<HomeRoute />} />
           <Route path="/group/:groupid/settings" element={<GroupSettingsRoute />} />

@@ -7,4 +7,8 @@ export const deviceQueryKeys = {
   settings: (deviceid: string) => ['device', deviceid, 'settings'] as const,
   config: (deviceid: string) => ['device', deviceid, 'config'] as const,
   data: (deviceid: string, dataPoints: number) => ['device', deviceid, 'data', dataPoints] as const,
+  /** The command queue (GET rpc): queuing a command (a trigger) makes it stale. */
+  rpc: (deviceid: string) => ['device', deviceid, 'rpc'] as const,
+  permissions: (deviceid: string) => ['device', deviceid, 'permissions'] as const,
+  diagnostics: (deviceid: string, dataPoints: number) => ['device', deviceid, 'diagnostics', dataPoints] as const,
 };

@@ -4,17 +4,19 @@ import { isDevicePathId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle, brand } from '@/lib/brand';
 import { DataPage } from '@/features/device-data/components/data-page';
+import { CommandQueueCard } from '@/features/device-commands/components/command-queue-card';
 import { AssetNotesDialog } from '@/features/device-notes/components/asset-notes-dialog';
 import { RegulatoryDialog } from '@/features/device-notes/components/regulatory-dialog';
 import { FccStatement } from '@/features/fcc/components/fcc-statement';
 import { FavouriteDeviceButton } from '@/features/recent-devices/components/favourite-device-button';
+import { AlertsButton } from '@/features/device-alerts/components/alerts-button';
 import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
 import { NotFound } from '../not-found';
 
 /**
  * /data/{deviceid} and /{groupid}/data/{deviceid}: the device's Data page with its favourite
- * star, Asset Notes and (default brand only) Regulatory Information; opening it records the
- * device as recent.
+ * star, Asset Notes, the caller's Alerts and (default brand only) Regulatory Information, and the command queue below
+ * the readings; opening it records the device as recent.
  */
 export function DataRoute() {
   const { deviceid = '' } = useParams();
@@ -32,12 +34,14 @@ export function DataRoute() {
       userGroups={session.userGroups}
       baseTitle={baseTitle}
       onOpened={onOpened}
+      footer={({ access }) => <CommandQueueCard deviceid={deviceid} role={access.role} />}
       headerActions={({ name, notes, canEditNotes, model }) => (
         <>
           <FavouriteDeviceButton deviceid={deviceid} name={name} />
           <button type="button" className="p-button p-button-sm p-button-text" onClick={() => setDialog('notes')}>
             <i className="pi pi-file-edit" aria-hidden="true" /> Asset Notes
           </button>
+          <AlertsButton deviceid={deviceid} />
           {brand.showRegulatoryInfo && (
             <button
               type="button"

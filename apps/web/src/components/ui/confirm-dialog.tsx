@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
+import './dialog.css';
 
 interface ConfirmDialogProps {
   visible: boolean;
@@ -20,8 +21,7 @@ interface ConfirmDialogProps {
 
 /**
  * The confirmation before a destructive action (Remove Widget, Delete View, Discard changes).
- * Its look is the view dialogs' (view-dialog classes, from view-dialogs.css, which every screen
- * showing it loads).
+ * Its look is the view dialogs' (view-dialog classes, dialog.css).
  */
 export function ConfirmDialog({
   visible,

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Suspense, lazy, type ReactNode } from 'react';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { ERROR_LOADING_DATA } from '@portal/core';
 import { brand } from '@/lib/brand';
@@ -7,12 +7,15 @@ import { MfaTab } from './mfa-tab';
 import { PasswordTab } from './password-tab';
 import { ProfileTab } from './profile-tab';
 
-export type AccountTab = 'profile' | 'password' | 'mfa';
+// The Notifications tab's code (its table and phone forms) loads when the tab is opened.
+const NotificationsTab = lazy(() => import('./notifications-tab').then((m) => ({ default: m.NotificationsTab })));
+
+export type AccountTab = 'profile' | 'password' | 'mfa' | 'notifications';
 
 /** The tabs of /account/{tab}; 'mfa' only where the brand allows multi-factor authentication. */
 export const ACCOUNT_TABS: readonly AccountTab[] = brand.allowMFA
-  ? ['profile', 'password', 'mfa']
-  : ['profile', 'password'];
+  ? ['profile', 'password', 'mfa', 'notifications']
+  : ['profile', 'password', 'notifications'];
 
 const TAB_LABELS: Record<AccountTab, ReactNode> = {
   profile: 'Profile',
@@ -25,6 +28,7 @@ const TAB_LABELS: Record<AccountTab, ReactNode> = {
       </abbr>
     </>
   ),
+  notifications: 'Notifications',
 };
 
 interface AccountPageProps {
@@ -57,6 +61,11 @@ export function AccountPage({ tab, onSelectTab }: AccountPageProps) {
                 {name === 'profile' && <ProfileTab key={user.userId} user={user} />}
                 {name === 'password' && <PasswordTab />}
                 {name === 'mfa' && <MfaTab user={user} />}
+                {name === 'notifications' && (
+                  <Suspense fallback={<AccountSkeleton failed={false} />}>
+                    <NotificationsTab />
+                  </Suspense>
+                )}
               </TabPanel>
             ))}
           </TabView>

@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TRIGGER_COMMAND, type CommandView, type DistributorActionBody, type MessageResponse } from '@portal/core';
 import { api } from '@/lib/api';
+import { deviceQueryKeys } from '@/lib/device-query-keys';
 import { deviceConfigKey } from './device-config';
 
-/** POST /api/device/{id}/rpc {method: 'Admin.Trigger', args: {index}}: queues a trigger. */
+/** POST /api/device/{id}/rpc {method: 'Admin.Trigger', args: {index}}: queues a trigger (the command queue is read again). */
 export function useQueueTrigger(deviceid: string) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (index: number) =>
       api.post<CommandView>(
@@ -12,6 +14,7 @@ export function useQueueTrigger(deviceid: string) {
         { method: TRIGGER_COMMAND, args: { index } },
         { area: 'device' },
       ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceQueryKeys.rpc(deviceid) }),
   });
 }
 

@@ -24,6 +24,7 @@ import {
   resolveDisplay,
   showsLastKnownValues,
   steppableTimes,
+  type DeviceAccess,
 } from '@portal/core';
 import { formatDistanceStrict } from 'date-fns';
 import {
@@ -62,11 +63,13 @@ export interface DataPageProps {
   }) => ReactNode;
   /** Called once the device's name is known (recent devices). */
   onOpened?: (name: string) => void;
+  /** Cards the app adds below the readings (the command queue), given the user's access. */
+  footer?: (info: { access: DeviceAccess }) => ReactNode;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpened }: DataPageProps) {
+export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpened, footer }: DataPageProps) {
   const settingsQuery = useDeviceSettings(deviceid);
   const settings = settingsQuery.data;
   // While the settings load: a viewer without an error (no banner); the data is asked for at the same time.
@@ -264,6 +267,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
           </div>
         </div>
       )}
+      {footer?.({ access })}
       {editing !== null && (
         <DisplaySettingsDialog
           deviceid={deviceid}

@@ -18,7 +18,8 @@ import { useMessageDialog } from '@/lib/message-dialog';
 import { useUpdateDeviceSettings } from '../api/device-settings';
 import './device-page.css';
 
-export type DevicePageName = 'Data' | 'Scripting' | 'Diagnostics' | 'Server Log' | 'Settings' | 'Raw Data' | 'Users';
+export type DevicePageName =
+  'Data' | 'Scripting' | 'Diagnostics' | 'Server Log' | 'Settings' | 'Raw Data' | 'Users and Permissions';
 
 export interface DeviceHeaderProps {
   deviceid: string;
@@ -107,7 +108,7 @@ export function DeviceHeader(props: DeviceHeaderProps) {
               Raw Data
             </Link>
           )}
-          {page !== 'Users' &&
+          {page !== 'Users and Permissions' &&
             (access.viewUsers ? (
               <Link
                 className="p-button p-button-sm dp-permission"

@@ -21,10 +21,20 @@ export interface DeviceSubPageProps {
   baseTitle: string;
   /** Called once the device's name is known (recent devices). */
   onOpened?: (name: string) => void;
+  /** The text shown when the settings call fails (default 'Error loading device settings'). */
+  settingsError?: string;
   children: (device: { access: DeviceAccess; settings: DeviceSettingsResponse; name: string }) => ReactNode;
 }
 
-export function DeviceSubPage({ deviceid, page, userGroups, baseTitle, onOpened, children }: DeviceSubPageProps) {
+export function DeviceSubPage({
+  deviceid,
+  page,
+  userGroups,
+  baseTitle,
+  onOpened,
+  settingsError = 'Error loading device settings',
+  children,
+}: DeviceSubPageProps) {
   const settingsQuery = useDeviceSettings(deviceid);
   const settings = settingsQuery.data;
   const notFound = isDeviceNotFound(settingsQuery.error);
@@ -37,7 +47,9 @@ export function DeviceSubPage({ deviceid, page, userGroups, baseTitle, onOpened,
 
   if (notFound || isDeviceNotFound(configQuery.error))
     return <DeviceNotFound deviceid={deviceid} baseTitle={baseTitle} />;
-  if (settingsQuery.isPending || configQuery.isPending) {
+  // The skeleton waits for the config's first answer only: a content's own retry of a failed config
+  // (its status is pending again while it refetches) must not unmount the content.
+  if (settingsQuery.isPending || (configQuery.isPending && configQuery.errorUpdateCount === 0)) {
     return (
       <div className="page dp-page" aria-busy="true" role="status" aria-label={`Loading the ${page.toLowerCase()}`}>
         <DeviceHeaderSkeleton />
@@ -49,7 +61,7 @@ export function DeviceSubPage({ deviceid, page, userGroups, baseTitle, onOpened,
     return (
       <div className="page dp-page">
         <section className="card dp-empty" role="alert">
-          <p>Error loading device settings</p>
+          <p>{settingsError}</p>
           <button type="button" className="p-button p-button-outlined" onClick={() => void settingsQuery.refetch()}>
             Try again
           </button>

@@ -8,25 +8,13 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
-import { Dropdown } from 'primereact/dropdown';
 import { isServerLogUnavailableMessage, loadErrorDetail } from '@portal/core';
+import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
+import { LocalTime } from '@/components/ui/local-time';
 import { ApiError } from '@/lib/api';
 import { csvBlob, downloadBlob } from '@/lib/download';
 import { SERVER_LOG_PAGE, useServerLog, type ServerLogEntry } from '../api/get-server-log';
 import './server-log.css';
-
-const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-/** The hover text: the time with its UTC offset (DESIGN.md section 5). */
-const WHEN_WITH_OFFSET = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-  weekday: 'long',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'longOffset',
-});
 
 /** The filter's 'All kinds' (a kind is letters, digits, _ and -, so never '*'; an empty value would show no label). */
 const ALL_KINDS = '*';
@@ -83,12 +71,13 @@ export function ServerLogPanel({ deviceid, name }: { deviceid: string; name: str
         <div className="sl-actions">
           <label className="sl-filter">
             <span>Kind</span>
-            <Dropdown
+            <LabelledDropdown
               value={kind}
               options={options}
               onChange={(e) => setKind(String(e.value ?? ALL_KINDS))}
               className="p-inputtext-sm"
-              pt={{ select: { 'aria-label': 'Kind' }, trigger: { 'aria-label': 'Show the kinds' } }}
+              label="Kind"
+              triggerLabel="Show the kinds"
             />
           </label>
           <Button
@@ -165,13 +154,10 @@ function countText(count: number, more: boolean): string {
 }
 
 function LogRow({ entry }: { entry: ServerLogEntry }) {
-  const date = new Date(entry.ts * 1000);
   return (
     <tr>
       <td data-label="Time" className="sl-nowrap">
-        <time dateTime={date.toISOString()} title={WHEN_WITH_OFFSET.format(date)}>
-          {WHEN.format(date)}
-        </time>
+        <LocalTime ts={entry.ts} />
       </td>
       <td data-label="Kind">
         <span className="sl-kind">{entry.kind}</span>

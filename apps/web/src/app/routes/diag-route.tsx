@@ -1,0 +1,31 @@
+import { useCallback } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { isDevicePathId } from '@portal/core';
+import { useAuth } from '@/lib/auth/auth-context';
+import { baseTitle } from '@/lib/brand';
+import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
+import { DiagnosticsPanel } from '@/features/device-diagnostics/components/diagnostics-panel';
+import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
+import { NotFound } from '../not-found';
+
+/** /diag/{deviceid}: the device's Diagnostics page (ADMIN and USER; the server decides). */
+export function DiagRoute() {
+  const { deviceid = '' } = useParams();
+  const { session } = useAuth();
+  const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
+  const upper = deviceid.toUpperCase();
+  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/diag/${upper}`} />;
+  if (!isDevicePathId(deviceid)) return <NotFound />;
+  return (
+    <DeviceSubPage
+      key={deviceid}
+      deviceid={deviceid}
+      page="Diagnostics"
+      userGroups={session.userGroups}
+      baseTitle={baseTitle}
+      onOpened={onOpened}
+    >
+      {({ name }) => <DiagnosticsPanel deviceid={deviceid} name={name} />}
+    </DeviceSubPage>
+  );
+}

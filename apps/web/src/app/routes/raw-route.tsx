@@ -1,0 +1,39 @@
+import { useCallback } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { isDevicePathId } from '@portal/core';
+import { useAuth } from '@/lib/auth/auth-context';
+import { baseTitle } from '@/lib/brand';
+import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
+import { RawDataPanel } from '@/features/device-raw-data/components/raw-data-panel';
+import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
+import { NotFound } from '../not-found';
+
+/** /raw/{deviceid}: the device's Raw Data page (its records, their JSON, export and import). */
+export function RawRoute() {
+  const { deviceid = '' } = useParams();
+  const { session } = useAuth();
+  const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
+  const upper = deviceid.toUpperCase();
+  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/raw/${upper}`} />;
+  if (!isDevicePathId(deviceid)) return <NotFound />;
+  return (
+    <DeviceSubPage
+      key={deviceid}
+      deviceid={deviceid}
+      page="Raw Data"
+      userGroups={session.userGroups}
+      baseTitle={baseTitle}
+      onOpened={onOpened}
+    >
+      {({ access, settings, name }) => (
+        <RawDataPanel
+          deviceid={deviceid}
+          name={name}
+          displaySettings={settings.deviceSettings.PORTAL_displaySettings}
+          canImport={access.editDeviceSettings}
+          dataRestricted={access.dataRestricted}
+        />
+      )}
+    </DeviceSubPage>
+  );
+}

@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { UnsubscribeScreen } from '@/features/device-alerts/components/unsubscribe-screen';
+
+/** /unsubscribe/{token}: the link in every alert e-mail (signed in or not). */
+export function UnsubscribeRoute() {
+  const { token = '' } = useParams();
+  return <UnsubscribeScreen key={token} token={token} />;
+}

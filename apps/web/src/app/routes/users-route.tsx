@@ -1,0 +1,31 @@
+import { useCallback } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { isDevicePathId } from '@portal/core';
+import { useAuth } from '@/lib/auth/auth-context';
+import { baseTitle } from '@/lib/brand';
+import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
+import { UsersPanel } from '@/features/device-users/components/users-panel';
+import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
+import { NotFound } from '../not-found';
+
+/** /users/{deviceid}: the device's Users and Permissions page (ADMIN edits, USER reads; the server decides). */
+export function UsersRoute() {
+  const { deviceid = '' } = useParams();
+  const { session, user } = useAuth();
+  const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
+  const upper = deviceid.toUpperCase();
+  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/users/${upper}`} />;
+  if (!isDevicePathId(deviceid)) return <NotFound />;
+  return (
+    <DeviceSubPage
+      key={deviceid}
+      deviceid={deviceid}
+      page="Users and Permissions"
+      userGroups={session.userGroups}
+      baseTitle={baseTitle}
+      onOpened={onOpened}
+    >
+      {({ access, name }) => <UsersPanel deviceid={deviceid} name={name} access={access} myUserId={user?.userId} />}
+    </DeviceSubPage>
+  );
+}

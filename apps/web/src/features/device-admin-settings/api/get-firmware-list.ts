@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { FirmwareListResponse } from '@portal/core';
+import { api } from '@/lib/api';
+
+/** The known firmware changes only with the server's configuration. */
+const FIRMWARE_LIST_STALE_MS = 10 * 60_000;
+
+/** GET /api/firmware: the firmware strings a firmware update may name. */
+export function getFirmwareList(signal?: AbortSignal): Promise<FirmwareListResponse> {
+  return api.get<FirmwareListResponse>('/firmware', { area: 'device', signal });
+}
+
+export function firmwareListQueryOptions() {
+  return queryOptions({
+    queryKey: ['firmware'] as const,
+    queryFn: ({ signal }) => getFirmwareList(signal),
+    staleTime: FIRMWARE_LIST_STALE_MS,
+    meta: { silent: true },
+  });
+}
+
+export function useFirmwareList() {
+  return useQuery(firmwareListQueryOptions());
+}
