@@ -95,7 +95,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Users and Permissions
     expect(posts).toBe(0);
 
     await page.getByLabel('Email', { exact: true }).fill(people.target);
-    await page.locator('.du-add__role .p-dropdown').click();
+    await page.locator('.email-add__role .p-dropdown').click();
     await pickOption(page, 'USER');
     await page.getByRole('button', { name: 'Add user' }).click();
     await expectText(page, DEVICE_MESSAGES.userAdded);

@@ -125,7 +125,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await page.getByRole('button', { name: 'Share' }).click();
     await expectText(page, 'Please enter a valid e-mail address');
     await page.getByLabel('Email', { exact: true }).fill(invitee);
-    await page.locator('.gs-share__level .p-dropdown').click();
+    await page.locator('.email-add__role .p-dropdown').click();
     await pickOption(page, 'USER');
     await page.getByRole('button', { name: 'Share' }).click();
     await expectText(page, GROUP_MESSAGES.invited);
@@ -138,7 +138,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     const operator = uniqueEmail('group-operator');
     await stack.createVerifiedUser(operator, PASSWORD);
     await page.getByLabel('Email', { exact: true }).fill(operator);
-    await page.locator('.gs-share__level .p-dropdown').click();
+    await page.locator('.email-add__role .p-dropdown').click();
     await pickOption(page, 'OPERATOR');
     await page.getByRole('button', { name: 'Share' }).click();
     await expectText(page, GROUP_MESSAGES.userAdded);

@@ -121,6 +121,13 @@ describe('rawValueText: serial capture decoded', () => {
     expect(rawValueText('x', undefined).text).toBe('');
     expect(rawValueText('x', null).text).toBe('');
   });
+
+  it("a CAN bus's frames as their count (the frames are in the record's JSON)", () => {
+    const frame = { id: 0x18feca00, data: '04FF640001' };
+    expect(rawValueText('can1', [frame, frame, frame, frame]).text).toBe('4 CAN frames');
+    expect(rawValueText('can2', [frame]).text).toBe('1 CAN frame');
+    expect(rawValueText('can3', [frame]).text).toBe(JSON.stringify([frame]));
+  });
 });
 
 describe('parseCsv (RFC 4180)', () => {

@@ -117,10 +117,13 @@ export interface RawValueText {
  * The text of a value in the Raw Data table. Serial capture text (a key matching
  * SERIAL_CAPTURE_KEY, or whose display setting is base64) that is valid base64 is shown decoded,
  * non-printable characters escaped (\xNN); other text escaped; numbers and booleans as they
- * print; arrays and objects as JSON; a missing value as ''.
+ * print; a CAN bus's frames (can1, can2) as their count ('4 CAN frames', the frames in the
+ * record's JSON); other arrays and objects as JSON; a missing value as ''.
  */
 export function rawValueText(key: string, value: unknown, setting?: unknown): RawValueText {
   if (value === undefined || value === null) return { text: '', base64: null };
+  if ((key === 'can1' || key === 'can2') && Array.isArray(value))
+    return { text: value.length === 1 ? '1 CAN frame' : `${value.length} CAN frames`, base64: null };
   if (typeof value === 'string') {
     const serial =
       value !== '' &&

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { isValidMfaCode, loadErrorDetail, type Notification } from '@portal/core';
+import { RefreshButton } from '@/components/ui/refresh-button';
 import { CodeInput } from '@/components/ui/code-input';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { LocalTime } from '@/components/ui/local-time';
@@ -176,15 +177,7 @@ function HistorySection() {
         <h2 id="notification-history-heading" className="notifications-section__title">
           Notification history
         </h2>
-        <Button
-          type="button"
-          label="Refresh"
-          icon="pi pi-refresh"
-          text
-          size="small"
-          loading={query.isFetching}
-          onClick={() => void query.refetch()}
-        />
+        <RefreshButton fetching={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
       {query.isError && !query.data ? (
         <div role="alert" className="notifications-state">

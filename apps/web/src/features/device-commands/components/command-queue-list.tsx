@@ -14,6 +14,7 @@ import {
   toastId,
   type DeviceRole,
 } from '@portal/core';
+import { RefreshButton } from '@/components/ui/refresh-button';
 import { LocalTime } from '@/components/ui/local-time';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { showToast } from '@/lib/toast';
@@ -77,14 +78,7 @@ export function CommandQueueList({ deviceid, role }: { deviceid: string; role: D
         <span className="muted cq-count" role="status">
           {list.length === 0 ? 'No commands' : list.length === 1 ? '1 command' : `${list.length} commands`}
         </span>
-        <Button
-          type="button"
-          label="Refresh"
-          icon="pi pi-refresh"
-          className="p-button-text p-button-sm"
-          loading={commands.isFetching}
-          onClick={() => void commands.refetch()}
-        />
+        <RefreshButton fetching={commands.isFetching} onRefresh={() => void commands.refetch()} />
       </div>
       {list.length === 0 ? (
         <p className="muted cq-empty">

@@ -8,6 +8,7 @@
 import { useMemo, useState } from 'react';
 import { Button } from 'primereact/button';
 import { loadErrorDetail, type ActiveFaultView, type DiagnosticsResponse, type Dm1LampsView } from '@portal/core';
+import { RefreshButton } from '@/components/ui/refresh-button';
 import { LocalTime } from '@/components/ui/local-time';
 import { ApiError } from '@/lib/api';
 import { csvBlob, downloadBlob } from '@/lib/download';
@@ -77,14 +78,7 @@ export function DiagnosticsPanel({ deviceid, name }: { deviceid: string; name: s
             </>
           )}
         </span>
-        <Button
-          type="button"
-          label="Refresh"
-          icon="pi pi-refresh"
-          className="p-button-text p-button-sm"
-          loading={query.isFetching}
-          onClick={() => void query.refetch()}
-        />
+        <RefreshButton fetching={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
       <FaultsCard faults={data.faults} lamps={data.lamps} />
       <LatestCard message={data.diagnostics[0]} />

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { RAW_DATA_MESSAGES, RAW_DATA_PAGE, loadErrorDetail, type RawRecordRow } from '@portal/core';
+import { RefreshButton } from '@/components/ui/refresh-button';
 import { deviceQueryKeys } from '@/lib/device-query-keys';
 import { useRawData, type RawRange } from '../api/get-raw-data';
 import { ExportDialog } from './export-dialog';
@@ -67,14 +68,7 @@ export function RawDataPanel({ deviceid, name, displaySettings, canImport, dataR
         </h2>
         <RangeChooser preset={preset} custom={range} nowMs={Date.now()} onChange={chooseRange} />
         <div className="rd-actions">
-          <Button
-            type="button"
-            label="Refresh"
-            icon="pi pi-refresh"
-            className="p-button-text p-button-sm"
-            loading={data.isFetching}
-            onClick={refresh}
-          />
+          <RefreshButton fetching={data.isFetching} onRefresh={refresh} />
           <Button
             type="button"
             label="Export"

@@ -9,6 +9,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { isServerLogUnavailableMessage, loadErrorDetail } from '@portal/core';
+import { RefreshButton } from '@/components/ui/refresh-button';
 import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
 import { LocalTime } from '@/components/ui/local-time';
 import { ApiError } from '@/lib/api';
@@ -80,14 +81,7 @@ export function ServerLogPanel({ deviceid, name }: { deviceid: string; name: str
               triggerLabel="Show the kinds"
             />
           </label>
-          <Button
-            type="button"
-            label="Refresh"
-            icon="pi pi-refresh"
-            className="p-button-text p-button-sm"
-            loading={log.isFetching && !log.isFetchingNextPage}
-            onClick={() => void log.refetch()}
-          />
+          <RefreshButton fetching={log.isFetching && !log.isFetchingNextPage} onRefresh={() => void log.refetch()} />
           <Button
             type="button"
             label="Export CSV"

@@ -19,13 +19,13 @@ import {
   type DeviceUserRow,
 } from '@portal/core';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { RoleDropdown } from '@/components/ui/role-dropdown';
 import { ApiError } from '@/lib/api';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useRemoveDeviceUser, useUpdateDeviceUser } from '../api/device-users';
 import { useDevicePermissions } from '../api/get-device-permissions';
 import { AddUserForm } from './add-user-form';
 import { toastSuccess } from './feedback';
-import { RoleDropdown } from './role-dropdown';
 import './device-users.css';
 
 export interface UsersPanelProps {

@@ -1,26 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Button } from 'primereact/button';
-import { InputText } from 'primereact/inputtext';
-import {
-  groupCan,
-  isValidEmail,
-  loadErrorDetail,
-  normaliseEmail,
-  type DeviceRole,
-  type GroupPermissionsResponse,
-} from '@portal/core';
-import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
+import { groupCan, loadErrorDetail, type DeviceRole, type GroupPermissionsResponse } from '@portal/core';
+import { AddByEmailForm } from '@/components/ui/add-by-email-form';
+import { RoleDropdown } from '@/components/ui/role-dropdown';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useGroupPermissions } from '../api/get-group-permissions';
 import { useAddGroupUser, useRemoveGroupUser, useUpdateGroupUser, type GroupUserTarget } from '../api/group-users';
 import { ConfirmDialog } from './confirm-dialog';
 import { toastSuccess } from './feedback';
-import { LevelDropdown } from './level-dropdown';
 import { TabError, TableSkeleton } from './tab-states';
 
-const EMAIL = fieldIds('group-share-email');
-const LEVEL = fieldIds('group-share-level');
-const EMAIL_HINT = 'An address without an account gets an invitation, applied when it signs up.';
 const DEFAULT_SHARE_LEVEL: DeviceRole = 'VIEW';
 
 export interface MembersTabProps {
@@ -136,7 +125,7 @@ export function MembersTab({ groupid, groupName, myPermission, myUserId, onRemov
                         </td>
                         <td data-label="Permission">
                           {manage ? (
-                            <LevelDropdown
+                            <RoleDropdown
                               value={pendingLevel(target) ?? invite.permission}
                               loading={pendingLevel(target) !== undefined}
                               disabled={update.isPending}
@@ -243,7 +232,7 @@ function MemberTable({ data, manage, myUserId, pendingLevel, onChangeLevel, onRe
                 </td>
                 <td data-label="Permission">
                   {manage ? (
-                    <LevelDropdown
+                    <RoleDropdown
                       value={pending ?? user.permission}
                       loading={pending !== undefined}
                       ariaLabel={`Level of ${label}`}
@@ -285,69 +274,31 @@ function MemberTable({ data, manage, myUserId, pendingLevel, onChangeLevel, onRe
 }
 
 function ShareForm({ groupid }: { groupid: string }) {
-  const [email, setEmail] = useState('');
-  const [level, setLevel] = useState<DeviceRole>(DEFAULT_SHARE_LEVEL);
-  const [error, setError] = useState<string | undefined>();
   const add = useAddGroupUser(groupid);
   const messages = useMessageDialog();
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (add.isPending) return;
-    const address = normaliseEmail(email);
-    if (address === '') return setError('Enter an e-mail address');
-    if (!isValidEmail(address)) return setError('Please enter a valid e-mail address');
-    setError(undefined);
-    add.mutate(
-      { targetEmail: address, targetPermission: level },
-      {
-        onSuccess: (answer) => {
-          setEmail('');
-          toastSuccess(answer);
-        },
-        onError: (err) => messages.showError(err),
-      },
-    );
-  };
-
   return (
-    <section aria-labelledby="gs-share-title">
-      <h2 id="gs-share-title" className="gs-section-title">
-        Share the group
-      </h2>
-      <form className="gs-share" onSubmit={onSubmit} noValidate aria-busy={add.isPending}>
-        <div className="gs-share__email">
-          <FormField ids={EMAIL} label="Email" hint={EMAIL_HINT} error={error}>
-            <InputText
-              id={EMAIL.input}
-              type="email"
-              value={email}
-              onChange={(event) => {
-                setEmail(event.target.value);
-                if (error) setError(undefined);
-              }}
-              invalid={Boolean(error)}
-              aria-invalid={Boolean(error) || undefined}
-              aria-describedby={describedBy(EMAIL, EMAIL_HINT, error)}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="name@example.com"
-            />
-          </FormField>
-        </div>
-        <div className="gs-share__level">
-          <FormField ids={LEVEL} label="Level">
-            <LevelDropdown inputId={LEVEL.input} value={level} onChange={setLevel} ariaLabel="Level" />
-          </FormField>
-        </div>
-        <Button
-          type="submit"
-          className="gs-share__submit"
-          label={add.isPending ? 'Sharing…' : 'Share'}
-          icon="pi pi-user-plus"
-          loading={add.isPending}
-        />
-      </form>
-    </section>
+    <AddByEmailForm
+      idPrefix="group-share"
+      title="Share the group"
+      titleClassName="gs-section-title"
+      hint="An address without an account gets an invitation, applied when it signs up."
+      roleLabel="Level"
+      defaultRole={DEFAULT_SHARE_LEVEL}
+      submitLabel="Share"
+      pendingLabel="Sharing…"
+      pending={add.isPending}
+      onAdd={(targetEmail, targetPermission, added) =>
+        add.mutate(
+          { targetEmail, targetPermission },
+          {
+            onSuccess: (answer) => {
+              added();
+              toastSuccess(answer);
+            },
+            onError: (err) => messages.showError(err),
+          },
+        )
+      }
+    />
   );
 }

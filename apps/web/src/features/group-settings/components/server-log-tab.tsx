@@ -1,5 +1,5 @@
-import { Button } from 'primereact/button';
 import { loadErrorDetail } from '@portal/core';
+import { RefreshButton } from '@/components/ui/refresh-button';
 import { useGroupServerLog } from '../api/get-group-server-log';
 import { TabError, TableSkeleton } from './tab-states';
 
@@ -22,14 +22,7 @@ export function ServerLogTab({ groupid }: { groupid: string }) {
         <span className="muted">
           {log.data.entries.length === 1 ? '1 entry' : `${log.data.entries.length} entries`}
         </span>
-        <Button
-          type="button"
-          label="Refresh"
-          icon="pi pi-refresh"
-          className="p-button-text p-button-sm"
-          loading={log.isFetching}
-          onClick={() => void log.refetch()}
-        />
+        <RefreshButton fetching={log.isFetching} onRefresh={() => void log.refetch()} />
       </div>
       {log.data.entries.length === 0 ? (
         <p className="muted gs-empty">No changes logged yet.</p>

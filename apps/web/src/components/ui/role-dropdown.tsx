@@ -1,19 +1,20 @@
-import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
 import { DEVICE_ROLES, type DeviceRole } from '@portal/core';
+import { LabelledDropdown } from './labelled-dropdown';
+import './role-dropdown.css';
 
 const ROLE_OPTIONS = DEVICE_ROLES.map((role) => ({ label: role, value: role }));
 
 export interface RoleDropdownProps {
   value: DeviceRole;
   onChange: (role: DeviceRole) => void;
-  /** The accessible name ('Permission of a@b.com'). */
+  /** The accessible name ('Permission of a@b.com', 'Level'). */
   ariaLabel: string;
   inputId?: string;
   disabled?: boolean;
   loading?: boolean;
 }
 
-/** A device role picker: ADMIN, USER, OPERATOR, VIEW. */
+/** A role picker, ADMIN, USER, OPERATOR, VIEW: a device user's permission or a group member's level. */
 export function RoleDropdown({ value, onChange, ariaLabel, inputId, disabled, loading }: RoleDropdownProps) {
   return (
     <LabelledDropdown
@@ -28,7 +29,7 @@ export function RoleDropdown({ value, onChange, ariaLabel, inputId, disabled, lo
       triggerLabel="Show the roles"
       disabled={disabled}
       loading={loading}
-      className="du-role"
+      className="role-dropdown"
     />
   );
 }
