@@ -1,11 +1,15 @@
 // Alerts in Chromium against the real server and its SMTP mailbox (issue 14; DESIGN.md section 5
-// 'Alerts'): a device user subscribes through the Data page's Alerts dialog, an ALARM event the
-// device publishes over MQTT reaches the mailbox, the Account page's Notifications tab lists it,
-// and the e-mail's unsubscribe link turns the subscription's e-mail off without signing in;
-// axe-clean, and no sideways scroll at 390 px.
+// 'Alerts'): a device user subscribes through the Data page's Alerts dialog; a simulated device on
+// the embedded MQTT broker raises an ALARM event, which reaches the mailbox, and its supply voltage
+// crosses the alarm limit its display settings give, which reaches another user subscribed to
+// limit crossings; the Account page's Notifications tab lists the alert, and the e-mail's
+// unsubscribe link turns the subscription's e-mail off without signing in; axe-clean, and no
+// sideways scroll at 390 px. (Digests at a period's end, quotas and restarts: the server's tests,
+// with its clock moved.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import type { AlertSubscription } from '@portal/core';
+import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { chromiumAvailable, PHONE } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
 import { linkIn } from './mailbox';
@@ -17,8 +21,11 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
   let stack: Stack;
   let api: ReturnType<Stack['apiClient']>;
   let device: { id: string; setupPassword: string; deviceKey: string };
+  let fleet: Fleet | undefined;
   const contexts: BrowserContext[] = [];
   const user = { email: uniqueEmail('alerts-user'), password: 'alerts-user-password-1' };
+  /** Subscribed to limit crossings only (through the API). */
+  const watcher = { email: uniqueEmail('alerts-watch'), password: 'alerts-watch-password-1' };
 
   beforeAll(async () => {
     stack = await startStack();
@@ -32,6 +39,7 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
   });
 
   afterAll(async () => {
+    await fleet?.stop();
     for (const context of contexts) await context.close();
     await stack?.close();
   });
@@ -61,12 +69,46 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
     expect(saved.body).toMatchObject({ email: true, sms: false, events: true, limits: false, schedule: 600 });
   });
 
-  it('an ALARM event the device publishes reaches the mailbox, and the Account page lists it', async () => {
-    await stack.publish(device, {
-      ts: Math.floor(Date.now() / 1000),
-      vsys: 12,
-      events: [{ msg: 'Boiler over pressure', severity: 'ALARM' }],
+  it('the simulated device raises an ALARM event and crosses a limit: each reaches its subscriber, listed on the Account page', async () => {
+    // The watcher: a USER of the device, alerted by e-mail when a reading crosses its limits; the
+    // supply voltage's alarm limit (display settings) is below what the simulated device reports.
+    await stack.createVerifiedUser(watcher.email, watcher.password);
+    const grant = await api('POST', `/api/device/${device.id}/user`, {
+      targetEmail: watcher.email,
+      targetPermission: 'USER',
     });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(200);
+    const watcherApi = stack.apiClient();
+    expect((await watcherApi('POST', '/api/auth/login', watcher)).status).toBe(200);
+    const watch = await watcherApi('PUT', `/api/device/${device.id}/alerts`, {
+      email: true,
+      sms: false,
+      events: false,
+      limits: true,
+      offline: false,
+      schedule: 600,
+    });
+    expect(watch.status, JSON.stringify(watch.body)).toBe(200);
+    const limits = { min: 0, max: 10, warnLow: 1, warnHigh: 4, alarmLow: 0.5, alarmHigh: 5 };
+    const display = await api('PUT', `/api/device/${device.id}/settings`, {
+      PORTAL_displaySettings: { vsys: { displayType: 'gauge', gaugeSettings: limits } },
+    });
+    expect(display.status, JSON.stringify(display.body)).toBe(200);
+
+    fleet = startFleet({
+      devices: [{ id: device.id, key: device.deviceKey, model: 'ORB-C1' }],
+      transport: 'mqtt',
+      mqttUrl: stack.mqttUrl,
+      httpUrl: stack.url(),
+      baseInterval: 2,
+      staggerMs: 0,
+    });
+    fleet.devices[0]!.reportEvent({ msg: 'Boiler over pressure', lv: 35 });
+    const crossing = await stack.mailbox.waitFor(
+      watcher.email,
+      (m) => m.raw.includes('(vsys) is ') && m.raw.includes('past its alarm limit'),
+    );
+    expect(crossing.raw).toContain(`/data/${device.id}`);
     const mail = await stack.mailbox.waitFor(user.email, (m) => m.raw.includes('ALARM event: Boiler over pressure'));
     expect(mail.raw).toContain(`/data/${device.id}`);
 
@@ -75,6 +117,7 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
     const rows = page.locator('table.notifications-table tbody tr');
     await expect.poll(() => rows.count()).toBe(1);
     const cells = await rows.first().locator('td').allInnerTexts();
+    // The event only: this user is not subscribed to limit crossings.
     expect(cells[1]).toBe('Alert Pump');
     expect(cells[2]).toBe('E-mail');
     expect(cells[3]).toMatch(/ALARM event: Boiler over pressure$/);

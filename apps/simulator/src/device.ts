@@ -210,6 +210,14 @@ export class SimDevice {
     }
   }
 
+  /**
+   * An event raised from outside (a demo or a test, as the device's script would raise one): it
+   * goes with the next record.
+   */
+  reportEvent(event: DeviceEvent): void {
+    this.pendingEvents.push(event);
+  }
+
   private takeSample(): void {
     const events = this.pendingEvents;
     this.pendingEvents = [];
