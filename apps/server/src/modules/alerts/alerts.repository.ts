@@ -66,6 +66,14 @@ export function selectSubscribers(db: Db, deviceId: string): Promise<SubscriberR
 }
 
 /** Of these devices, those with a subscription that wants events or limits on some channel, and which. */
+/** Every device someone watches for events or limit crossings, by e-mail or SMS. */
+export async function selectWatchedDeviceIds(db: Db): Promise<string[]> {
+  const rows = await db.query<{ device_id: string }>(
+    `SELECT DISTINCT device_id FROM alert_subscriptions WHERE (email OR sms) AND (events OR limits)`,
+  );
+  return rows.map((r) => r.device_id);
+}
+
 export function selectWatchedDevices(
   db: Db,
   deviceIds: string[],

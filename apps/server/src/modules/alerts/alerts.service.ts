@@ -65,6 +65,9 @@ export interface AlertsOptions {
 
 export const DEFAULT_ALERTS_OPTIONS: AlertsOptions = { tickMs: 30_000 };
 
+/** How long the set of watched devices is kept before it is read again (ms). */
+const WATCHED_CACHE_MS = 5000;
+
 /** The device server log's kind for alert sends and refusals. */
 export const ALERT_LOG_KIND = 'alert';
 /** Digests sent per tick at most (the rest go at the next tick). */
@@ -127,6 +130,19 @@ export function createAlertsService(deps: {
 
   /** Detection and ticks run one at a time, in order. */
   let tail: Promise<void> = Promise.resolve();
+
+  /**
+   * The devices someone watches for events or limits, read at most every WATCHED_CACHE_MS: ingest
+   * batches of devices nobody watches cost no query and queue no work. A subscription saved here
+   * refreshes it at once; one saved on another instance is seen within WATCHED_CACHE_MS.
+   */
+  let watched: { ids: ReadonlySet<string>; readAt: number } | null = null;
+  const watchedFresh = () => watched !== null && Date.now() - watched.readAt < WATCHED_CACHE_MS;
+  async function watchedIds(): Promise<ReadonlySet<string>> {
+    if (!watched || !watchedFresh())
+      watched = { ids: new Set(await repo.selectWatchedDeviceIds(db)), readAt: Date.now() };
+    return watched.ids;
+  }
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
@@ -288,6 +304,8 @@ export function createAlertsService(deps: {
       if (!list) byDevice.set(s.deviceId, (list = []));
       list.push(s.record);
     }
+    const ids = await watchedIds();
+    for (const deviceId of [...byDevice.keys()]) if (!ids.has(deviceId)) byDevice.delete(deviceId);
     if (byDevice.size === 0) return;
     for (const watched of await repo.selectWatchedDevices(db, [...byDevice.keys()])) {
       const records = byDevice.get(watched.device_id)!.sort((a, b) => a.ts - b.ts);
@@ -402,6 +420,7 @@ export function createAlertsService(deps: {
       await access.authorize(userId, deviceId, null);
       if (body.sms && !(await verifiedPhone(userId))) throw conflict(ALERT_MESSAGES.smsNeedsPhone);
       await repo.upsertSubscription(db, userId, deviceId, body, clock.now());
+      watched = null;
       return subscriptionOf(userId, deviceId);
     },
 
@@ -470,6 +489,7 @@ export function createAlertsService(deps: {
     /** Ingest, after a commit: the stored records are checked for alerts in the background. */
     recordsStored(stored: readonly StoredRecord[]): void {
       if (closed || stored.length === 0) return;
+      if (watched && watchedFresh() && !stored.some((s) => watched!.ids.has(s.deviceId))) return;
       void enqueue('Alert detection', () => detect(stored));
     },
 
