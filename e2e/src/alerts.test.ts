@@ -5,10 +5,10 @@
 // limit crossings; the Account page's Notifications tab lists the alert, and the e-mail's
 // unsubscribe link turns the subscription's e-mail off without signing in; axe-clean, and no
 // sideways scroll at 390 px. (Digests at a period's end, quotas and restarts: the server's tests,
-// with its clock moved.)
+// with its clock moved.) A Basic-plan device's alert is refused by its quota and listed as such.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import type { AlertSubscription } from '@portal/core';
+import type { AlertSubscription, Notification, NotificationsResponse } from '@portal/core';
 import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { chromiumAvailable, PHONE } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
@@ -22,6 +22,7 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
   let api: ReturnType<Stack['apiClient']>;
   let device: { id: string; setupPassword: string; deviceKey: string };
   let fleet: Fleet | undefined;
+  let basicFleet: Fleet | undefined;
   const contexts: BrowserContext[] = [];
   const user = { email: uniqueEmail('alerts-user'), password: 'alerts-user-password-1' };
   /** Subscribed to limit crossings only (through the API). */
@@ -40,6 +41,7 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
 
   afterAll(async () => {
     await fleet?.stop();
+    await basicFleet?.stop();
     for (const context of contexts) await context.close();
     await stack?.close();
   });
@@ -124,6 +126,45 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
     expect(cells[4]).toBe('Sent');
     expect(await rows.first().locator('time').getAttribute('title')).toMatch(/GMT|UTC/);
     expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  it("a Basic-plan device's alert is refused by its quota (none): no e-mail, and the history says so", async () => {
+    const basic = await stack.provisionDevice(freshDeviceId('ALB'), 'ORB-C1', 'Basic Pump');
+    expect((await api('POST', `/api/device/${basic.id}/user`, { setupPassword: basic.setupPassword })).status).toBe(
+      200,
+    );
+    const subscribed = await api('PUT', `/api/device/${basic.id}/alerts`, {
+      email: true,
+      sms: false,
+      events: true,
+      limits: false,
+      offline: false,
+      schedule: 600,
+    });
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
+    // 91 days after it was added, the trial is over: the device is on the Basic plan, with no e-mails.
+    await stack.ageDevice(basic.id, 91);
+    basicFleet = startFleet({
+      devices: [{ id: basic.id, key: basic.deviceKey, model: 'ORB-C1' }],
+      transport: 'mqtt',
+      mqttUrl: stack.mqttUrl,
+      httpUrl: stack.url(),
+      baseInterval: 2,
+      staggerMs: 0,
+    });
+    basicFleet.devices[0]!.reportEvent({ msg: 'Basic boiler over pressure', lv: 35 });
+    let history: Notification[] = [];
+    await expect
+      .poll(
+        async () => {
+          history = (await api<NotificationsResponse>('GET', '/api/account/notifications')).body.notifications;
+          return history.filter((n) => n.deviceid === basic.id).map((n) => n.status);
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toEqual(['refused']);
+    expect(history.find((n) => n.deviceid === basic.id)?.subject).toMatch(/Basic boiler over pressure/);
+    expect(stack.mailbox.mails.some((m) => m.raw.includes('Basic boiler over pressure'))).toBe(false);
   });
 
   it('the unsubscribe link turns the e-mail off without signing in', async () => {
