@@ -10,9 +10,10 @@ import { ProgressBar } from 'primereact/progressbar';
 import { RadioButton } from 'primereact/radiobutton';
 import { exportRangeText, fileNamePart, loadErrorDetail } from '@portal/core';
 import { downloadBlob } from '@/lib/download';
+import { LocalTime } from '@/components/ui/local-time';
 import { exportRawData, type ExportFormat, type ExportProgress } from '../api/export-raw-data';
 import type { RawRange } from '../api/get-raw-data';
-import { LocalTime } from '@/components/ui/local-time';
+import { WorkCancelButton } from './work-cancel-button';
 
 export interface ExportDialogProps {
   deviceid: string;
@@ -99,16 +100,7 @@ export function ExportDialog({ deviceid, name, range, visible, onHide }: ExportD
       draggable={false}
       footer={
         <div className="rd-dialog__footer">
-          {state.step === 'running' ? (
-            <Button type="button" label="Cancel" className="p-button-outlined" onClick={cancel} />
-          ) : (
-            <Button
-              type="button"
-              label={state.step === 'done' ? 'Close' : 'Cancel'}
-              className="p-button-outlined"
-              onClick={hide}
-            />
-          )}
+          <WorkCancelButton step={state.step} onStop={cancel} onHide={hide} />
           {(state.step === 'choose' || state.step === 'failed') && (
             <Button type="button" label="Export" icon="pi pi-download" onClick={() => void run()} />
           )}

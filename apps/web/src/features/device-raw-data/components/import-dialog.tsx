@@ -18,8 +18,9 @@ import {
   type ImportFile,
   type ImportTotals,
 } from '@portal/core';
-import { importRawData } from '../api/import-raw-data';
 import { LocalTime } from '@/components/ui/local-time';
+import { importRawData } from '../api/import-raw-data';
+import { WorkCancelButton } from './work-cancel-button';
 
 export interface ImportDialogProps {
   deviceid: string;
@@ -123,16 +124,7 @@ export function ImportDialog({ deviceid, visible, onHide, onImported }: ImportDi
       draggable={false}
       footer={
         <div className="rd-dialog__footer">
-          {state.step === 'running' ? (
-            <Button type="button" label="Cancel" className="p-button-outlined" onClick={cancel} />
-          ) : (
-            <Button
-              type="button"
-              label={state.step === 'done' ? 'Close' : 'Cancel'}
-              className="p-button-outlined"
-              onClick={hide}
-            />
-          )}
+          <WorkCancelButton step={state.step} onStop={cancel} onHide={hide} />
           {state.step === 'preview' && (
             <Button
               type="button"

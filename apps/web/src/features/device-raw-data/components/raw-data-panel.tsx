@@ -10,13 +10,13 @@ import { Button } from 'primereact/button';
 import { RAW_DATA_MESSAGES, RAW_DATA_PAGE, loadErrorDetail, type RawRecordRow } from '@portal/core';
 import { RefreshButton } from '@/components/ui/refresh-button';
 import { deviceQueryKeys } from '@/lib/device-query-keys';
+import { LocalTime } from '@/components/ui/local-time';
 import { useRawData, type RawRange } from '../api/get-raw-data';
 import { ExportDialog } from './export-dialog';
 import { ImportDialog } from './import-dialog';
 import { RangeChooser, presetRange, type RangePreset } from './range-chooser';
 import { RecordJsonDialog } from './record-json-dialog';
 import { RecordsTable } from './records-table';
-import { LocalTime } from '@/components/ui/local-time';
 import './raw-data.css';
 
 export interface RawDataPanelProps {
