@@ -31,6 +31,7 @@ export * from './contracts/auth';
 export * from './contracts/system';
 export * from './contracts/device-record';
 export * from './contracts/devices';
+export * from './contracts/device-authoring';
 export * from './contracts/device-config';
 export * from './contracts/device-data';
 export * from './contracts/device-calls';

@@ -18,6 +18,7 @@ import {
 } from '../domain/validation';
 import { EmailSchema, MfaCodeSchema } from './auth';
 import { ColourSchema, safeString } from './fields';
+import { authoredKindOf, authoredSchemaOf, type DeviceChart, type WidgetCard } from './device-authoring';
 
 // ---- Models, firmware, ids -------------------------------------------------------------------
 
@@ -328,18 +329,37 @@ export type DisplaySetting = z.infer<typeof DisplaySettingSchema>;
 export const DATA_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 export const MAX_DISPLAY_SETTING_KEYS = 500;
 
-/** A change of PORTAL_displaySettings: per key, new settings, or null to remove the key's settings. */
+/** A value of PORTAL_displaySettings: a key's display settings, a widget card or a custom chart. */
+export type DisplaySettingsValue = DisplaySetting | WidgetCard | DeviceChart;
+
+/**
+ * A change of PORTAL_displaySettings: per key, new settings, or null to remove the key's settings.
+ * A widget{n} key holds a widget card (WidgetCardSchema), a chart{n} key a custom chart
+ * (DeviceChartSchema), any other data key its display settings (DisplaySettingSchema).
+ */
 export const DisplaySettingsPatchSchema = z
-  .record(safeString(), DisplaySettingSchema.nullable())
-  .superRefine((record, ctx) => {
+  .record(safeString(), z.unknown())
+  .transform((record, ctx) => {
     const keys = Object.keys(record);
-    if (keys.length > MAX_DISPLAY_SETTING_KEYS)
+    const out: Record<string, DisplaySettingsValue | null> = {};
+    if (keys.length > MAX_DISPLAY_SETTING_KEYS) {
       ctx.addIssue({ code: 'custom', message: `at most ${MAX_DISPLAY_SETTING_KEYS} keys` });
-    for (const key of keys) {
-      if (!DATA_KEY_PATTERN.test(key))
-        ctx.addIssue({ code: 'custom', path: [key], message: 'display setting keys are data key names' });
+      return z.NEVER;
     }
-  });
+    for (const key of keys) {
+      if (!DATA_KEY_PATTERN.test(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'display setting keys are data key names' });
+        continue;
+      }
+      const kind = authoredKindOf(key);
+      const schema = kind ? authoredSchemaOf(kind) : DisplaySettingSchema;
+      const parsed = schema.nullable().safeParse(record[key]);
+      if (parsed.success) out[key] = parsed.data;
+      else for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as never);
+    }
+    return out;
+  })
+  .describe('Per key: display settings, a widget card (widget{n}) or a custom chart (chart{n}); null removes the key');
 
 // ---- Device notes images -------------------------------------------------------------------
 

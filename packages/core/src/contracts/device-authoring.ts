@@ -1,0 +1,144 @@
+/**
+ * What a device's owner authors in PORTAL_displaySettings beside the per-key display settings
+ * (spec 2 sections 2, 3 and 5; ledger WGT-02 - WGT-11, WGT-22): widget cards under the keys
+ * widget{n} and custom charts under chart{n}. The settings call stores them; these schemas check
+ * them when they are saved.
+ */
+import { z } from 'zod';
+import { ChartSettingsSchema } from './views';
+import { ColourSchema, safeString } from './fields';
+
+// ---- Keys --------------------------------------------------------------------------------------
+
+/** widget1 ... widget999: a widget card's key in PORTAL_displaySettings. */
+export const WIDGET_KEY_PATTERN = /^widget([1-9][0-9]{0,2})$/;
+/** chart1 ... chart999: a custom chart's key in PORTAL_displaySettings. */
+export const CHART_KEY_PATTERN = /^chart([1-9][0-9]{0,2})$/;
+
+export type AuthoredKind = 'widget' | 'chart';
+
+/** Whether a display-settings key is a widget card's or a custom chart's, or neither (null). */
+export function authoredKindOf(key: string): AuthoredKind | null {
+  if (WIDGET_KEY_PATTERN.test(key)) return 'widget';
+  if (CHART_KEY_PATTERN.test(key)) return 'chart';
+  return null;
+}
+
+// ---- Widget cards --------------------------------------------------------------------------------
+
+export const INDICATOR_KINDS = ['statusIndicator', 'levelIndicator'] as const;
+export type IndicatorKind = (typeof INDICATOR_KINDS)[number];
+export const INDICATOR_ROTATIONS = [0, 90, 180] as const;
+
+/** Default thresholds of an indicator (spec 2 sections 3 and 9; WGT-08). */
+export const INDICATOR_DEFAULT_THRESHOLDS = { highWarning: 35, lowWarning: 25, highAlarm: 45, lowAlarm: 20 } as const;
+/** Default indicator sizes in px: status 50, level 100 (spec 2 section 9; WGT-10). */
+export const INDICATOR_DEFAULT_SIZE: Record<IndicatorKind, number> = { statusIndicator: 50, levelIndicator: 100 };
+/** Default text size in px (WGT-11). */
+export const TEXT_DEFAULT_FONT_SIZE = 16;
+/** The grid dragged elements snap to, in px (spec 2 section 9; WGT-12). */
+export const WIDGET_SNAP_GRID_PX = 5;
+/** Largest widget card drawing, in px, and the most elements and texts one card holds. */
+export const WIDGET_MAX_SIZE_PX = 4000;
+export const WIDGET_MAX_ITEMS = 100;
+export const WIDGET_TEMPLATE_MAX_CHARS = 500;
+
+const position = z.number().min(0).max(WIDGET_MAX_SIZE_PX);
+const size = z.number().min(1).max(WIDGET_MAX_SIZE_PX);
+const itemId = safeString().regex(/^[A-Za-z0-9_-]{1,40}$/, 'id: 1 to 40 letters, digits, - or _');
+const dataKey = safeString().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'dataElement must be a data key name');
+
+/** Indicator settings (WGT-06, WGT-07, WGT-08). */
+export const IndicatorSettingsSchema = z.strictObject({
+  displayType: z.enum(['default', 'hide']).optional(),
+  dataElement: dataKey.optional(),
+  min: z.number().default(0),
+  max: z.number().default(100),
+  rotation: z
+    .number()
+    .refine((r) => (INDICATOR_ROTATIONS as readonly number[]).includes(r), 'rotation must be 0, 90 or 180')
+    .default(0),
+  barColor: ColourSchema.optional(),
+  backgroundColor: ColourSchema.optional(),
+  normalColor: ColourSchema.optional(),
+  warningColor: ColourSchema.optional(),
+  alarmColor: ColourSchema.optional(),
+  highWarning: z.number().default(INDICATOR_DEFAULT_THRESHOLDS.highWarning),
+  lowWarning: z.number().default(INDICATOR_DEFAULT_THRESHOLDS.lowWarning),
+  highAlarm: z.number().default(INDICATOR_DEFAULT_THRESHOLDS.highAlarm),
+  lowAlarm: z.number().default(INDICATOR_DEFAULT_THRESHOLDS.lowAlarm),
+  width: size.optional(),
+  height: size.optional(),
+  radius: z.number().min(0).max(WIDGET_MAX_SIZE_PX).optional(),
+  borderThickness: z.number().min(0).max(100).optional(),
+  borderColor: ColourSchema.optional(),
+  shadow: z.boolean().optional(),
+});
+export type IndicatorSettings = z.infer<typeof IndicatorSettingsSchema>;
+
+/** An indicator element at a position; its active kind is status or level (WGT-04). */
+export const WidgetElementSchema = z.strictObject({
+  id: itemId,
+  x: position,
+  y: position,
+  active: z.enum(INDICATOR_KINDS, { message: 'active must be statusIndicator or levelIndicator' }),
+  settings: IndicatorSettingsSchema,
+});
+export type WidgetElement = z.infer<typeof WidgetElementSchema>;
+
+/** Text settings (WGT-11). */
+export const TextSettingsSchema = z.strictObject({
+  displayType: z.enum(['default', 'hide']).optional(),
+  bold: z.boolean().optional(),
+  underline: z.boolean().optional(),
+  fontSize: z.number().min(6).max(200).default(TEXT_DEFAULT_FONT_SIZE),
+  colour: ColourSchema.optional(),
+});
+export type TextSettings = z.infer<typeof TextSettingsSchema>;
+
+/** A text piece: a template reading `{data.KEY}` and `{cfg.PATH}` (WGT-05). */
+export const WidgetComponentSchema = z.strictObject({
+  id: itemId,
+  x: position,
+  y: position,
+  template: safeString().max(WIDGET_TEMPLATE_MAX_CHARS),
+  settings: TextSettingsSchema,
+});
+export type WidgetComponent = z.infer<typeof WidgetComponentSchema>;
+
+/** Widget display settings (WGT-02, WGT-03). */
+export const WidgetCardSchema = z.strictObject({
+  name: safeString().max(64).optional(),
+  type: z.literal('widget').default('widget'),
+  elements: z.array(WidgetElementSchema).max(WIDGET_MAX_ITEMS).default([]),
+  components: z.array(WidgetComponentSchema).max(WIDGET_MAX_ITEMS).default([]),
+  image: z
+    .strictObject({ path: safeString().max(300).nullable().optional(), imageIsActive: z.boolean().default(false) })
+    .optional(),
+  backgroundColour: ColourSchema.optional(),
+  width: size.default(400),
+  height: size.default(300),
+  widthInCardUnits: z.number().int().min(1).max(12).optional(),
+  heightInCardUnits: z.number().int().min(1).max(12).optional(),
+  snapToGrid: z.boolean().default(true),
+  showLastReading: z.boolean().default(true),
+  showUnits: z.boolean().default(true),
+  staleColor: ColourSchema.default('grey'),
+  alertColor: ColourSchema.optional(),
+  warningColor: ColourSchema.optional(),
+  changeColorisActive: z.boolean().optional(),
+  /** Display order among the device page's cards (1-100, like a key's sort). */
+  sort: z.number().int().min(1).max(100).optional(),
+});
+export type WidgetCard = z.infer<typeof WidgetCardSchema>;
+
+// ---- Custom charts ---------------------------------------------------------------------------------
+
+/** A device's custom chart: the chart settings of spec 2 section 3, its series the device's own keys. */
+export const DeviceChartSchema = ChartSettingsSchema;
+export type DeviceChart = z.infer<typeof DeviceChartSchema>;
+
+/** The schema a display-settings key's value is checked by, for widget and chart keys. */
+export function authoredSchemaOf(kind: AuthoredKind): typeof WidgetCardSchema | typeof DeviceChartSchema {
+  return kind === 'widget' ? WidgetCardSchema : DeviceChartSchema;
+}
