@@ -544,6 +544,87 @@ function describeDevices(dbKind: DbKind): void {
         );
       });
 
+      it('PUT settings: widget cards and custom charts by their own schemas, at most 5 charts, none on Basic', async () => {
+        const own = await deviceWithRoles(tp);
+        const c = own.users.USER.client;
+        const p = `/api/device/${own.device.deviceid}/settings`;
+        const display = async () =>
+          body<{ deviceSettings: { PORTAL_displaySettings: Record<string, Record<string, unknown>> } }>(await c.get(p))
+            .deviceSettings.PORTAL_displaySettings;
+        const widget = {
+          name: 'Tank',
+          elements: [{ id: 'e1', x: 15, y: 20, active: 'levelIndicator', settings: { dataElement: 'supply' } }],
+          components: [{ id: 't1', x: 5, y: 5, template: 'Level {data.supply}', settings: {} }],
+        };
+        const saved = await c.put(p, { PORTAL_displaySettings: { widget1: widget } });
+        expect(saved.status, saved.text).toBe(200);
+        // The defaults of spec 2 sections 3 and 9 are stored with it (WGT-03, WGT-08, WGT-11).
+        expect((await display()).widget1).toMatchObject({
+          type: 'widget',
+          showLastReading: true,
+          showUnits: true,
+          staleColor: 'grey',
+          snapToGrid: true,
+          elements: [{ settings: { highWarning: 35, lowWarning: 25, highAlarm: 45, lowAlarm: 20, rotation: 0 } }],
+          components: [{ settings: { fontSize: 16 } }],
+        });
+        // A widget key is checked as a widget: rotation 45 and an unknown kind are refused (WGT-04, WGT-07).
+        for (const element of [
+          { ...widget.elements[0], settings: { rotation: 45 } },
+          { ...widget.elements[0], active: 'gauge' },
+        ]) {
+          const before = await display();
+          expectError(
+            await c.put(p, { PORTAL_displaySettings: { widget2: { ...widget, elements: [element] } } }),
+            400,
+            'BAD_REQUEST',
+          );
+          expect(await display()).toEqual(before);
+        }
+        // A data key's display settings may not pose as a widget, nor a widget as display settings.
+        expectError(
+          await c.put(p, { PORTAL_displaySettings: { widget3: { displayType: 'gauge' } } }),
+          400,
+          'BAD_REQUEST',
+        );
+        const chart = (key: string) => ({ name: key, series: [{ source: own.device.deviceid, key: 'supply' }] });
+        for (const n of [1, 2, 3, 4, 5]) {
+          const res = await c.put(p, { PORTAL_displaySettings: { [`chart${n}`]: chart(`c${n}`) } });
+          expect(res.status, res.text).toBe(200);
+        }
+        expect((await display()).chart1).toMatchObject({ series: [{ axisBind: 'ax1', lineWidth: 2 }] });
+        expectError(
+          await c.put(p, { PORTAL_displaySettings: { chart6: chart('c6') } }),
+          400,
+          'BAD_REQUEST',
+          'Maximum number of charts reached [5]',
+        );
+        // Editing one of the five still works; so does replacing one in a single change.
+        expect((await c.put(p, { PORTAL_displaySettings: { chart5: chart('renamed') } })).status).toBe(200);
+        expect((await c.put(p, { PORTAL_displaySettings: { chart5: null, chart7: chart('c7') } })).status).toBe(200);
+        expect(Object.keys(await display()).filter((k) => k.startsWith('chart'))).toHaveLength(5);
+
+        // On Basic (trial over) neither is written; removing one still is.
+        await tp.portal.db.query('UPDATE devices SET added_ts = added_ts - $2 WHERE id = $1', [
+          own.device.deviceid,
+          100 * 86_400,
+        ]);
+        expectError(
+          await c.put(p, { PORTAL_displaySettings: { widget1: { ...widget, name: 'Again' } } }),
+          400,
+          'BAD_REQUEST',
+          'Widgets are unavailable on the Basic Plan',
+        );
+        expectError(
+          await c.put(p, { PORTAL_displaySettings: { chart1: chart('again') } }),
+          400,
+          'BAD_REQUEST',
+          'Custom charts are unavailable on the Basic Plan',
+        );
+        expect((await c.put(p, { PORTAL_displaySettings: { chart1: null, widget1: null } })).status).toBe(200);
+        expect(Object.keys(await display())).not.toContain('widget1');
+      });
+
       it('PUT settings: bad input gets 400 naming the field and changes nothing', async () => {
         const admin = fx.users.ADMIN.client;
         const before = (await admin.get(path('settings'))).text;

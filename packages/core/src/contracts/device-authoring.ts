@@ -5,6 +5,9 @@
  * them when they are saved.
  */
 import { z } from 'zod';
+import { CUSTOM_CHART_LIMIT, CUSTOM_WIDGET_LIMIT } from '../domain/constants';
+import { widgetLimitMessage } from '../domain/messages';
+import { unavailableFeatureMessage } from '../domain/plans';
 import { ChartSettingsSchema } from './views';
 import { ColourSchema, safeString } from './fields';
 
@@ -141,4 +144,43 @@ export type DeviceChart = z.infer<typeof DeviceChartSchema>;
 /** The schema a display-settings key's value is checked by, for widget and chart keys. */
 export function authoredSchemaOf(kind: AuthoredKind): typeof WidgetCardSchema | typeof DeviceChartSchema {
   return kind === 'widget' ? WidgetCardSchema : DeviceChartSchema;
+}
+
+// ---- Limits and plans (spec 2 sections 5 and 8; DESIGN.md section 5) ------------------------------
+
+const AUTHORED_RULES = {
+  widget: { limit: CUSTOM_WIDGET_LIMIT, feature: 'Widgets' },
+  chart: { limit: CUSTOM_CHART_LIMIT, feature: 'Custom charts' },
+} as const satisfies Record<AuthoredKind, { limit: number; feature: 'Widgets' | 'Custom charts' }>;
+
+/** How many widget cards or custom charts a PORTAL_displaySettings record holds. */
+export function authoredCount(displaySettings: Record<string, unknown>, kind: AuthoredKind): number {
+  return Object.keys(displaySettings).filter((key) => authoredKindOf(key) === kind && displaySettings[key] != null)
+    .length;
+}
+
+/**
+ * Why a change of PORTAL_displaySettings may not be saved, or null: a widget card or custom chart
+ * written on a plan without data to the portal ('Widgets are unavailable on the Basic Plan'), or a
+ * change that takes a device past 99 widget cards or 5 charts ('Maximum number of charts reached
+ * [5]'). Removing one is always allowed, and a device already past a limit may still edit.
+ */
+export function authoredChangeError(
+  before: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  plan: { name: string; dataToPortal: boolean },
+): string | null {
+  const after: Record<string, unknown> = { ...before };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete after[key];
+    else after[key] = value;
+  }
+  for (const kind of ['widget', 'chart'] as const) {
+    const { limit, feature } = AUTHORED_RULES[kind];
+    const writes = Object.keys(patch).some((key) => authoredKindOf(key) === kind && patch[key] !== null);
+    if (writes && !plan.dataToPortal) return unavailableFeatureMessage(feature, plan.name);
+    const count = authoredCount(after, kind);
+    if (count > limit && count > authoredCount(before, kind)) return widgetLimitMessage(kind, limit);
+  }
+  return null;
 }

@@ -12,6 +12,7 @@ import {
   DEVICE_MESSAGES,
   PASSWORDS_MESSAGES,
   PLANS,
+  authoredChangeError,
   PROV_MESSAGES,
   PROV_TEST_COMMAND,
   can,
@@ -534,6 +535,12 @@ export function createDevicesService(deps: DevicesDeps) {
         if (!row) throw deviceNotFound();
         let displaySettings: Record<string, unknown> | undefined;
         if (body.PORTAL_displaySettings !== undefined) {
+          const plan = devicePlan(row, clock.now().getTime());
+          const refused = authoredChangeError(row.display_settings ?? {}, body.PORTAL_displaySettings, {
+            name: plan,
+            dataToPortal: PLANS[plan].dataToPortal,
+          });
+          if (refused) throw new AppError(400, 'BAD_REQUEST', refused);
           displaySettings = { ...row.display_settings };
           for (const [key, value] of Object.entries(body.PORTAL_displaySettings)) {
             if (value === null) delete displaySettings[key];
