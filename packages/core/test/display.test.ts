@@ -80,6 +80,7 @@ describe('resolveDisplay: defaults', () => {
       showLastReading: true,
       gauge: null,
       digital: { lowThreshold: 0.5, lowString: 'OFF', highString: 'ON' },
+      groupKey: null,
     });
   });
 
@@ -744,6 +745,7 @@ describe('draftFromDisplay', () => {
       showLastReading: true,
       gauge: { min: '0', max: '20', warnLow: '10', warnHigh: '15', alarmLow: '9', alarmHigh: '16' },
       digital: { lowThreshold: '0.5', lowString: 'OFF', highString: 'ON' },
+      groupKey: '',
     });
   });
 
@@ -987,7 +989,7 @@ describe('settingFromDraft', () => {
 });
 
 describe('mergeDisplaySetting', () => {
-  it("keeps the stored entry's other valid fields", () => {
+  it("keeps the stored entry's other valid fields; the section (groupKey) is the dialog's", () => {
     const stored = {
       displayType: 'gauge',
       name: 'Old',
@@ -1000,7 +1002,6 @@ describe('mergeDisplaySetting', () => {
     expect(mergeDisplaySetting(stored, { displayType: 'trendline', sort: 2 })).toEqual({
       displayType: 'trendline',
       sort: 2,
-      groupKey: 'engine',
       operatorEditable: true,
       confirmEnabled: true,
       confirmText: 'Sure',

@@ -69,6 +69,12 @@ describe('device id in a path and the Support link (BRD-22)', () => {
     ['/support/AB12CD34E', 'AB12CD34E', '/support/AB12CD34E'],
     ['/data/AB12CD34E?x=1#y', 'AB12CD34E', '/support/AB12CD34E'],
     ['/group/x', null, '/support'],
+    // A virtual device's id ('0-' + 7: DESIGN.md section 5, ledger I-05).
+    ['/data/0-ABC1234', '0-ABC1234', '/support/0-ABC1234'],
+    ['/custom/securified/0-ABC1234', '0-ABC1234', '/support/0-ABC1234'],
+    ['/data/0-abc1234', null, '/support'],
+    ['/data/0-ABC12345', null, '/support'],
+    ['/data/1-ABC1234', null, '/support'],
     ['/data/ab12cd34e', null, '/support'],
     ['/data/AB12CD34', null, '/support'],
     ['/data/AB12CD34EF', null, '/support'],

@@ -22,10 +22,16 @@ describe('storage keys', () => {
       recent: 'portal.recent',
       scriptTheme: 'portal.scriptTheme',
       lastUser: 'portal.lastUser',
+      collapsedSections: 'portal.collapsedSections',
     });
   });
-  it('AUTH-12: favourites, recent and the script theme are cleared on a user change', () => {
-    expect([...USER_SCOPED_STORAGE_KEYS].sort()).toEqual(['portal.favourites', 'portal.recent', 'portal.scriptTheme']);
+  it('AUTH-12: favourites, recent and the script theme (and folded Data page sections) are cleared on a user change', () => {
+    expect([...USER_SCOPED_STORAGE_KEYS].sort()).toEqual([
+      'portal.collapsedSections',
+      'portal.favourites',
+      'portal.recent',
+      'portal.scriptTheme',
+    ]);
   });
 });
 

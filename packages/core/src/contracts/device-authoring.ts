@@ -39,6 +39,22 @@ export const INDICATOR_DEFAULT_THRESHOLDS = { highWarning: 35, lowWarning: 25, h
 export const INDICATOR_DEFAULT_SIZE: Record<IndicatorKind, number> = { statusIndicator: 50, levelIndicator: 100 };
 /** Default text size in px (WGT-11). */
 export const TEXT_DEFAULT_FONT_SIZE = 16;
+/**
+ * The address of a widget card's image as the widget-image call stores it (widgetImagePath): the
+ * device's own file storage, never another site.
+ */
+export const WIDGET_IMAGE_PATH_PATTERN = /^\/api\/device\/[^/?#]+\/widget-image\/widget[1-9][0-9]{0,2}\?v=\d+$/;
+export const WIDGET_IMAGE_PATH_MESSAGE =
+  'must be the address PUT /api/device/{id}/widget-image/{widgetid} answered, or null';
+
+/**
+ * The address that serves a widget card's image; `version` (the upload time, epoch ms) changes with
+ * each upload, so a cached copy is never shown for a new one.
+ */
+export function widgetImagePath(deviceid: string, widgetid: string, version: number): string {
+  return `/api/device/${encodeURIComponent(deviceid)}/widget-image/${encodeURIComponent(widgetid)}?v=${version}`;
+}
+
 /** The grid dragged elements snap to, in px (spec 2 section 9; WGT-12). */
 export const WIDGET_SNAP_GRID_PX = 5;
 /** Largest widget card drawing, in px, and the most elements and texts one card holds. */
@@ -116,7 +132,10 @@ export const WidgetCardSchema = z.strictObject({
   elements: z.array(WidgetElementSchema).max(WIDGET_MAX_ITEMS).default([]),
   components: z.array(WidgetComponentSchema).max(WIDGET_MAX_ITEMS).default([]),
   image: z
-    .strictObject({ path: safeString().max(300).nullable().optional(), imageIsActive: z.boolean().default(false) })
+    .strictObject({
+      path: safeString().max(300).regex(WIDGET_IMAGE_PATH_PATTERN, WIDGET_IMAGE_PATH_MESSAGE).nullable().optional(),
+      imageIsActive: z.boolean().default(false),
+    })
     .optional(),
   backgroundColour: ColourSchema.optional(),
   width: size.default(400),

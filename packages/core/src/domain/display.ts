@@ -26,6 +26,7 @@ import {
   clampInteger,
   isNumericText,
   parseSortOrder,
+  sanitise,
   sanitiseDisplayText,
 } from './validation';
 
@@ -60,6 +61,8 @@ export interface ResolvedDisplay {
   showLastReading: boolean;
   gauge: GaugeLimits | null;
   digital: DigitalDisplay;
+  /** The section the user put the card in (its display setting's groupKey), or null: the catalogue's section. */
+  groupKey: string | null;
 }
 
 /** Digital display defaults (CARD-16): lowThreshold 0.5, lowString 'OFF', highString 'ON'. */
@@ -140,6 +143,20 @@ function defaultType(key: string, isString: boolean): ResolvedDisplayType {
 
 function displayText(value: unknown): string | null {
   return typeof value === 'string' ? sanitiseDisplayText(value.trim()).trim() : null;
+}
+
+/** A section name the Display Settings dialog saves as groupKey: sanitised like other names, at most 20 characters. */
+export const SECTION_NAME_MAX_LENGTH = 20;
+
+/**
+ * The section a display setting puts its card in: its groupKey with the spaces around and within it
+ * tidied; null when it has none (or a blank or non-text one), so the catalogue's section applies.
+ */
+export function sectionNameOf(setting: unknown): string | null {
+  const value = field(setting, 'groupKey');
+  if (typeof value !== 'string') return null;
+  const name = value.replace(/\s+/g, ' ').trim();
+  return name === '' ? null : name;
 }
 
 /**
@@ -238,6 +255,7 @@ export function resolveDisplay(key: string, setting: unknown, sample: unknown): 
     showLastReading: typeof showLastReading === 'boolean' ? showLastReading : true,
     gauge: resolveGauge(m, field(setting, 'gaugeSettings'), displayType === 'gauge'),
     digital: resolveDigital(field(setting, 'digitalSettings')),
+    groupKey: sectionNameOf(setting),
   };
 }
 
@@ -603,6 +621,8 @@ export interface DisplayDraft {
   showLastReading: boolean;
   gauge: Record<GaugeField, string>;
   digital: { lowThreshold: string; lowString: string; highString: string };
+  /** The section (groupKey); blank: the catalogue's section. */
+  groupKey: string;
 }
 
 const cut = (text: string) => Array.from(text).slice(0, DISPLAY_TEXT_MAX_LENGTH).join('');
@@ -633,12 +653,14 @@ export function draftFromDisplay(d: ResolvedDisplay): DisplayDraft {
       lowString: d.digital.lowString,
       highString: d.digital.highString,
     },
+    groupKey: d.groupKey ?? '',
   };
 }
 
 /** The dialog's error texts. */
 export const DISPLAY_DRAFT_MESSAGES = {
   tooLong: `At most ${DISPLAY_TEXT_MAX_LENGTH} characters.`,
+  sectionTooLong: `At most ${SECTION_NAME_MAX_LENGTH} characters.`,
   required: 'Required.',
   notANumber: 'Enter a number.',
   displayType: 'Choose a display type.',
@@ -651,8 +673,9 @@ const blank = (v: unknown): boolean => str(v).trim() === '';
  * The dialog's invalid fields, by field name (unique across the draft: 'name', 'units',
  * 'displayType', 'min' ... 'alarmHigh', 'lowThreshold', 'lowString', 'highString'): texts over 15 characters
  * (DLG-02); for a gauge, each of the six fields empty or not a number (DLG-04); for a digital
- * display, empty fields (DLG-05) and a non-numeric threshold. Decimal places and the order are
- * never errors: they are clamped or fall back to the default when saved.
+ * display, empty fields (DLG-05) and a non-numeric threshold; a section name ('groupKey') over
+ * 20 characters. Decimal places and the order are never errors: they are clamped or fall back to
+ * the default when saved.
  */
 export function draftErrors(draft: DisplayDraft): Partial<Record<string, string>> {
   const errors: Partial<Record<string, string>> = {};
@@ -667,6 +690,8 @@ export function draftErrors(draft: DisplayDraft): Partial<Record<string, string>
   };
   tooLong('name', field(draft, 'name'));
   tooLong('units', field(draft, 'units'));
+  if (Array.from(str(field(draft, 'groupKey')).trim()).length > SECTION_NAME_MAX_LENGTH)
+    errors.groupKey = DISPLAY_DRAFT_MESSAGES.sectionTooLong;
   if (type === 'gauge') {
     const gauge = field(draft, 'gauge');
     for (const f of GAUGE_FIELDS) number(f, field(gauge, f));
@@ -698,8 +723,9 @@ const numberOr = (value: unknown, fallback: number): number =>
  * or units equal to the catalogue's are left out (so they follow the catalogue), dp is clamped
  * 0-8 (DLG-03) and saved only where the field shows, sort is clamped 1-100 and non-numeric gives
  * the default (DLG-12); gauge and digital settings are saved with their type, a field that is
- * not a number taking the catalogue's or the default value. The dialog's fields only: keep the
- * key's other fields with mergeDisplaySetting.
+ * not a number taking the catalogue's or the default value; a section name is saved as groupKey
+ * (sanitised, at most 20 characters), a blank one left out (the catalogue's section applies). The
+ * dialog's fields only: keep the key's other fields with mergeDisplaySetting.
  */
 export function settingFromDraft(key: string, isString: boolean, draft: DisplayDraft): DisplaySetting {
   const m = measurementOf(key);
@@ -721,6 +747,10 @@ export function settingFromDraft(key: string, isString: boolean, draft: DisplayD
   }
   const showLastReading = field(draft, 'showLastReading');
   out.showLastReading = typeof showLastReading === 'boolean' ? showLastReading : true;
+  const section = sectionNameOf({
+    groupKey: sanitise(str(field(draft, 'groupKey')).trim(), { maxLength: SECTION_NAME_MAX_LENGTH }),
+  });
+  if (section !== null) out.groupKey = section;
   if (type === 'gauge') {
     const gauge = field(draft, 'gauge');
     const settings = catalogueGauge(m);
@@ -738,12 +768,13 @@ export function settingFromDraft(key: string, isString: boolean, draft: DisplayD
   return out;
 }
 
-/** The setting fields the dialog does not edit. */
-const NON_DIALOG_FIELDS = ['groupKey', 'operatorEditable', 'confirmEnabled', 'confirmText', 'colour'] as const;
+/** The setting fields the dialog does not edit (it edits groupKey as the card's section). */
+const NON_DIALOG_FIELDS = ['operatorEditable', 'confirmEnabled', 'confirmText', 'colour'] as const;
 
 /**
- * The entry to save: the dialog's setting plus the stored entry's other fields (groupKey,
- * operatorEditable, confirmEnabled, confirmText, colour) where they are valid.
+ * The entry to save: the dialog's setting plus the stored entry's other fields (operatorEditable,
+ * confirmEnabled, confirmText, colour) where they are valid. groupKey is the dialog's: a section
+ * cleared there is removed.
  */
 export function mergeDisplaySetting(stored: unknown, fromDialog: DisplaySetting): DisplaySetting {
   const out: DisplaySetting = { ...fromDialog };

@@ -74,11 +74,22 @@ export function isDevicePathId(segment: unknown): segment is string {
   return typeof segment === 'string' && DEVICE_ID_PATTERN.test(segment);
 }
 
-/** The first path segment that is a device id, or null (query and fragment are ignored). */
+/** A virtual device's id (DESIGN.md section 5, ledger I-05): '0-' and 7 uppercase letters or digits, 9 characters. */
+export const VIRTUAL_DEVICE_ID_PATTERN = /^0-[A-Z0-9]{7}$/;
+
+/**
+ * True when a path segment names a device in a route, the support link or the navigation
+ * helper: a device id (isDevicePathId) or a virtual device's id ('0-' + 7).
+ */
+export function isDeviceRouteId(segment: unknown): segment is string {
+  return isDevicePathId(segment) || (typeof segment === 'string' && VIRTUAL_DEVICE_ID_PATTERN.test(segment));
+}
+
+/** The first path segment that is a device id or a virtual device's id, or null (query and fragment are ignored). */
 export function findDeviceIdInPath(pathname: unknown): string | null {
   if (typeof pathname !== 'string') return null;
   const path = pathname.split(/[?#]/, 1)[0] ?? '';
-  return path.split('/').find(isDevicePathId) ?? null;
+  return path.split('/').find(isDeviceRouteId) ?? null;
 }
 
 /** The Support link for the current path: '/support/{deviceid}' when the path names a device, else '/support' (BRD-22). */

@@ -6,13 +6,16 @@ export const STORAGE_KEYS = {
   recent: 'portal.recent',
   scriptTheme: 'portal.scriptTheme',
   lastUser: 'portal.lastUser',
+  /** The Data page sections each device's user folded (per device id). */
+  collapsedSections: 'portal.collapsedSections',
 } as const;
 
-/** Keys cleared when the signed-in user changes: favourites, recent and the script theme. */
+/** Keys cleared when the signed-in user changes: favourites, recent, the script theme and folded sections. */
 export const USER_SCOPED_STORAGE_KEYS = [
   STORAGE_KEYS.favourites,
   STORAGE_KEYS.recent,
   STORAGE_KEYS.scriptTheme,
+  STORAGE_KEYS.collapsedSections,
 ] as const;
 
 /** Each list keeps at most this many entries. */

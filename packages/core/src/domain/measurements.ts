@@ -41,9 +41,31 @@ export const MEASUREMENT_CATEGORIES = [
 ] as const;
 export type MeasurementCategory = (typeof MEASUREMENT_CATEGORIES)[number];
 
-/** A catalogue entry: a measurement and its group. */
+/**
+ * The default sections of the device page (DESIGN.md section 5): a card whose display setting
+ * has no groupKey sits under its catalogue section; keys the catalogue does not know go under
+ * OTHER_SECTION, last. Names are headings, so they read as words, not keys.
+ */
+export const MEASUREMENT_SECTIONS = [
+  'Power',
+  'Engine',
+  'Inputs',
+  'Hours',
+  'GPS',
+  'Sensors',
+  'CAN',
+  'Modbus',
+  'Custom',
+  'Device',
+] as const;
+export type MeasurementSection = (typeof MEASUREMENT_SECTIONS)[number];
+/** The section of keys with neither a groupKey nor a catalogue section. */
+export const OTHER_SECTION = 'Other';
+
+/** A catalogue entry: a measurement, its group and its default section on the device page. */
 export interface CatalogueEntry extends Measurement {
   category: MeasurementCategory;
+  section: MeasurementSection;
 }
 
 /** A family of numbered keys (analog1, cp12 ...): `{n}` in the name is the channel number. */
@@ -74,6 +96,7 @@ const FIXED: readonly CatalogueEntry[] = [
     units: 'V',
     dp: 2,
     category: 'voltage',
+    section: 'Power',
     limits: { warnLow: 10, warnHigh: 15, alarmLow: 9, alarmHigh: 16 },
     range: { min: 0, max: 20 },
   },
@@ -84,6 +107,7 @@ const FIXED: readonly CatalogueEntry[] = [
     units: 'V',
     dp: 2,
     category: 'voltage',
+    section: 'Power',
     limits: { warnLow: 3.6, warnHigh: 4.25, alarmLow: 3.4, alarmHigh: 4.3 },
     range: { min: 3, max: 4.5 },
   },
@@ -93,6 +117,7 @@ const FIXED: readonly CatalogueEntry[] = [
     units: '°C',
     dp: 1,
     category: 'temperature',
+    section: 'Sensors',
     limits: { warnLow: -10, warnHigh: 50, alarmLow: -20, alarmHigh: 60 },
     range: { min: -40, max: 85 },
   },
@@ -102,6 +127,7 @@ const FIXED: readonly CatalogueEntry[] = [
     units: '%',
     dp: 1,
     category: 'environment',
+    section: 'Sensors',
     limits: { warnLow: 20, warnHigh: 80, alarmLow: 10, alarmHigh: 90 },
     range: { min: 0, max: 100 },
   },
@@ -111,16 +137,26 @@ const FIXED: readonly CatalogueEntry[] = [
     units: 'rpm',
     dp: 0,
     category: 'engine',
+    section: 'Engine',
     limits: { warnHigh: 2200, alarmHigh: 2500 },
     range: { min: 0, max: 3000 },
   },
-  { key: 'engine_torque', name: 'Engine Torque', units: '%', dp: 0, category: 'engine', range: { min: 0, max: 125 } },
+  {
+    key: 'engine_torque',
+    name: 'Engine Torque',
+    units: '%',
+    dp: 0,
+    category: 'engine',
+    section: 'Engine',
+    range: { min: 0, max: 125 },
+  },
   {
     key: 'engine_load',
     name: 'Engine Load',
     units: '%',
     dp: 0,
     category: 'engine',
+    section: 'Engine',
     limits: { warnHigh: 90, alarmHigh: 100 },
     range: { min: 0, max: 125 },
   },
@@ -131,6 +167,7 @@ const FIXED: readonly CatalogueEntry[] = [
     units: '°C',
     dp: 1,
     category: 'engine',
+    section: 'Engine',
     limits: { warnHigh: 100, alarmHigh: 105 },
     range: { min: -20, max: 130 },
   },
@@ -140,6 +177,7 @@ const FIXED: readonly CatalogueEntry[] = [
     units: 'kPa',
     dp: 0,
     category: 'engine',
+    section: 'Engine',
     limits: { warnLow: 100, alarmLow: 70 },
     range: { min: 0, max: 700 },
   },
@@ -149,6 +187,7 @@ const FIXED: readonly CatalogueEntry[] = [
     units: '°C',
     dp: 1,
     category: 'engine',
+    section: 'Engine',
     limits: { warnHigh: 110, alarmHigh: 120 },
     range: { min: -20, max: 150 },
   },
@@ -159,35 +198,78 @@ const FIXED: readonly CatalogueEntry[] = [
     units: '%',
     dp: 1,
     category: 'engine',
+    section: 'Engine',
     limits: { warnLow: 20, alarmLow: 10 },
     range: { min: 0, max: 100 },
   },
-  { key: 'fuel_rate', name: 'Fuel Rate', units: 'L/h', dp: 1, category: 'engine', range: { min: 0, max: 100 } },
+  {
+    key: 'fuel_rate',
+    name: 'Fuel Rate',
+    units: 'L/h',
+    dp: 1,
+    category: 'engine',
+    section: 'Engine',
+    range: { min: 0, max: 100 },
+  },
   {
     key: 'def_level',
     name: 'DEF Level',
     units: '%',
     dp: 1,
     category: 'engine',
+    section: 'Engine',
     limits: { warnLow: 15, alarmLow: 5 },
     range: { min: 0, max: 100 },
   },
-  { key: 'engine_hours', name: 'Engine Hours', units: 'h', dp: 1, category: 'engine' },
-  { key: 'state', name: 'Machine State', units: '', dp: 0, category: 'machineState', range: { min: 1, max: 6 } },
-  { key: 'hourmeter_hrs', name: 'Hour Meter', units: 'h', dp: 2, category: 'hourMeter' },
+  { key: 'engine_hours', name: 'Engine Hours', units: 'h', dp: 1, category: 'engine', section: 'Hours' },
+  {
+    key: 'state',
+    name: 'Machine State',
+    units: '',
+    dp: 0,
+    category: 'machineState',
+    section: 'Hours',
+    range: { min: 1, max: 6 },
+  },
+  { key: 'hourmeter_hrs', name: 'Hour Meter', units: 'h', dp: 2, category: 'hourMeter', section: 'Hours' },
   {
     key: 'gps_speed',
     name: 'Speed',
     units: 'km/h',
     dp: 1,
     category: 'gps',
+    section: 'GPS',
     limits: { warnHigh: 50, alarmHigh: 80 },
     range: { min: 0, max: 120 },
   },
-  { key: 'gps_lat', name: 'Latitude', units: '°', dp: 6, category: 'gps', range: { min: -90, max: 90 } },
-  { key: 'gps_lon', name: 'Longitude', units: '°', dp: 6, category: 'gps', range: { min: -180, max: 180 } },
-  { key: 'gps_altitude', name: 'Altitude', units: 'm', dp: 1, category: 'gps', range: { min: -100, max: 5000 } },
-  { key: 'gps_cog', name: 'Course', units: '°', dp: 1, category: 'gps', range: { min: 0, max: 360 } },
+  {
+    key: 'gps_lat',
+    name: 'Latitude',
+    units: '°',
+    dp: 6,
+    category: 'gps',
+    section: 'GPS',
+    range: { min: -90, max: 90 },
+  },
+  {
+    key: 'gps_lon',
+    name: 'Longitude',
+    units: '°',
+    dp: 6,
+    category: 'gps',
+    section: 'GPS',
+    range: { min: -180, max: 180 },
+  },
+  {
+    key: 'gps_altitude',
+    name: 'Altitude',
+    units: 'm',
+    dp: 1,
+    category: 'gps',
+    section: 'GPS',
+    range: { min: -100, max: 5000 },
+  },
+  { key: 'gps_cog', name: 'Course', units: '°', dp: 1, category: 'gps', section: 'GPS', range: { min: 0, max: 360 } },
   {
     // Fewer than 4 satellites gives no 3D fix.
     key: 'gps_nsat',
@@ -195,6 +277,7 @@ const FIXED: readonly CatalogueEntry[] = [
     units: '',
     dp: 0,
     category: 'gps',
+    section: 'GPS',
     limits: { warnLow: 5, alarmLow: 3 },
     range: { min: 0, max: 24 },
   },
@@ -204,18 +287,44 @@ const FIXED: readonly CatalogueEntry[] = [
     units: '',
     dp: 1,
     category: 'gps',
+    section: 'GPS',
     limits: { warnHigh: 5, alarmHigh: 10 },
     range: { min: 0, max: 15 },
   },
-  { key: 'accel_x', name: 'Accel X', units: 'g', dp: 3, category: 'accelerometer', range: { min: -2, max: 2 } },
-  { key: 'accel_y', name: 'Accel Y', units: 'g', dp: 3, category: 'accelerometer', range: { min: -2, max: 2 } },
-  { key: 'accel_z', name: 'Accel Z', units: 'g', dp: 3, category: 'accelerometer', range: { min: -2, max: 2 } },
+  {
+    key: 'accel_x',
+    name: 'Accel X',
+    units: 'g',
+    dp: 3,
+    category: 'accelerometer',
+    section: 'Sensors',
+    range: { min: -2, max: 2 },
+  },
+  {
+    key: 'accel_y',
+    name: 'Accel Y',
+    units: 'g',
+    dp: 3,
+    category: 'accelerometer',
+    section: 'Sensors',
+    range: { min: -2, max: 2 },
+  },
+  {
+    key: 'accel_z',
+    name: 'Accel Z',
+    units: 'g',
+    dp: 3,
+    category: 'accelerometer',
+    section: 'Sensors',
+    range: { min: -2, max: 2 },
+  },
   {
     key: LTE_RSSI_KEY,
     name: 'LTE RSSI',
     units: 'dBm',
     dp: 0,
     category: 'network',
+    section: 'Device',
     limits: { warnLow: -100, alarmLow: -110 },
     range: { min: -120, max: -40 },
   },
@@ -225,22 +334,24 @@ const FIXED: readonly CatalogueEntry[] = [
     units: 'dBm',
     dp: 0,
     category: 'network',
+    section: 'Device',
     limits: { warnLow: -80, alarmLow: -90 },
     range: { min: -100, max: -30 },
   },
-  { key: 'wifi_ip', name: 'Wi-Fi IP', units: '', dp: 0, category: 'network' },
-  { key: 'gsm_operator', name: 'Operator', units: '', dp: 0, category: 'network' },
+  { key: 'wifi_ip', name: 'Wi-Fi IP', units: '', dp: 0, category: 'network', section: 'Device' },
+  { key: 'gsm_operator', name: 'Operator', units: '', dp: 0, category: 'network', section: 'Device' },
   {
     key: 'cpu_temp',
     name: 'CPU Temp',
     units: '°C',
     dp: 1,
     category: 'temperature',
+    section: 'Device',
     limits: { warnHigh: 70, alarmHigh: 85 },
     range: { min: -40, max: 100 },
   },
-  { key: 'mem_free', name: 'Free Memory', units: 'B', dp: 0, category: 'device' },
-  { key: 'uptime_s', name: 'Uptime', units: 's', dp: 0, category: 'device' },
+  { key: 'mem_free', name: 'Free Memory', units: 'B', dp: 0, category: 'device', section: 'Device' },
+  { key: 'uptime_s', name: 'Uptime', units: 's', dp: 0, category: 'device', section: 'Device' },
 ];
 
 /** Numbered key families, in catalogue order (they sit after the fixed keys of the same group). */
@@ -252,6 +363,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: 'V',
     dp: 2,
     category: 'input',
+    section: 'Inputs',
     maxChannel: INPUT_CHANNELS,
     range: { min: 0, max: 10 },
   },
@@ -263,6 +375,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: 'mA',
     dp: 2,
     category: 'input',
+    section: 'Inputs',
     maxChannel: INPUT_CHANNELS,
     limits: { warnLow: 3.8, warnHigh: 20.5, alarmLow: 3.6, alarmHigh: 21 },
     range: { min: 0, max: 24 },
@@ -274,6 +387,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: '',
     dp: 0,
     category: 'input',
+    section: 'Inputs',
     maxChannel: INPUT_CHANNELS,
     range: { min: 0, max: 1 },
   },
@@ -284,6 +398,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: 'Hz',
     dp: 1,
     category: 'input',
+    section: 'Inputs',
     maxChannel: INPUT_CHANNELS,
     range: { min: 0, max: 1000 },
   },
@@ -294,6 +409,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: '%',
     dp: 1,
     category: 'input',
+    section: 'Inputs',
     maxChannel: INPUT_CHANNELS,
     range: { min: 0, max: 100 },
   },
@@ -304,6 +420,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: '',
     dp: 0,
     category: 'input',
+    section: 'Inputs',
     maxChannel: INPUT_CHANNELS,
   },
   {
@@ -313,6 +430,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: 'h',
     dp: 2,
     category: 'hourMeter',
+    section: 'Hours',
     maxChannel: MACHINE_STATES,
   },
   {
@@ -323,6 +441,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: '',
     dp: 2,
     category: 'can',
+    section: 'CAN',
     maxChannel: 524_287,
   },
   {
@@ -332,6 +451,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: '',
     dp: 2,
     category: 'modbus',
+    section: 'Modbus',
     maxChannel: 65_536,
   },
   {
@@ -341,6 +461,7 @@ export const MEASUREMENT_PATTERNS: readonly MeasurementPattern[] = [
     units: '',
     dp: 2,
     category: 'custom',
+    section: 'Custom',
     maxChannel: 99,
   },
 ];
@@ -407,6 +528,11 @@ export function measurementOf(key: string): Measurement {
 /** The catalogue group of a key, or null for a key the catalogue does not know. */
 export function measurementCategory(key: string): MeasurementCategory | null {
   return lookup(key)?.entry.category ?? null;
+}
+
+/** The default device-page section of a key (vsys -> 'Power', ain3 -> 'Inputs'), or null for a key the catalogue does not know. */
+export function measurementSection(key: string): MeasurementSection | null {
+  return lookup(key)?.entry.section ?? null;
 }
 
 /**

@@ -235,3 +235,16 @@ export function isServerLogUnavailableMessage(message: string): boolean {
 export function effectiveDataStorageDays(planDays: number, userGroups: readonly string[] | null | undefined): number {
   return isStaffAdmin(userGroups) ? DATA_STORAGE_DAYS_STAFF : planDays;
 }
+
+/**
+ * Where an upgrade text (a plan banner, a plan badge, a feature refused by the plan) points: the
+ * Plans page, or, on a brand that hides Plans, Support (DESIGN.md section 5), about the device
+ * when there is one.
+ */
+export function upgradeLink(
+  brand: { hidePlans: boolean },
+  deviceid?: string | null,
+): { to: string; label: 'See plans' | 'Contact support' } {
+  if (!brand.hidePlans) return { to: '/plans', label: 'See plans' };
+  return { to: deviceid ? `/support/${encodeURIComponent(deviceid)}` : '/support', label: 'Contact support' };
+}
