@@ -18,7 +18,7 @@ import {
 import type { Db } from './db/db';
 import { systemClock, type Clock } from './clock';
 import { createBackgroundTasks } from './background';
-import type { TrustProxy } from './config';
+import { DEFAULT_SUPPORT_EMAIL, type TrustProxy } from './config';
 import { registerDatabase } from './plugins/database';
 import { registerErrorHandling } from './plugins/errors';
 import { registerCsrf } from './plugins/csrf';
@@ -75,6 +75,10 @@ import { createDeviceConfigService } from './modules/device-config/device-config
 import { registerDeviceConfigRoutes } from './modules/device-config/device-config.routes';
 import { createAlertsService, type AlertsOptions, type AlertsService } from './modules/alerts/alerts.service';
 import { registerAlertsRoutes } from './modules/alerts/alerts.routes';
+import { createWidgetImagesService } from './modules/widget-images/widget-images.service';
+import { registerWidgetImagesRoutes } from './modules/widget-images/widget-images.routes';
+import { createSupportService } from './modules/support/support.service';
+import { registerSupportRoutes } from './modules/support/support.routes';
 import { registerIngestRoutes } from './ingest/http';
 
 /** Default body limit of every route: the API takes small JSON bodies only. */
@@ -87,6 +91,8 @@ export interface AppOptions {
   publicUrl?: string | undefined;
   smtpUrl?: string | undefined;
   mailFrom?: string;
+  /** Where support requests go (SUPPORT_EMAIL); DEFAULT_SUPPORT_EMAIL by default. */
+  supportEmail?: string;
   /** Replaces the mailer chosen from smtpUrl (tests). */
   mailer?: Mailer;
   smsSender?: SmsSender;
@@ -294,6 +300,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     firmwareVersions: options.firmwareVersions ?? DEFAULT_FIRMWARE_VERSIONS,
   });
   const account = createAccountService({ db, clock, sms, auth });
+  const support = createSupportService({
+    clock,
+    access,
+    devices: registry,
+    deviceLog,
+    mailer,
+    log: app.log,
+    supportEmail: options.supportEmail ?? DEFAULT_SUPPORT_EMAIL,
+  });
   const outbox = createOutboxService({ db });
   const clientErrors = createClientErrorsService();
   const health = createHealthService({ db });
@@ -333,9 +348,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMailRoutes(app, outbox);
   registerClientErrorsRoutes(app, clientErrors, rateLimit);
   registerDevicesRoutes(app, devices);
+  registerWidgetImagesRoutes(app, createWidgetImagesService({ db, clock, access }));
   registerTelemetryRoutes(app, telemetry);
   registerDeviceConfigRoutes(app, deviceConfig);
   registerAlertsRoutes(app, alerts, rateLimit);
+  registerSupportRoutes(app, support);
   await registerIngestRoutes(app, telemetry, delivery);
 
   app.addHook('onClose', async () => {

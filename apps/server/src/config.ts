@@ -11,6 +11,8 @@ import {
   DEFAULT_MAP_TILES,
   RECORD_LIMITS,
   isTileUrlTemplate,
+  isValidEmail,
+  normaliseEmail,
   parseFirmwareList,
   type BrandConfig,
   type BrandId,
@@ -18,6 +20,9 @@ import {
 } from '@portal/core';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Where support requests go unless SUPPORT_EMAIL says otherwise. */
+export const DEFAULT_SUPPORT_EMAIL = 'support@portal.local';
 
 /** 256 kB: four times the largest record (RECORD_LIMITS.maxPayloadBytes); what one connection may make the server buffer of a packet. */
 const DEFAULT_MQTT_MAX_PACKET_BYTES = 262_144;
@@ -57,6 +62,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       'SMTP server for mail, e.g. smtp://user:pass@mail.example.com:587. Unset: mail is logged and kept in the outbox (GET /api/outbox, staff only).',
   },
   { name: 'MAIL_FROM', default: 'Portal <no-reply@portal.local>', description: 'Sender of every e-mail.' },
+  {
+    name: 'SUPPORT_EMAIL',
+    default: DEFAULT_SUPPORT_EMAIL,
+    description:
+      "Where support requests go (the Support page, POST /api/support-request): one e-mail address; each request is mailed there with the sender's address as Reply-To.",
+  },
   { name: 'SEED_DEMO', default: 'true', description: 'Create the demo and staff accounts on start when missing.' },
   {
     name: 'LOG_LEVEL',
@@ -143,6 +154,8 @@ export interface Config {
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The address support requests are mailed to (SUPPORT_EMAIL). */
+  supportEmail: string;
   seedDemo: boolean;
   logLevel: string;
   webDist: string;
@@ -233,6 +246,14 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.preprocess(blankToUndefined, z.string().default('Portal <no-reply@portal.local>')),
+  SUPPORT_EMAIL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((text) => normaliseEmail(text))
+      .refine(isValidEmail, 'must be one e-mail address such as support@example.com')
+      .default(DEFAULT_SUPPORT_EMAIL),
+  ),
   SEED_DEMO: z.preprocess(blankToUndefined, booleanText.default(true)),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
@@ -317,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : resolve(REPO_ROOT, 'apps/web/dist'),

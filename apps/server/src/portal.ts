@@ -27,7 +27,16 @@ export interface Portal {
 /** Options that only tests and tools set (the environment cannot). */
 export type PortalOptions = Omit<
   AppOptions,
-  'db' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'webDist' | 'trustProxy' | 'brands' | 'rateLimitPerMinute' | 'logLevel'
+  | 'db'
+  | 'publicUrl'
+  | 'smtpUrl'
+  | 'mailFrom'
+  | 'supportEmail'
+  | 'webDist'
+  | 'trustProxy'
+  | 'brands'
+  | 'rateLimitPerMinute'
+  | 'logLevel'
 > & {
   /** PostgreSQL only: work in this schema (tests isolate runs with it). */
   dbSchema?: string;
@@ -61,6 +70,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       publicUrl: config.publicUrl,
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
+      supportEmail: config.supportEmail,
       webDist: config.webDist,
       trustProxy: config.trustProxy,
       brands: withBrandOverrides(config.brandOverrides),

@@ -28,6 +28,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   414: 'The address is too long (a path parameter over 500 characters)',
   415: 'Unsupported content type (send application/json)',
   429: 'Too many attempts',
+  502: 'The mail server did not take the message',
 };
 
 /** An error answer of a route's `schema.response`: { message, code } as JSON, with its description (OpenAPI). */

@@ -33,6 +33,7 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "A device user's alert subscription, the phone SMS alerts go to, notification history and unsubscribe links",
   },
+  { name: 'support', description: 'Support requests from signed-in users to the support address' },
   { name: 'provisioning', description: 'Creating and testing devices (provisioning staff)' },
   { name: 'billing', description: 'Distributor tools' },
   { name: 'staff', description: 'Staff tools' },

@@ -127,6 +127,10 @@ const BASE_BODIES: Record<string, (f: Fixture) => Json> = {
     contentType: 'image/png',
     dataBase64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]).toString('base64'),
   }),
+  'PUT /api/device/{id}/widget-image/{widgetid}': () => ({
+    contentType: 'image/png',
+    dataBase64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]).toString('base64'),
+  }),
   'POST /api/device/{id}/rpc': () => ({ method: 'Admin.Reboot', args: { delay: 1, note: 'x' } }),
   'DELETE /api/device/{id}/rpc': () => ({ commandID: 1 }),
   'POST /api/device/{id}/transfer-data': (f) => ({ setupPassword: 'ABCDEFGH', targetDeviceid: f.target.deviceid }),
@@ -529,6 +533,7 @@ function describeFuzz(kind: DbKind) {
       const s = reader.resolve(p?.schema);
       if (name === 'id') return fixture.device.deviceid;
       if (name === 'groupid') return fixture.groupid;
+      if (name === 'widgetid') return 'widget1';
       if (s.enum) return s.enum[0];
       if (reader.type(s) === 'integer' || reader.type(s) === 'number') return 1;
       return 'fuzzcode';

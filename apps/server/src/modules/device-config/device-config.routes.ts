@@ -122,7 +122,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       schema: {
         tags,
         summary:
-          'Save the device script (base64, at most 20000 bytes decoded) for the next contact (scripting); 409 while another user holds the lock',
+          "Save the device script (base64, at most 20000 bytes decoded) for the next contact (scripting); 409 while another user holds the lock, or when the device's firmware is older than SFW003",
         params: AnyDeviceParamsSchema,
         body: ScriptPutBodySchema,
         response: { 200: ScriptResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 413) },

@@ -21,7 +21,9 @@ import {
   canEditCustomSetting,
   customSettingError,
   normaliseCustomValues,
+  scriptFirmwareMessage,
   scriptLockedMessage,
+  scriptingSupported,
   CONFIG_IMPORT_MESSAGES,
   configImportChange,
   type CustomSettingsBody,
@@ -212,6 +214,10 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
       await access.authorize(user.id, deviceId, 'scripting');
       const size = base64DecodedSize(scriptFileBase64);
       if (size > SCRIPT_MAX_BYTES) throw badRequest(DEVICE_CONFIG_MESSAGES.scriptTooLarge);
+      // DESIGN.md section 5: scripting needs SFW003 or later; an older device could not run what it is sent.
+      const device = await registry.getDevice(deviceId);
+      if (!device) throw deviceNotFound();
+      if (!scriptingSupported(device.fw)) throw conflict(scriptFirmwareMessage(device.fw));
       if (!(await repo.savePendingScript(db, deviceId, user.id, scriptFileBase64, clock.now())))
         throw await lockedBy(deviceId);
       await deviceLog.write(

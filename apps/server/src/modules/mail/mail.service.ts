@@ -14,6 +14,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Where a reply goes when not to the sender (a support request: the user who sent it). */
+  replyTo?: string;
 }
 
 export interface Mailer {
@@ -49,7 +51,7 @@ export function createOutboxMailer(deps: OutboxDeps): Mailer {
         kind: 'mail',
         recipient: message.to,
         subject: message.subject,
-        body: message.text,
+        body: message.replyTo ? `Reply-To: ${message.replyTo}\n\n${message.text}` : message.text,
         createdAt: deps.clock.now(),
       });
       deps.log.info(
@@ -68,7 +70,13 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   return {
     description: `SMTP ${host}`,
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+      });
     },
     async close() {
       transport.close();

@@ -1,0 +1,80 @@
+/** Widget card images: PUT, GET and DELETE /api/device/{id}/widget-image/{widgetid}. */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  IMAGE_MAX_BASE64,
+  IMAGE_MAX_BYTES,
+  IMAGE_TYPES,
+  WidgetImageParamsSchema,
+  WidgetImagePutBodySchema,
+  WidgetImageResponseSchema,
+} from '@portal/core';
+import { errorResponses } from '../../plugins/errors';
+import { requireUser, signedInUser } from '../../plugins/auth';
+import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
+import type { WidgetImagesService } from './widget-images.service';
+
+/** PUT: the base64 of a 300 kB image and the JSON around it, so 300 kB + 1 gets the size message, not 413. */
+const WIDGET_IMAGE_BODY_LIMIT = IMAGE_MAX_BASE64 + 1024;
+const IMAGE_CACHE_CONTROL = 'private, max-age=86400';
+
+export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetImagesService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/device/:id/widget-image/:widgetid',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary:
+          "A widget card's image (any role on the device): its bytes with their content type, cacheable privately for a day (the address in the card's image.path changes with each upload)",
+        params: WidgetImageParamsSchema,
+        response: {
+          200: fileResponse('The image file', IMAGE_TYPES, BinaryFileSchema),
+          ...errorResponses(400, 401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, widgetid } = request.params;
+      const image = await images.get(signedInUser(request), id, widgetid);
+      return reply
+        .type(image.contentType)
+        .header('cache-control', IMAGE_CACHE_CONTROL)
+        .header('x-content-type-options', 'nosniff')
+        .send(image.bytes as unknown as string);
+    },
+  );
+
+  r.put(
+    '/api/device/:id/widget-image/:widgetid',
+    {
+      preHandler: requireUser,
+      bodyLimit: WIDGET_IMAGE_BODY_LIMIT,
+      schema: {
+        tags: ['device'],
+        summary: `Upload a widget card's image (editDisplaySettings; a plan with data to the portal): ${IMAGE_TYPES.join(' or ')} of at most ${IMAGE_MAX_BYTES / 1024} kB, checked by its first bytes. Answers its address /api/device/{id}/widget-image/{widgetid}?v={upload time, epoch ms}, which a saved card's image.path becomes at once (a new card saves it with PUT settings)`,
+        params: WidgetImageParamsSchema,
+        body: WidgetImagePutBodySchema,
+        response: { 200: WidgetImageResponseSchema, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    (request) => images.put(signedInUser(request), request.params.id, request.params.widgetid, request.body),
+  );
+
+  r.delete(
+    '/api/device/:id/widget-image/:widgetid',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['device'],
+        summary:
+          "Remove a widget card's image (editDisplaySettings; none there is fine): the card's image.path becomes null",
+        params: WidgetImageParamsSchema,
+        response: { 200: WidgetImageResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => images.remove(signedInUser(request), request.params.id, request.params.widgetid),
+  );
+}
