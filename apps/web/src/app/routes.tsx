@@ -29,9 +29,14 @@ const WidgetEditorRoute = lazy(() =>
 );
 const ServerLogRoute = lazy(() => import('./routes/server-log-route').then((m) => ({ default: m.ServerLogRoute })));
 const DiagRoute = lazy(() => import('./routes/diag-route').then((m) => ({ default: m.DiagRoute })));
+const ChartRoute = lazy(() => import('./routes/chart-route').then((m) => ({ default: m.ChartRoute })));
+const WidgetRoute = lazy(() => import('./routes/widget-route').then((m) => ({ default: m.WidgetRoute })));
+const ScriptRoute = lazy(() => import('./routes/script-route').then((m) => ({ default: m.ScriptRoute })));
 const ConfigRoute = lazy(() => import('./routes/config-route').then((m) => ({ default: m.ConfigRoute })));
 const RawRoute = lazy(() => import('./routes/raw-route').then((m) => ({ default: m.RawRoute })));
 const UsersRoute = lazy(() => import('./routes/users-route').then((m) => ({ default: m.UsersRoute })));
+const SupportRoute = lazy(() => import('./routes/support-route').then((m) => ({ default: m.SupportRoute })));
+const CustomRoute = lazy(() => import('./routes/custom-route').then((m) => ({ default: m.CustomRoute })));
 const GroupSettingsRoute = lazy(() =>
   import('./routes/group-settings-route').then((m) => ({ default: m.GroupSettingsRoute })),
 );
@@ -41,12 +46,7 @@ const GroupSettingsRoute = lazy(() =>
  * signed-out visitor is sent to sign in (and comes back), and show the not-found screen until built.
  */
 const LATER_ROUTES: readonly string[] = [
-  '/widget/:deviceid/:widgetid',
-  '/chart/:deviceid/:chartid',
   ...(brand.hidePlans ? [] : ['/plans', '/subscriptions', '/subscriptions/:groupid']),
-  '/support',
-  '/support/:deviceid',
-  '/script/:deviceid',
   '/sqadmin',
   '/sqadmin/:deviceid',
   '/sqprov',
@@ -54,14 +54,6 @@ const LATER_ROUTES: readonly string[] = [
   '/sqtools',
   '/sqstats',
   '/sqpacking',
-];
-
-/** Custom device pages: no navigation bar or footer. */
-const LATER_CUSTOM_ROUTES: readonly string[] = [
-  '/custom/vibracorder/:deviceid',
-  '/custom/securified',
-  '/custom/securified/:deviceid',
-  '/custom/:homePage/:deviceid',
 ];
 
 /** '/': home when signed in; the sign-in screen in place when signed out (so Logout lands on '/'). */
@@ -75,9 +67,11 @@ export function AppRoutes() {
     <Routes>
       <Route element={<BareShell />}>
         <Route element={<RequireAuth />}>
-          {LATER_CUSTOM_ROUTES.map((path) => (
-            <Route key={path} path={path} element={<NotFound />} />
-          ))}
+          {/* Custom device pages: no navigation bar or footer. */}
+          <Route path="/custom/vibracorder/:deviceid" element={<CustomRoute page="vibracorder" />} />
+          <Route path="/custom/securified" element={<CustomRoute page="securified" />} />
+          <Route path="/custom/securified/:deviceid" element={<CustomRoute page="securified" />} />
+          <Route path="/custom/:homePage/:deviceid" element={<CustomRoute />} />
           <Route path="/custom/*" element={<NotFound />} />
         </Route>
       </Route>
@@ -103,9 +97,14 @@ export function AppRoutes() {
           <Route path="/:groupid/data/:deviceid" element={<DataRoute />} />
           <Route path="/serverlog/:deviceid" element={<ServerLogRoute />} />
           <Route path="/diag/:deviceid" element={<DiagRoute />} />
+          <Route path="/chart/:deviceid/:chartid" element={<ChartRoute />} />
+          <Route path="/widget/:deviceid/:widgetid" element={<WidgetRoute />} />
+          <Route path="/script/:deviceid" element={<ScriptRoute />} />
           <Route path="/config/:deviceid" element={<ConfigRoute />} />
           <Route path="/raw/:deviceid" element={<RawRoute />} />
           <Route path="/users/:deviceid" element={<UsersRoute />} />
+          <Route path="/support" element={<SupportRoute />} />
+          <Route path="/support/:deviceid" element={<SupportRoute />} />
           <Route path="/group/:groupid" element={<HomeRoute />} />
           <Route path="/group/:groupid/:viewid" element={<HomeRoute />} />
           <Route path="/group/:groupid/settings" element={<GroupSettingsRoute />} />

@@ -1,6 +1,6 @@
-import { useCallback, useState } from 'react';
-import { Navigate, useParams } from 'react-router';
-import { isDevicePathId } from '@portal/core';
+import { Suspense, lazy, useCallback, useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { customPagePath, isDevicePathId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle, brand } from '@/lib/brand';
 import { DataPage } from '@/features/device-data/components/data-page';
@@ -10,8 +10,25 @@ import { RegulatoryDialog } from '@/features/device-notes/components/regulatory-
 import { FccStatement } from '@/features/fcc/components/fcc-statement';
 import { FavouriteDeviceButton } from '@/features/recent-devices/components/favourite-device-button';
 import { AlertsButton } from '@/features/device-alerts/components/alerts-button';
+import { DeviceWidgetCards } from '@/features/device-widget/components/device-widget-cards';
 import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
 import { NotFound } from '../not-found';
+
+// The charts (uPlot) load after the readings: the page's first paint does not wait for them.
+const DeviceChartCards = lazy(() =>
+  import('@/features/device-chart/components/device-chart-cards').then((m) => ({ default: m.DeviceChartCards })),
+);
+
+/** The custom page the device's notes home_page names (/custom/{home_page}/{deviceid}), when they name one. */
+function CustomPageLink({ deviceid, homePage }: { deviceid: string; homePage: unknown }) {
+  const path = customPagePath(homePage, deviceid);
+  if (path === null) return null;
+  return (
+    <Link className="p-button p-button-sm p-button-text" to={path}>
+      <i className="pi pi-desktop" aria-hidden="true" /> Custom Page
+    </Link>
+  );
+}
 
 /**
  * /data/{deviceid} and /{groupid}/data/{deviceid}: the device's Data page with its favourite
@@ -35,6 +52,29 @@ export function DataRoute() {
       baseTitle={baseTitle}
       onOpened={onOpened}
       footer={({ access }) => <CommandQueueCard deviceid={deviceid} role={access.role} />}
+      authoredCards={(ctx) => (
+        <>
+          <DeviceWidgetCards
+            deviceid={ctx.deviceid}
+            displaySettings={ctx.displaySettings}
+            latest={ctx.latest}
+            tier={ctx.tier}
+            access={ctx.access}
+            stale={ctx.stale}
+            config={ctx.config}
+            nowMs={ctx.nowMs}
+          />
+          <Suspense fallback={null}>
+            <DeviceChartCards
+              deviceid={ctx.deviceid}
+              displaySettings={ctx.displaySettings}
+              latest={ctx.latest}
+              tier={ctx.tier}
+              access={ctx.access}
+            />
+          </Suspense>
+        </>
+      )}
       headerActions={({ name, notes, canEditNotes, model }) => (
         <>
           <FavouriteDeviceButton deviceid={deviceid} name={name} />
@@ -42,6 +82,7 @@ export function DataRoute() {
             <i className="pi pi-file-edit" aria-hidden="true" /> Asset Notes
           </button>
           <AlertsButton deviceid={deviceid} />
+          <CustomPageLink deviceid={deviceid} homePage={notes.home_page} />
           {brand.showRegulatoryInfo && (
             <button
               type="button"

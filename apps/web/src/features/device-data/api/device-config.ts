@@ -61,6 +61,19 @@ export function deviceIntervals(config: DeviceConfigResponse | undefined): {
     : { baseInterval: null, transmitInterval: null };
 }
 
+/**
+ * The device's model and firmware (config.settings.device.model and .fw: the server keeps fw as the
+ * device reports it); null where the config has none.
+ */
+export function deviceIdentity(config: DeviceConfigResponse | undefined): {
+  model: string | null;
+  firmware: string | null;
+} {
+  const device = configSettings(config).device;
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+  return isRecord(device) ? { model: text(device.model), firmware: text(device.fw) } : { model: null, firmware: null };
+}
+
 /** The script's custom settings (num* and str* of config.settings.script), applied and pending. */
 export function customSettings(config: DeviceConfigResponse | undefined): {
   key: string;

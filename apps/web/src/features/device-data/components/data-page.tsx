@@ -1,12 +1,16 @@
 /**
- * The device Data page (spec 2 sections 2 and 4): header, timeline, one card per data key in
- * display order, events, map and remote triggers, polling on the device's rhythm.
+ * The device Data page (spec 2 sections 2 and 4, UI.md 'Device page'): header, timeline, then the
+ * readings first, one card per data key in display order under its section (the display setting's
+ * groupKey, else the catalogue's: DESIGN.md section 5), then the authored cards the app adds
+ * (widget cards, custom charts), remote triggers, custom settings, events and the map. Polls on
+ * the device's rhythm.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   CARD_MESSAGES,
   CONTACT_STATUS_DISPLAY,
   canEditCustomSetting,
+  cardSections,
   clockDifferenceText,
   triggerConfirmation,
   ERROR_LOADING_DATA,
@@ -17,19 +21,21 @@ import {
   keyDisplayName,
   markerSeverity,
   mergeSeries,
-  orderedKeys,
   readingsAt,
   recordTimes,
   notAfterNow,
   resolveDisplay,
+  sectionSuggestions,
   showsLastKnownValues,
   steppableTimes,
   type DeviceAccess,
+  type DeviceSettingsResponse,
 } from '@portal/core';
 import { formatDistanceStrict } from 'date-fns';
 import {
   configSettings,
   customSettings,
+  deviceIdentity,
   deviceIntervals,
   triggerParameters,
   useDeviceConfig,
@@ -39,6 +45,8 @@ import { isDeviceNotFound } from '../api/device-not-found';
 import { useDeviceSettings } from '../api/device-settings';
 import { usePollingSchedule } from '../hooks/use-polling-schedule';
 import { useNow } from '../hooks/use-now';
+import { useCollapsedSections } from '../hooks/use-collapsed-sections';
+import { CardSection } from './card-section';
 import { CustomSettingsCard } from './custom-settings-card';
 import { DeviceHeader, DeviceHeaderSkeleton } from './device-header';
 import { DeviceNotFound } from './device-not-found';
@@ -49,6 +57,31 @@ import { MapCard } from './map-frame';
 import { ReadingCard } from './reading-card';
 import { TimelineBar } from './timeline-bar';
 import { TriggerCard } from './trigger-card';
+
+/** What the app's authored cards (widget cards, custom charts) get from the Data page. */
+export interface AuthoredCardsContext {
+  deviceid: string;
+  /** The user's access to the device (what they may edit, see, run). */
+  access: DeviceAccess;
+  /** PORTAL_displaySettings: the widget{n} and chart{n} entries among the keys' settings. */
+  displaySettings: Record<string, unknown>;
+  /**
+   * Every key's value at the timeline's record, shaped like DATA_latest: the newest values while
+   * the timeline follows the latest record, a past record's when the user steps back. A key the
+   * record lacks holds its last known value (with that value's time).
+   */
+  latest: Record<string, { v: unknown; ts: number }>;
+  /** The time of the timeline's record (epoch seconds), or null with no record yet. */
+  ts: number | null;
+  /** The device's plan (name, data to portal, trial days); null when its settings could not be read. */
+  tier: DeviceSettingsResponse['deviceSettings']['tier'] | null;
+  /** The device is not online (core contactStatus): the values are its last known ones. */
+  stale: boolean;
+  /** config.settings of the config the device runs (for {cfg.PATH} templates). */
+  config: Record<string, unknown>;
+  /** The page clock (epoch ms). */
+  nowMs: number;
+}
 
 export interface DataPageProps {
   deviceid: string;
@@ -65,11 +98,25 @@ export interface DataPageProps {
   onOpened?: (name: string) => void;
   /** Cards the app adds below the readings (the command queue), given the user's access. */
   footer?: (info: { access: DeviceAccess }) => ReactNode;
+  /**
+   * The device's authored cards (widget cards, custom charts), shown as their own block after the
+   * readings' sections and before triggers, custom settings, events and the map: readings open the
+   * page, and authored cards that grow as they load never push readings in view (docs/decisions.md).
+   */
+  authoredCards?: (ctx: AuthoredCardsContext) => ReactNode;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpened, footer }: DataPageProps) {
+export function DataPage({
+  deviceid,
+  userGroups,
+  baseTitle,
+  headerActions,
+  onOpened,
+  footer,
+  authoredCards,
+}: DataPageProps) {
   const settingsQuery = useDeviceSettings(deviceid);
   const settings = settingsQuery.data;
   // While the settings load: a viewer without an error (no banner); the data is asked for at the same time.
@@ -94,6 +141,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
   const [selectedTs, setSelectedTs] = useState<number | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [tools, setTools] = useState(false);
+  const [collapsed, toggleSection] = useCollapsedSections(deviceid);
 
   const name = settings?.deviceSettings.PORTAL_deviceName || deviceid;
   useEffect(() => {
@@ -113,7 +161,12 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
   const found = selectedTs === null ? 0 : times.indexOf(selectedTs);
   const index = found < 0 ? 0 : found;
   const readings = useMemo(() => readingsAt(series, times, index), [series, times, index]);
-  const keys = useMemo(() => orderedKeys([...series.keys()], displaySettings), [series, displaySettings]);
+  const sections = useMemo(() => cardSections([...series.keys()], displaySettings), [series, displaySettings]);
+  const latest = useMemo(() => {
+    const out: Record<string, { v: unknown; ts: number }> = {};
+    for (const [key, r] of readings) if (r) out[key] = { v: r.value, ts: r.ts };
+    return out;
+  }, [readings]);
 
   const config = configSettings(configQuery.data);
   const endpoint = config.endpoint as { data_to_portal?: unknown } | undefined;
@@ -139,10 +192,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
   const lon = num(readings.get('gps_lon')?.value);
   const hdop = num(readings.get('gps_hdop')?.value);
   const events = (dataQuery.data?.events ?? []).filter((e) => times[index] === undefined || e.ts <= times[index]!);
-  const deviceModel =
-    typeof (config.device as { model?: unknown } | undefined)?.model === 'string'
-      ? (config.device as { model: string }).model
-      : null;
+  const { model: deviceModel, firmware } = deviceIdentity(configQuery.data);
 
   const statusLine = (
     <>
@@ -175,6 +225,19 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
     </>
   );
 
+  const authoredNode = authoredCards?.({
+    deviceid,
+    access,
+    displaySettings,
+    latest,
+    ts: times[index] ?? null,
+    tier: settings?.deviceSettings.tier ?? null,
+    stale: lastKnown,
+    config,
+    nowMs,
+  });
+  const authored = authoredNode ? <div className="dp-authored">{authoredNode}</div> : null;
+
   if (settingsNotFound || isDeviceNotFound(configQuery.error) || isDeviceNotFound(dataQuery.error)) {
     return <DeviceNotFound deviceid={deviceid} baseTitle={baseTitle} />;
   }
@@ -195,6 +258,8 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
         dataToPortalDisabled={endpoint?.data_to_portal === false}
         status={statusLine}
         nowMs={nowMs}
+        model={deviceModel}
+        firmware={firmware}
         onDistributorTools={() => setTools(true)}
         actions={headerActions?.({
           name,
@@ -218,54 +283,73 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
           </button>
         </section>
       ) : (
-        <div className="dp-grid">
-          {keys.length === 0 && (
-            <section className="card dp-card dp-empty">
-              <p>{CARD_MESSAGES.noData}</p>
-              <p className="dp-card-note">Readings show here once the device reports.</p>
-            </section>
-          )}
-          {/* Readings first (UI.md): triggers, custom settings, events and the map after them. */}
-          {keys.map((key) => {
-            const reading = readings.get(key) ?? null;
-            const display = resolveDisplay(key, displaySettings[key], reading?.value);
-            return (
-              <ReadingCard
-                key={key}
+        <>
+          {/* Readings first (UI.md): in sections, then the authored cards (docs/decisions.md). */}
+          <div className="dp-readings">
+            {sections.length === 0 && (
+              <div className="dp-section-grid">
+                <section className="card dp-card dp-empty">
+                  <p>{CARD_MESSAGES.noData}</p>
+                  <p className="dp-card-note">Readings show here once the device reports.</p>
+                </section>
+              </div>
+            )}
+            {sections.map((section, i) => (
+              <CardSection
+                key={section.id}
+                domId={`dp-section-${i}`}
+                name={section.name}
+                count={section.keys.length}
+                collapsed={collapsed.has(section.id)}
+                onToggle={() => toggleSection(section.id)}
+              >
+                {section.keys.map((key) => {
+                  const reading = readings.get(key) ?? null;
+                  const display = resolveDisplay(key, displaySettings[key], reading?.value);
+                  return (
+                    <ReadingCard
+                      key={key}
+                      deviceid={deviceid}
+                      reading={reading}
+                      display={display}
+                      canEdit={access.editDisplaySettings}
+                      onEdit={setEditing}
+                      lastKnown={lastKnown}
+                      nowMs={nowMs}
+                    />
+                  );
+                })}
+              </CardSection>
+            ))}
+            {authored}
+          </div>
+          {/* Then triggers, custom settings, events and the map (the last two span two columns). */}
+          <div className="dp-grid">
+            {access.triggerCard && triggers.length > 0 && (
+              <TriggerCard
                 deviceid={deviceid}
-                reading={reading}
-                display={display}
-                canEdit={access.editDisplaySettings}
-                onEdit={setEditing}
-                lastKnown={lastKnown}
-                nowMs={nowMs}
+                triggers={triggers}
+                confirmations={confirmationsOf(triggers, displaySettings)}
               />
-            );
-          })}
-          {access.triggerCard && triggers.length > 0 && (
-            <TriggerCard
-              deviceid={deviceid}
-              triggers={triggers}
-              confirmations={confirmationsOf(triggers, displaySettings)}
-            />
-          )}
-          {access.customSettingsCard && custom.length > 0 && (
-            <CustomSettingsCard deviceid={deviceid} settings={custom} />
-          )}
-          <div className="dp-card dp-card--wide dp-card--events">
-            <EventsCard events={events} loading={dataQuery.isPending} />
+            )}
+            {access.customSettingsCard && custom.length > 0 && (
+              <CustomSettingsCard deviceid={deviceid} settings={custom} />
+            )}
+            <div className="dp-card dp-card--wide dp-card--events">
+              <EventsCard events={events} loading={dataQuery.isPending} />
+            </div>
+            <div className="dp-card dp-card--wide dp-card--map">
+              <MapCard
+                lat={lat}
+                lon={lon}
+                hdop={hdop}
+                severity={markerSeverity(events.slice(0, 20))}
+                label={name}
+                ts={times[index] ?? null}
+              />
+            </div>
           </div>
-          <div className="dp-card dp-card--wide dp-card--map">
-            <MapCard
-              lat={lat}
-              lon={lon}
-              hdop={hdop}
-              severity={markerSeverity(events.slice(0, 20))}
-              label={name}
-              ts={times[index] ?? null}
-            />
-          </div>
-        </div>
+        </>
       )}
       {footer?.({ access })}
       {editing !== null && (
@@ -274,6 +358,7 @@ export function DataPage({ deviceid, userGroups, baseTitle, headerActions, onOpe
           dataKey={editing}
           setting={displaySettings[editing]}
           sample={readings.get(editing)?.value}
+          sections={sectionSuggestions(sections)}
           onHide={() => setEditing(null)}
         />
       )}
@@ -297,20 +382,25 @@ function confirmationsOf(
   return out;
 }
 
-/** The page while its first answers come: the header's lines, the timeline bar and a grid of cards. */
+/** The page while its first answers come: the header's lines, the timeline bar and a section of cards. */
 function DataPageSkeleton() {
   return (
     <div className="page dp-page" aria-busy="true" role="status" aria-label="Loading the device">
       <DeviceHeaderSkeleton />
       <div className="skeleton dp-timeline-skeleton" />
-      <div className="dp-grid">
-        {Array.from({ length: 8 }, (_, i) => (
-          <div key={i} className="card dp-card dp-skeleton">
-            <div className="skeleton skeleton--label" />
-            <div className="skeleton dp-skeleton-value" />
-            <div className="skeleton skeleton--label" />
+      <div className="dp-readings">
+        <div className="dp-section">
+          <div className="skeleton dp-section-skeleton" />
+          <div className="dp-section-grid">
+            {Array.from({ length: 8 }, (_, i) => (
+              <div key={i} className="card dp-card dp-skeleton">
+                <div className="skeleton skeleton--label" />
+                <div className="skeleton dp-skeleton-value" />
+                <div className="skeleton skeleton--label" />
+              </div>
+            ))}
           </div>
-        ))}
+        </div>
       </div>
     </div>
   );

@@ -1,8 +1,9 @@
 /**
- * The header of every device page (spec 2 section 2): breadcrumb, device name, status, plan
- * badge and the page buttons with their visibility rules, then the plan banners.
+ * The header of every device page (spec 2 section 2, UI.md 'Device page'): breadcrumb, device
+ * name with its model and firmware small beneath, status, plan badge and the page buttons with
+ * their visibility rules (one button style; folded into a menu on a phone), then the plan banners.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import {
   BASIC_BANNER_TEXT,
@@ -11,19 +12,31 @@ import {
   planState,
   sanitise,
   trialBannerText,
+  upgradeLink,
   type DeviceAccess,
   type DeviceSettingsResponse,
 } from '@portal/core';
+import { brand } from '@/lib/brand';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useUpdateDeviceSettings } from '../api/device-settings';
 import './device-page.css';
 
 export type DevicePageName =
-  'Data' | 'Scripting' | 'Diagnostics' | 'Server Log' | 'Settings' | 'Raw Data' | 'Users and Permissions';
+  | 'Data'
+  | 'Scripting'
+  | 'Diagnostics'
+  | 'Server Log'
+  | 'Settings'
+  | 'Raw Data'
+  | 'Users and Permissions'
+  | 'Chart'
+  | 'Widget';
 
 export interface DeviceHeaderProps {
   deviceid: string;
   page: DevicePageName;
+  /** The page's own name where it has one (a widget card's name): the breadcrumb and document title show it instead of `page`. */
+  pageTitle?: string | undefined;
   /** The device name (PORTAL_deviceName, else the id). */
   name: string;
   settings: DeviceSettingsResponse | undefined;
@@ -36,6 +49,9 @@ export interface DeviceHeaderProps {
   status?: ReactNode;
   /** Extra buttons of the page (Asset Notes, Regulatory Information...). */
   actions?: ReactNode;
+  /** The device's model and firmware (config.settings.device), shown small under its name. */
+  model?: string | null;
+  firmware?: string | null;
   onDistributorTools?: () => void;
   nowMs: number;
 }
@@ -45,11 +61,29 @@ const devicePath = (page: string, deviceid: string) => `/${page}/${encodeURIComp
 export function DeviceHeader(props: DeviceHeaderProps) {
   const { deviceid, page, name, settings, access } = props;
   useEffect(() => {
-    document.title = `${props.baseTitle} - ${name}: ${page}`;
-  }, [props.baseTitle, name, page]);
+    document.title = `${props.baseTitle} - ${name}: ${props.pageTitle ?? page}`;
+  }, [props.baseTitle, name, page, props.pageTitle]);
 
   const plan = planState({ tier: settings?.deviceSettings.tier ?? null }, props.nowMs);
+  // Plans, or Support on a brand that hides Plans (DESIGN.md section 5).
+  const upgrade = upgradeLink(brand, deviceid);
   const onData = page === 'Data';
+  // On a phone the buttons fold into a menu (CSS shows the toggle below 641 px); it stays mounted
+  // while folded, so a dialog one of its buttons opened stays open.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const closeMenu = (focusToggle: boolean) => {
+    setMenuOpen(false);
+    if (focusToggle) toggleRef.current?.focus();
+  };
+  // A button or link chosen in the menu closes it (its page or dialog opens).
+  const onMenuClick = (e: MouseEvent<HTMLDivElement>) => {
+    if (menuOpen && (e.target as HTMLElement).closest('a, button')) closeMenu(false);
+  };
+  const onMenuKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (menuOpen && e.key === 'Escape') closeMenu(true);
+  };
 
   return (
     <header className="dp-header">
@@ -61,7 +95,7 @@ export function DeviceHeader(props: DeviceHeaderProps) {
             </Link>
           </li>
           <li>{onData ? <span>{name}</span> : <Link to={devicePath('data', deviceid)}>{name}</Link>}</li>
-          <li aria-current="page">{page}</li>
+          <li aria-current="page">{props.pageTitle ?? page}</li>
         </ol>
       </nav>
       <div className="dp-header-main">
@@ -69,7 +103,7 @@ export function DeviceHeader(props: DeviceHeaderProps) {
           <div className="dp-title-row">
             <DeviceName deviceid={deviceid} name={name} editable={access.editDeviceSettings} />
             <Link
-              to="/plans"
+              to={upgrade.to}
               className={`dp-tier dp-tier--${plan.colour}`}
               title={plan.tooltip}
               aria-label={`Plan: ${plan.label}. ${plan.tooltip}`}
@@ -77,69 +111,100 @@ export function DeviceHeader(props: DeviceHeaderProps) {
               {plan.label}
             </Link>
           </div>
-          <div className="dp-status">
+          <p className="dp-identity">
             <span className="dp-id">{deviceid}</span>
-            {props.status}
-          </div>
-        </div>
-        <div className="dp-actions" role="toolbar" aria-label="Device pages">
-          {props.actions}
-          {onData && access.distributorTools && (
-            <button type="button" className="p-button p-button-sm p-button-outlined" onClick={props.onDistributorTools}>
-              <i className="pi pi-briefcase" aria-hidden="true" /> Distributor Tools
-            </button>
-          )}
-          <Link className="p-button p-button-sm p-button-text" to={devicePath('script', deviceid)}>
-            Scripting
-          </Link>
-          <Link className="p-button p-button-sm p-button-text" to={devicePath('diag', deviceid)}>
-            Diagnostics
-          </Link>
-          <Link className="p-button p-button-sm p-button-text" to={devicePath('serverlog', deviceid)}>
-            Server Log
-          </Link>
-          {!page.startsWith('Settings') && (
-            <Link className="p-button p-button-sm p-button-text" to={devicePath('config', deviceid)}>
-              Settings
-            </Link>
-          )}
-          {page !== 'Raw Data' && (
-            <Link className="p-button p-button-sm p-button-text" to={devicePath('raw', deviceid)}>
-              Raw Data
-            </Link>
-          )}
-          {page !== 'Users and Permissions' &&
-            (access.viewUsers ? (
-              <Link
-                className="p-button p-button-sm dp-permission"
-                to={devicePath('users', deviceid)}
-                title="Users and permissions"
-              >
-                <i className="pi pi-user" aria-hidden="true" /> {access.role}
-              </Link>
-            ) : (
-              <span
-                className="p-button p-button-sm dp-permission dp-permission--inert"
-                role="link"
-                aria-disabled="true"
-                title="Your permission on this device"
-              >
-                <i className="pi pi-user" aria-hidden="true" /> {access.role}
+            {props.model && (
+              <span>
+                <span className="visually-hidden">Model </span>
+                {props.model}
               </span>
-            ))}
+            )}
+            {props.firmware && (
+              <span>
+                <span className="dp-identity-label">Firmware </span>
+                <span className="dp-firmware">{props.firmware}</span>
+              </span>
+            )}
+          </p>
+          {props.status && <div className="dp-status">{props.status}</div>}
+        </div>
+        <div className="dp-header-actions">
+          <button
+            ref={toggleRef}
+            type="button"
+            className="p-button p-button-sm dp-menu-toggle"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <i className={`pi ${menuOpen ? 'pi-times' : 'pi-bars'}`} aria-hidden="true" /> Device menu
+          </button>
+          <div
+            id={menuId}
+            className={`dp-actions${menuOpen ? ' dp-actions--open' : ''}`}
+            role="toolbar"
+            aria-label="Device pages"
+            onClick={onMenuClick}
+            onKeyDown={onMenuKeyDown}
+          >
+            {props.actions}
+            {onData && access.distributorTools && (
+              <button type="button" className="p-button p-button-sm p-button-text" onClick={props.onDistributorTools}>
+                <i className="pi pi-briefcase" aria-hidden="true" /> Distributor Tools
+              </button>
+            )}
+            <Link className="p-button p-button-sm p-button-text" to={devicePath('script', deviceid)}>
+              Scripting
+            </Link>
+            <Link className="p-button p-button-sm p-button-text" to={devicePath('diag', deviceid)}>
+              Diagnostics
+            </Link>
+            <Link className="p-button p-button-sm p-button-text" to={devicePath('serverlog', deviceid)}>
+              Server Log
+            </Link>
+            {!page.startsWith('Settings') && (
+              <Link className="p-button p-button-sm p-button-text" to={devicePath('config', deviceid)}>
+                Settings
+              </Link>
+            )}
+            {page !== 'Raw Data' && (
+              <Link className="p-button p-button-sm p-button-text" to={devicePath('raw', deviceid)}>
+                Raw Data
+              </Link>
+            )}
+            {page !== 'Users and Permissions' &&
+              (access.viewUsers ? (
+                <Link
+                  className="p-button p-button-sm dp-permission"
+                  to={devicePath('users', deviceid)}
+                  title="Users and permissions"
+                >
+                  <i className="pi pi-user" aria-hidden="true" /> {access.role}
+                </Link>
+              ) : (
+                <span
+                  className="p-button p-button-sm dp-permission dp-permission--inert"
+                  role="link"
+                  aria-disabled="true"
+                  title="Your permission on this device"
+                >
+                  <i className="pi pi-user" aria-hidden="true" /> {access.role}
+                </span>
+              ))}
+          </div>
         </div>
       </div>
       <div className="dp-banners">
         {plan.showBasicBanner && (
           <p className="dp-banner dp-banner--info" role="status">
             <i className="pi pi-info-circle" aria-hidden="true" /> Basic plan: {BASIC_BANNER_TEXT}.{' '}
-            <Link to="/plans">See plans</Link>
+            <Link to={upgrade.to}>{upgrade.label}</Link>
           </p>
         )}
         {plan.showTrialBanner && plan.trialDaysRemaining !== null && (
           <p className={`dp-banner dp-banner--${plan.colour === 'danger' ? 'danger' : 'warning'}`} role="status">
             <i className="pi pi-clock" aria-hidden="true" /> {trialBannerText(plan.trialDaysRemaining)}{' '}
-            <Link to="/plans">See plans</Link>
+            <Link to={upgrade.to}>{upgrade.label}</Link>
           </p>
         )}
         {props.dataToPortalDisabled && (

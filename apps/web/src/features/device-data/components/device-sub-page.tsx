@@ -7,7 +7,7 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import { deviceAccess, type DeviceAccess, type DeviceSettingsResponse } from '@portal/core';
-import { configSettings, useDeviceConfig } from '../api/device-config';
+import { configSettings, deviceIdentity, useDeviceConfig } from '../api/device-config';
 import { isDeviceNotFound } from '../api/device-not-found';
 import { useDeviceSettings } from '../api/device-settings';
 import { useNow } from '../hooks/use-now';
@@ -17,6 +17,8 @@ import { DeviceNotFound } from './device-not-found';
 export interface DeviceSubPageProps {
   deviceid: string;
   page: Exclude<DevicePageName, 'Data'>;
+  /** The page's own name (a widget card's name), shown instead of `page` in the breadcrumb and title. */
+  pageTitle?: string | undefined;
   userGroups: readonly string[];
   baseTitle: string;
   /** Called once the device's name is known (recent devices). */
@@ -29,6 +31,7 @@ export interface DeviceSubPageProps {
 export function DeviceSubPage({
   deviceid,
   page,
+  pageTitle,
   userGroups,
   baseTitle,
   onOpened,
@@ -72,16 +75,20 @@ export function DeviceSubPage({
 
   const access = deviceAccess({ settings, userGroups });
   const endpoint = configSettings(configQuery.data).endpoint as { data_to_portal?: unknown } | undefined;
+  const { model, firmware } = deviceIdentity(configQuery.data);
   return (
     <div className="page dp-page">
       <DeviceHeader
         deviceid={deviceid}
         page={page}
+        pageTitle={pageTitle}
         name={name}
         settings={settings}
         access={access}
         baseTitle={baseTitle}
         dataToPortalDisabled={endpoint?.data_to_portal === false}
+        model={model}
+        firmware={firmware}
         nowMs={nowMs}
       />
       {children({ access, settings, name })}

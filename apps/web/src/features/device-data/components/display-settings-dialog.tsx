@@ -1,18 +1,22 @@
 /**
  * Display Settings of one data key (spec 2 sections 3 and 5): name, units, decimal places,
- * display order, display type and its gauge or digital fields, with the dialog's rules (what is
- * editable for cp and hrs keys, 15-character limits, decimals 0-8, gauge fields required).
- * Saves PORTAL_displaySettings[key] through PUT /api/device/{id}/settings.
+ * display order, the section the card sits in (groupKey, DESIGN.md section 5), display type and
+ * its gauge or digital fields, with the dialog's rules (what is editable for cp and hrs keys,
+ * 15-character limits, decimals 0-8, gauge fields required). Saves PORTAL_displaySettings[key]
+ * through PUT /api/device/{id}/settings.
  */
 import { useState, type InputHTMLAttributes } from 'react';
 import { Dialog } from 'primereact/dialog';
 import {
+  OTHER_SECTION,
+  SECTION_NAME_MAX_LENGTH,
   canApplyDraft,
   displayFieldRules,
   displayTypeChoices,
   draftErrors,
   draftFromDisplay,
   keyDisplayName,
+  measurementSection,
   mergeDisplaySetting,
   resolveDisplay,
   settingFromDraft,
@@ -28,6 +32,8 @@ export interface DisplaySettingsDialogProps {
   setting: unknown;
   /** A value of the key: tells string keys from numeric ones. */
   sample: unknown;
+  /** The page's section names, suggested for the Section field (core sectionSuggestions). */
+  sections?: readonly string[];
   onHide: () => void;
 }
 
@@ -40,7 +46,16 @@ const GAUGE_FIELDS = [
   ['alarmHigh', 'Alarm high'],
 ] as const;
 
-export function DisplaySettingsDialog({ deviceid, dataKey, setting, sample, onHide }: DisplaySettingsDialogProps) {
+export function DisplaySettingsDialog({
+  deviceid,
+  dataKey,
+  setting,
+  sample,
+  sections = [],
+  onHide,
+}: DisplaySettingsDialogProps) {
+  // Where a blank Section puts the card: its catalogue section, else 'Other' (core cardSections).
+  const defaultSection = measurementSection(dataKey) ?? OTHER_SECTION;
   const isString = typeof sample === 'string';
   const [draft, setDraft] = useState<DisplayDraft>(() => draftFromDisplay(resolveDisplay(dataKey, setting, sample)));
   const rules = displayFieldRules(dataKey, isString);
@@ -142,6 +157,23 @@ export function DisplaySettingsDialog({ deviceid, dataKey, setting, sample, onHi
           max={100}
           onValue={(v) => set('sort', v)}
         />
+        <DraftField
+          id="section"
+          label="Section"
+          value={draft.groupKey}
+          error={errors.groupKey}
+          maxLength={SECTION_NAME_MAX_LENGTH}
+          list={field('section-names')}
+          placeholder={defaultSection}
+          hint={`Cards with the same section sit together on the Data page. Empty: ${defaultSection}.`}
+          autoComplete="off"
+          onValue={(v) => set('groupKey', v)}
+        />
+        <datalist id={field('section-names')}>
+          {sections.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
         {rules.typeVisible && (
           <div className="dp-field">
             <label htmlFor={field('type')}>Display type</label>
@@ -220,12 +252,15 @@ type DraftFieldProps = {
   label: string;
   value: string;
   error: string | undefined;
+  /** A line under the field saying what it does. */
+  hint?: string;
   onValue: (value: string) => void;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
 
-/** One labelled field of the dialog, with its error under it. */
-function DraftField({ id, label, value, error, onValue, ...input }: DraftFieldProps) {
+/** One labelled field of the dialog, with its hint and its error under it. */
+function DraftField({ id, label, value, error, hint, onValue, ...input }: DraftFieldProps) {
   const inputId = `ds-${id}`;
+  const described = [hint ? `${inputId}-hint` : null, error ? `${inputId}-error` : null].filter(Boolean).join(' ');
   return (
     <div className="dp-field">
       <label htmlFor={inputId}>{label}</label>
@@ -234,10 +269,15 @@ function DraftField({ id, label, value, error, onValue, ...input }: DraftFieldPr
         className="p-inputtext p-component"
         value={value}
         aria-invalid={Boolean(error)}
-        aria-describedby={error ? `${inputId}-error` : undefined}
+        aria-describedby={described || undefined}
         {...input}
         onChange={(e) => onValue(e.target.value)}
       />
+      {hint && (
+        <small id={`${inputId}-hint`} className="dp-field-hint">
+          {hint}
+        </small>
+      )}
       {error && (
         <small id={`${inputId}-error`} className="field-error" role="alert">
           {error}

@@ -62,9 +62,9 @@ export function ReadingCard({
     <section className={`card dp-card dp-reading${stale ? ' dp-reading--stale' : ''}`} aria-labelledby={titleId}>
       <header className="dp-card-head">
         <div className="dp-card-names">
-          <h2 id={titleId} className="dp-card-title" title={display.key}>
+          <h3 id={titleId} className="dp-card-title" title={display.key}>
             {display.name}
-          </h2>
+          </h3>
           {display.name !== display.key && <span className="dp-card-key">{display.key}</span>}
         </div>
         {canEdit &&

@@ -8,11 +8,12 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
-import { isServerLogUnavailableMessage, loadErrorDetail } from '@portal/core';
+import { isServerLogUnavailableMessage, loadErrorDetail, upgradeLink } from '@portal/core';
 import { RefreshButton } from '@/components/ui/refresh-button';
 import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
 import { LocalTime } from '@/components/ui/local-time';
 import { ApiError } from '@/lib/api';
+import { brand } from '@/lib/brand';
 import { csvBlob, downloadBlob } from '@/lib/download';
 import { SERVER_LOG_PAGE, useServerLog, type ServerLogEntry } from '../api/get-server-log';
 import './server-log.css';
@@ -35,14 +36,16 @@ export function ServerLogPanel({ deviceid, name }: { deviceid: string; name: str
   if (log.isError && !log.data) {
     const refused = log.error instanceof ApiError && log.error.status === 403;
     const message = loadErrorDetail(log.error);
+    // Plans, or Support on a brand that hides Plans (DESIGN.md section 5).
+    const upgrade = upgradeLink(brand, deviceid);
     return (
       <section className="card sl-state" role="alert">
         <i className={`pi ${refused ? 'pi-lock' : 'pi-exclamation-triangle'} sl-state__icon`} aria-hidden="true" />
         <p className="sl-state__message">{message}</p>
         {refused ? (
           isServerLogUnavailableMessage(message) ? (
-            <Link className="p-button p-button-outlined" to="/plans">
-              See plans
+            <Link className="p-button p-button-outlined" to={upgrade.to}>
+              {upgrade.label}
             </Link>
           ) : (
             <p className="muted">Only the device&apos;s administrators read its server log.</p>

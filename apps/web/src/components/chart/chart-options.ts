@@ -1,15 +1,19 @@
 /**
- * The uPlot options of a group chart from its settings (spec 2 section 3): each series' colour,
- * line type, width and axis, the goal series drawn distinctly, the two y axes with their names,
- * units, bounds (core chartAxisBounds), decimals, tick and colour, the x axis's name and colour,
- * and data labels in dataLabelColor. Kept apart from the component so it reads as settings in,
+ * The uPlot options of a chart from its settings (spec 2 section 3), shared by the group chart and
+ * a device's custom charts: each series' colour, line type, width and axis, the goal series drawn
+ * distinctly, the two y axes with their names, units, bounds (core chartAxisBounds), decimals, tick
+ * and colour, the x axis's name and colour, and data labels in dataLabelColor. A bar chart (a
+ * numeric-array value, WGT-20) draws its series as grouped bars over the xa1 axis (core BarAxis:
+ * label i at offset + i x scale). Kept apart from the component so it reads as settings in,
  * options out.
  */
 import uPlot from 'uplot';
 import {
   DEFAULT_CHART_LINE_WIDTH,
+  barLabel,
   chartAxisBounds,
   type AlignedChartData,
+  type BarAxis,
   type ChartAxisBounds,
   type ChartSettings,
 } from '@portal/core';
@@ -46,11 +50,13 @@ function tickIncrs(tick: number): number[] {
   return out;
 }
 
-/** A y scale's range: the fixed bounds, the data's (padded) for the others. */
-function scaleRange(bounds: ChartAxisBounds, pad: number): uPlot.Scale.Range {
+/** A y scale's range: the fixed bounds, the data's (padded) for the others; bars always include 0. */
+function scaleRange(bounds: ChartAxisBounds, pad: number, zero = false): uPlot.Scale.Range {
   return (_u, dataMin, dataMax) => {
     const hasData = Number.isFinite(dataMin) && Number.isFinite(dataMax);
-    const [autoMin, autoMax] = hasData ? uPlot.rangeNum(dataMin, dataMax, pad, true) : [null, null];
+    const low = zero && hasData ? Math.min(0, dataMin) : dataMin;
+    const high = zero && hasData ? Math.max(0, dataMax) : dataMax;
+    const [autoMin, autoMax] = hasData ? uPlot.rangeNum(low, high, pad, true) : [null, null];
     const fallback = bounds.min ?? 0;
     let min = bounds.min ?? autoMin ?? fallback;
     let max = bounds.max ?? autoMax ?? min + 1;
@@ -73,17 +79,83 @@ export interface ChartOptionsInput {
   /** Text colour of axes without a colour of their own. */
   ink: string;
   grid: string;
+  /** A bar chart: the series are drawn as grouped bars over this x axis (xa1), not lines over time. */
+  bars?: BarAxis | undefined;
+  /**
+   * A 'step' line's value covers the interval before its point (the utilisation chart's shares),
+   * not the one after it.
+   */
+  stepsCoverBefore?: boolean | undefined;
+}
+
+/** The share of a bar's slot (scale) its group of bars takes; the rest is the gap between groups. */
+const BAR_GROUP_WIDTH = 0.8;
+/** The least room in px between two x labels of a bar chart. */
+const BAR_LABEL_SPACE_PX = 44;
+
+/** Canvas px of one bar slot (xa1's scale) at the current x scale. */
+function barSlotPx(u: uPlot, scale: number): number {
+  return Math.abs(u.valToPos(scale, 'x', true) - u.valToPos(0, 'x', true));
+}
+
+/** The middle of bar `k` of `count` in the group at x (canvas px). */
+function barCentre(u: uPlot, x: number, k: number, count: number, scale: number): number {
+  const group = barSlotPx(u, scale) * BAR_GROUP_WIDTH;
+  return u.valToPos(x, 'x', true) - group / 2 + (k + 0.5) * (group / count);
+}
+
+/** Series k of `count` as bars: side by side in each x's slot, from 0 (or the plot's edge) to the value. */
+function groupedBars(k: number, count: number, scale: number): uPlot.Series.PathBuilder {
+  return (u, seriesIdx, idx0, idx1) => {
+    const xs = u.data[0];
+    const ys = u.data[seriesIdx] ?? [];
+    const scaleKey = u.series[seriesIdx]?.scale ?? 'y';
+    const width = (barSlotPx(u, scale) * BAR_GROUP_WIDTH) / count;
+    const { top, height } = u.bbox;
+    const base = Math.min(top + height, Math.max(top, u.valToPos(0, scaleKey, true)));
+    const path = new Path2D();
+    for (let i = idx0; i <= idx1; i++) {
+      const v = ys[i];
+      const x = xs[i];
+      if (v === null || v === undefined || x === undefined) continue;
+      const y = u.valToPos(v, scaleKey, true);
+      path.rect(barCentre(u, x, k, count, scale) - width / 2, Math.min(y, base), width, Math.abs(base - y));
+    }
+    return { stroke: path, fill: path };
+  };
+}
+
+/** The x labels of a bar chart: at the bars in view, every tick-th x unit from the offset, or as many as fit. */
+function barSplits(axis: BarAxis): uPlot.Axis.Splits {
+  return (u) => {
+    const xs = (u.data[0] ?? []) as number[];
+    const min = u.scales.x?.min ?? -Infinity;
+    const max = u.scales.x?.max ?? Infinity;
+    const inView = xs.filter((x) => x >= min && x <= max);
+    if (axis.tick !== null) {
+      const tick = axis.tick;
+      return inView.filter((x) => {
+        const steps = (x - axis.offset) / tick;
+        return Math.abs(steps - Math.round(steps)) < 1e-9;
+      });
+    }
+    const every = Math.max(1, Math.ceil((BAR_LABEL_SPACE_PX * uPlot.pxRatio) / Math.max(1, barSlotPx(u, axis.scale))));
+    return inView.filter((_, i) => i % every === 0);
+  };
 }
 
 /** The uPlot options of a chart (the caller adds the cursor, hooks and legend mount). */
-export function chartOptions({ settings, labels, data, width, height, ink, grid }: ChartOptionsInput): uPlot.Options {
+export function chartOptions(input: ChartOptionsInput): uPlot.Options {
+  const { settings, labels, data, width, height, ink, grid, bars } = input;
   const ax1 = settings.axis?.ax1;
   const ax2 = settings.axis?.ax2;
   const bounds: Record<ChartAxisKey, ChartAxisBounds> = { ax1: chartAxisBounds(ax1), ax2: chartAxisBounds(ax2) };
   const usesAx2 = settings.series.some((s) => s.axisBind === 'ax2');
   const xa1 = settings.xAxis?.xa1;
 
-  const series: uPlot.Series[] = [{}];
+  const series: uPlot.Series[] = [
+    bars ? { label: bars.name || 'Index', value: (_u, v) => (v === null ? '--' : barLabel(v, bars)) } : {},
+  ];
   settings.series.forEach((s, i) => {
     const axis: ChartAxisKey = s.axisBind === 'ax2' ? 'ax2' : 'ax1';
     const dp = bounds[axis].dp;
@@ -97,9 +169,17 @@ export function chartOptions({ settings, labels, data, width, height, ink, grid 
       // The legend shows each series' own reading, also when the line is drawn stacked.
       value: (_u, _v, _si, idx) => formatChartValue(idx === null ? null : data().values[i]?.[idx], dp),
     };
+    if (bars) {
+      line.paths = groupedBars(i, settings.series.length, bars.scale);
+      line.fill = line.stroke;
+      line.width = 1;
+      line.points = { show: false };
+      series.push(line);
+      return;
+    }
     const dash = s.goalSeries ? GOAL_DASH : DASHES[s.lineType ?? 'solid'];
     if (dash) line.dash = dash;
-    if (s.lineType === 'step') line.paths = uPlot.paths.stepped!({ align: 1 });
+    if (s.lineType === 'step') line.paths = uPlot.paths.stepped!({ align: input.stepsCoverBefore ? -1 : 1 });
     if (s.goalSeries) line.points = { show: false };
     series.push(line);
   });
@@ -123,29 +203,36 @@ export function chartOptions({ settings, labels, data, width, height, ink, grid 
     return axis;
   };
 
-  const axes: uPlot.Axis[] = [
-    {
-      stroke: xa1?.colour ?? ink,
-      label: xa1?.name ?? '',
-      labelSize: xa1?.name ? 20 : 0,
-      grid: { stroke: grid, width: 1 },
-      ticks: { stroke: grid, width: 1 },
-    },
-    yAxis('ax1', 3),
-  ];
+  const xAxis: uPlot.Axis = {
+    stroke: xa1?.colour ?? ink,
+    label: xa1?.name ?? '',
+    labelSize: xa1?.name ? 20 : 0,
+    grid: { stroke: grid, width: 1 },
+    ticks: { stroke: grid, width: 1 },
+  };
+  if (bars) {
+    xAxis.splits = barSplits(bars);
+    xAxis.values = (_u, splits) => splits.map((v) => barLabel(v, bars));
+    xAxis.grid = { show: false };
+  }
+  const axes: uPlot.Axis[] = [xAxis, yAxis('ax1', 3)];
   if (usesAx2) axes.push(yAxis('ax2', 1));
 
   // Data labels sit above their points: more room at the top so the highest ones are not cut off.
   const pad = settings.dataLabels ? 0.25 : 0.1;
   const scales: uPlot.Scales = {
-    // The x range is the data's: the view's range ends are in x (core alignChartData).
-    x: { time: true, range: (_u, min, max) => [min, max] },
-    y: { range: scaleRange(bounds.ax1, pad) },
+    // The x range is the data's: the view's range ends are in x (core alignChartData); a bar chart's
+    // has half a slot beside its outer bars.
+    x: bars
+      ? { time: false, range: (_u, min, max) => [min - Math.abs(bars.scale) / 2, max + Math.abs(bars.scale) / 2] }
+      : { time: true, range: (_u, min, max) => [min, max] },
+    y: { range: scaleRange(bounds.ax1, pad, Boolean(bars)) },
   };
-  if (usesAx2) scales.y2 = { range: scaleRange(bounds.ax2, pad) };
+  if (usesAx2) scales.y2 = { range: scaleRange(bounds.ax2, pad, Boolean(bars)) };
 
   const plugins: uPlot.Plugin[] = [];
-  if (settings.dataLabels) plugins.push(dataLabelsPlugin(settings, data, bounds, settings.dataLabelColor ?? ink));
+  if (settings.dataLabels)
+    plugins.push(dataLabelsPlugin(settings, data, bounds, settings.dataLabelColor ?? ink, bars ?? null));
 
   return { width, height, series, axes, scales, plugins };
 }
@@ -191,6 +278,7 @@ function dataLabelsPlugin(
   getData: () => AlignedChartData,
   bounds: Record<ChartAxisKey, ChartAxisBounds>,
   colour: string,
+  bars: BarAxis | null,
 ): uPlot.Plugin {
   return {
     hooks: {
@@ -221,7 +309,9 @@ function dataLabelsPlugin(
               const y = drawn[i];
               if (y === null || y === undefined) continue;
               if (n++ % every !== 0) continue;
-              const px = u.valToPos(data.x[i]!, 'x', true);
+              const px = bars
+                ? barCentre(u, data.x[i]!, si, settings.series.length, bars.scale)
+                : u.valToPos(data.x[i]!, 'x', true);
               const py = u.valToPos(y, SCALE_OF[axis], true) - 4 * ratio;
               ctx.fillText(formatChartValue(own[i], bounds[axis].dp), px, py);
             }
