@@ -46,6 +46,23 @@ const DISPLAY_SETTINGS = {
     digitalSettings: { lowThreshold: 0.5, lowString: 'Stopped', highString: 'Running' },
   },
   hourmeter_hrs: { displayType: 'hours' },
+  // A widget card (issue 15): a level and a status indicator and a text reading a key and the config.
+  widget1: {
+    name: 'Yard tank',
+    elements: [
+      {
+        id: 'e1',
+        x: 20,
+        y: 20,
+        active: 'levelIndicator',
+        settings: { dataElement: 'vsys', max: 20, width: 80, height: 160 },
+      },
+      { id: 'e2', x: 140, y: 70, active: 'statusIndicator', settings: { dataElement: 'ambient_temp' } },
+    ],
+    components: [
+      { id: 't1', x: 140, y: 20, template: 'Supply {data.vsys} · {cfg.device.name}', settings: { bold: true } },
+    ],
+  },
 };
 
 interface AxeNode {
@@ -324,6 +341,49 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
       },
     },
     {
+      name: '/script/{device}',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/script/${deviceId}`);
+        await page.locator('.sc-editor .cm-content').waitFor();
+      },
+    },
+    {
+      name: '/widget/{device}/widget1 (the widget card editor)',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/widget/${deviceId}/widget1`);
+        await page.locator('.wc-canvas .wc-indicator--level').waitFor();
+      },
+    },
+    {
+      name: '/widget/{device}/widget1 with an indicator selected',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/widget/${deviceId}/widget1`);
+        await page.locator('.wc-canvas .wc-indicator--level').click();
+        await page.getByRole('tabpanel', { name: 'Selected item' }).getByLabel('Data key').waitFor();
+      },
+    },
+    {
+      name: '/chart/{device}/chart1 (a custom chart)',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/chart/${deviceId}/chart1`);
+        await page.locator('.chart-plot__legend .u-series').first().waitFor();
+      },
+    },
+    {
+      name: '/chart/{device}/chart1 with its editor open',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/chart/${deviceId}/chart1`);
+        await page.locator('.chart-plot__legend .u-series').first().waitFor();
+        await page.getByRole('button', { name: 'Edit' }).click();
+        await page.locator('#field-dc-series-0-key').waitFor();
+      },
+    },
+    {
       name: '/data/{unknown device}',
       session: 'signed in',
       open: async (page, brand) => {
@@ -332,6 +392,56 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
           .getByText(/not found/i)
           .first()
           .waitFor();
+      },
+    },
+    {
+      name: '/support/{device}',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/support/${deviceId}`);
+        await page.locator('.support__device').waitFor();
+      },
+    },
+    {
+      name: '/support, the empty form refused',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/support');
+        await heading(page, 'Support');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.locator('.form-field__error').first().waitFor();
+      },
+    },
+    {
+      name: '/custom/vibracorder/{device}',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/custom/vibracorder/${deviceId}`);
+        await page.locator('.cp-trend__svg').first().waitFor();
+      },
+    },
+    {
+      name: '/custom/securified/{device}',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/custom/securified/${deviceId}`);
+        await page.locator('.cp-tile').first().waitFor();
+      },
+    },
+    {
+      name: '/custom/securified (the device picker)',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, '/custom/securified');
+        await page.locator('.cp-picker__item').first().waitFor();
+      },
+    },
+    {
+      name: '/custom/{unknown home_page}/{device}',
+      session: 'signed in',
+      open: async (page, brand) => {
+        await go(page, brand, `/custom/nosuchpage/${deviceId}`);
+        await heading(page, PAGE_NOT_FOUND_TEXT);
       },
     },
     {
@@ -379,6 +489,17 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     expect(put.status).toBe(200);
     expect(
       (await demo('PUT', `/api/device/${device.id}/settings`, { PORTAL_displaySettings: DISPLAY_SETTINGS })).status,
+    ).toBe(200);
+    // A custom chart (issue 15): the supply voltage on the left axis, the temperature on the right one.
+    const chart1 = {
+      name: 'Supply and temperature',
+      series: [
+        { source: device.id, key: 'vsys' },
+        { source: device.id, key: 'ambient_temp', axisBind: 'ax2' },
+      ],
+    };
+    expect(
+      (await demo('PUT', `/api/device/${device.id}/settings`, { PORTAL_displaySettings: { chart1 } })).status,
     ).toBe(200);
     await until(`${device.id} to apply its config`, async () => {
       const got = await demo<DeviceConfigResponse>('GET', `/api/device/${device.id}/config`);

@@ -183,6 +183,8 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
   it('fits a phone: the Data page header and the Notifications tab scroll no sideways at 390 px', async () => {
     const page = await signedInPageOf(stack, contexts, user, { viewport: PHONE });
     await page.goto(stack.url(`/data/${device.id}`));
+    // On a phone the header's buttons are in the Device menu.
+    await page.getByRole('button', { name: 'Device menu' }).click();
     await page.getByRole('button', { name: 'Alerts' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.goto(stack.url('/account/notifications'));

@@ -73,7 +73,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
   }
 
   const card = (page: Page, key: string): Locator =>
-    page.locator('section.dp-reading').filter({ has: page.locator(`h2.dp-card-title[title="${key}"]`) });
+    page.locator('section.dp-reading').filter({ has: page.locator(`h3.dp-card-title[title="${key}"]`) });
   const valueOf = async (page: Page, key: string) =>
     (await card(page, key).locator('.dp-value-text').innerText()).trim();
   const timeline = (page: Page) => page.getByRole('group', { name: 'Timeline' });
@@ -134,7 +134,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
 
     await page.waitForFunction((n) => document.querySelectorAll('section.dp-reading').length >= n, keys.length);
     const titles = await page
-      .locator('section.dp-reading h2.dp-card-title')
+      .locator('section.dp-reading h3.dp-card-title')
       .evaluateAll((els) => els.map((el) => ({ key: el.getAttribute('title') ?? '', name: el.textContent ?? '' })));
     expect(titles.map((t) => t.key).sort()).toEqual([...keys].sort());
     for (const t of titles) expect(t.name).toBe(measurementOf(t.key).name);
@@ -371,7 +371,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
 
     await page.reload();
     await page.locator('section.dp-reading').first().waitFor();
-    expect((await card(page, 'state1_hrs').locator('h2').innerText()).trim()).toBe('Pump Hours');
+    expect((await card(page, 'state1_hrs').locator('h3').innerText()).trim()).toBe('Pump Hours');
     const stored = await demo<DeviceSettingsResponse>('GET', `/api/device/${live.id}/settings`);
     expect(stored.body.deviceSettings.PORTAL_displaySettings.state1_hrs).toMatchObject({ name: 'Pump Hours' });
     await context.close();

@@ -95,12 +95,12 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page states', ()
 
     // A record a few seconds ahead of the page's clock (a device clock running fast, or a record that arrives
     // between two ticks of the page clock) arrives while the page is open.
-    const card = page.locator('section.dp-reading').filter({ has: page.locator('h2[title="vsys"]') });
+    const card = page.locator('section.dp-reading').filter({ has: page.locator('h3[title="vsys"]') });
     const before = await card.locator('time').getAttribute('datetime');
     await stack.publish(device, { ts: Date.now() / 1000 + 4, vsys: 12.9 });
     await page.waitForFunction(
       (old) => {
-        const time = document.querySelector('section.dp-reading:has(h2[title="vsys"]) time');
+        const time = document.querySelector('section.dp-reading:has(h3[title="vsys"]) time');
         return time !== null && time.getAttribute('datetime') !== old;
       },
       before,
@@ -188,13 +188,13 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page states', ()
     const { context, page } = await signedInPage();
     await openData(page, device.id);
     const card = (key: string) =>
-      page.locator('section.dp-reading').filter({ has: page.locator(`h2[title="${key}"]`) });
+      page.locator('section.dp-reading').filter({ has: page.locator(`h3[title="${key}"]`) });
     // The catalogue's name as the card's heading, the key beside it, smaller.
-    expect((await card('ambient_hum').locator('h2').innerText()).trim()).toBe('Humidity');
+    expect((await card('ambient_hum').locator('h3').innerText()).trim()).toBe('Humidity');
     expect((await card('ambient_hum').locator('.dp-card-key').innerText()).trim()).toBe('ambient_hum');
     // A name the user set wins; a cp key without one has the catalogue's.
-    expect((await card('cp1').locator('h2').innerText()).trim()).toBe('Engine Speed');
-    expect((await card('cp2').locator('h2').innerText()).trim()).toBe('Custom Param 2');
+    expect((await card('cp1').locator('h3').innerText()).trim()).toBe('Engine Speed');
+    expect((await card('cp2').locator('h3').innerText()).trim()).toBe('Custom Param 2');
 
     // Custom settings read their keys in words, the key beside.
     const customCard = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Custom Settings' }) });

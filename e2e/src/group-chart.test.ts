@@ -62,8 +62,8 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
 
   /** The legend's series names (the time row left out). */
   async function legend(chart: Locator): Promise<string[]> {
-    await chart.locator('.group-chart__legend .u-series').first().waitFor();
-    const names = await chart.locator('.group-chart__legend .u-series .u-label').allTextContents();
+    await chart.locator('.chart-plot__legend .u-series').first().waitFor();
+    const names = await chart.locator('.chart-plot__legend .u-series .u-label').allTextContents();
     return names.slice(1);
   }
 
@@ -193,7 +193,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group charts on a group view
     const over = fleet.locator('.u-over');
     const box = (await over.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
-    const values = await fleet.locator('.group-chart__legend .u-series .u-value').allTextContents();
+    const values = await fleet.locator('.chart-plot__legend .u-series .u-value').allTextContents();
     expect(values).toHaveLength(4);
     expect(values.slice(1).filter((v) => /^\d/.test(v)).length).toBeGreaterThan(0);
 

@@ -81,13 +81,16 @@ export async function startStack() {
   /**
    * A new device made by the provisioning service, as the demo fleet makes its devices: its
    * setup password (to add it) and its key (to publish as it). Throws when the id is taken.
+   * `fw` is the firmware it is provisioned with (default SFW003-1.0.0).
    */
   async function provisionDevice(
     id: string,
     model: DeviceModel,
     name?: string,
+    fw?: string,
   ): Promise<{ id: string; setupPassword: string; deviceKey: string }> {
-    const created = await portal.app.services.devices.createDevice(id, { model, ...(name ? { name } : {}) }, 'e2e');
+    const body = { model, ...(name ? { name } : {}), ...(fw ? { fw } : {}) };
+    const created = await portal.app.services.devices.createDevice(id, body, 'e2e');
     if (!created) throw new Error(`device ${id} exists already`);
     return { id, setupPassword: created.setupPassword, deviceKey: created.deviceKey };
   }

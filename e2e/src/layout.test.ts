@@ -282,6 +282,8 @@ describe.skipIf(!chromiumAvailable() && !required)('layout', () => {
     it("stays under a dialog's backdrop", async () => {
       const { context, page } = await probedPage(viewport, true);
       await openDevicePage(page);
+      // On a phone the header's buttons are in the Device menu.
+      if (viewport === PHONE) await page.getByRole('button', { name: 'Device menu' }).click();
       await page.getByRole('button', { name: 'Asset Notes' }).click();
       await page.getByRole('dialog').filter({ hasText: 'Asset Notes' }).waitFor();
       await page.locator('.p-dialog-mask').waitFor();
