@@ -136,6 +136,10 @@ const ROUTES: [string, string][] = [
   ['get', '/api/device/{id}/notes-image/{slot}'],
   ['put', '/api/device/{id}/notes-image/{slot}'],
   ['delete', '/api/device/{id}/notes-image/{slot}'],
+  ['get', '/api/device/{id}/widget-image/{widgetid}'],
+  ['put', '/api/device/{id}/widget-image/{widgetid}'],
+  ['delete', '/api/device/{id}/widget-image/{widgetid}'],
+  ['post', '/api/support-request'],
   ['post', '/api/billing-distributor-action/{id}'],
   // issue 3, device config (config, custom settings, script and its lock, firmware, files)
   ['get', '/api/device/{id}/config'],
