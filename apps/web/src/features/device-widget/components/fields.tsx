@@ -3,7 +3,7 @@
  * choice and check. A number or colour that is not one yet is shown with its message and not
  * given up; leaving the field puts back the value in force.
  */
-import { useState, type ReactNode } from 'react';
+import { useState, type ChangeEvent, type ReactNode } from 'react';
 import { COLOUR_MESSAGE, isCssColour } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 
@@ -18,15 +18,35 @@ interface Base {
   disabled?: boolean;
 }
 
-/** A draft text that follows `value` from outside unless the text already means it. */
-function useDraftText<T>(value: T, format: (v: T) => string, parse: (t: string) => T | null) {
+/**
+ * A draft text that follows `value` from outside unless the text already means it; its input's
+ * value and handlers give up each text that parses and put back the value in force on leaving one
+ * that does not.
+ */
+function useDraftText<T>(value: T, format: (v: T) => string, parse: (t: string) => T | null, onChange: (v: T) => void) {
   const [text, setText] = useState(() => format(value));
   const [seen, setSeen] = useState(value);
   if (!Object.is(seen, value)) {
     setSeen(value);
     if (!Object.is(parse(text), value)) setText(format(value));
   }
-  return { text, setText, reset: () => setText(format(value)), markSeen: setSeen };
+  return {
+    text,
+    input: {
+      value: text,
+      onChange: (e: ChangeEvent<HTMLInputElement>) => {
+        setText(e.target.value);
+        const next = parse(e.target.value);
+        if (next !== null) {
+          setSeen(next);
+          onChange(next);
+        }
+      },
+      onBlur: () => {
+        if (parse(text) === null) setText(format(value));
+      },
+    },
+  };
 }
 
 export function TextInput({
@@ -95,7 +115,7 @@ export function NumberInput({
     if ((min !== undefined && n < min) || (max !== undefined && n > max)) return null;
     return n;
   };
-  const draft = useDraftText<number | undefined>(value, formatNumber, parse);
+  const draft = useDraftText<number | undefined>(value, formatNumber, parse, onChange);
   const parsed = parse(draft.text);
   const range =
     min !== undefined && max !== undefined
@@ -110,23 +130,12 @@ export function NumberInput({
         <input
           id={ids.input}
           className={`p-inputtext p-component${error ? ' p-invalid' : ''}`}
-          value={draft.text}
+          {...draft.input}
           inputMode="decimal"
           autoComplete="off"
           disabled={disabled}
           aria-invalid={Boolean(error) || undefined}
           aria-describedby={describedBy(ids, hint, error)}
-          onChange={(e) => {
-            draft.setText(e.target.value);
-            const next = parse(e.target.value);
-            if (next !== null) {
-              draft.markSeen(next);
-              onChange(next);
-            }
-          }}
-          onBlur={() => {
-            if (parse(draft.text) === null) draft.reset();
-          }}
         />
       </FormField>
     </div>
@@ -163,7 +172,7 @@ export function ColourInput({
 }) {
   const ids = wcIds(path);
   const parse = (t: string): string | undefined | null => (t.trim() === '' ? undefined : isCssColour(t) ? t : null);
-  const draft = useDraftText<string | undefined>(value, (v) => v ?? '', parse);
+  const draft = useDraftText<string | undefined>(value, (v) => v ?? '', parse, onChange);
   const error = parse(draft.text) === null ? COLOUR_MESSAGE : undefined;
   const hex = hexOf(value ?? placeholder);
   return (
@@ -173,24 +182,13 @@ export function ColourInput({
           <input
             id={ids.input}
             className={`p-inputtext p-component${error ? ' p-invalid' : ''}`}
-            value={draft.text}
+            {...draft.input}
             placeholder={placeholder}
             maxLength={32}
             autoComplete="off"
             disabled={disabled}
             aria-invalid={Boolean(error) || undefined}
             aria-describedby={describedBy(ids, hint, error)}
-            onChange={(e) => {
-              draft.setText(e.target.value);
-              const next = parse(e.target.value);
-              if (next !== null) {
-                draft.markSeen(next);
-                onChange(next);
-              }
-            }}
-            onBlur={() => {
-              if (parse(draft.text) === null) draft.reset();
-            }}
           />
           <input
             type="color"

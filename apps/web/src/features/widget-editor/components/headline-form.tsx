@@ -11,7 +11,7 @@ import {
   type HeadlineSettings,
 } from '@portal/core';
 import type { FieldErrors } from '../utils/field-errors';
-import { ColourField, KeyField, NumberField, SelectField, TextField } from './fields';
+import { ColourField, KeyField, NumberField, SelectField, TextField } from '@/components/form/fields';
 import { COLUMN_DATA_TYPES, dropUndefined } from './table-form';
 
 export interface HeadlineFormProps {

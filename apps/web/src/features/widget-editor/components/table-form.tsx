@@ -22,7 +22,8 @@ import {
 } from '@portal/core';
 import type { FieldErrors } from '../utils/field-errors';
 import { useItemIds } from '../hooks/use-item-ids';
-import { CheckField, KeyField, ColourField, ItemButtons, NumberField, SelectField, TextField, moved } from './fields';
+import { CheckField, ColourField, KeyField, NumberField, SelectField, TextField } from '@/components/form/fields';
+import { ItemButtons, moved } from './fields';
 
 /** The data types a metric column may name (special columns are 'special'). */
 export const COLUMN_DATA_TYPES = ['number', 'text', 'boolean'] as const;

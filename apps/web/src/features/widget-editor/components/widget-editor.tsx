@@ -17,6 +17,7 @@ import {
   type View,
   type Widget,
 } from '@portal/core';
+import { FieldScope } from '@/components/form/fields';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useKnownKeys } from '../hooks/use-known-keys';
 import { settingsErrors } from '../utils/field-errors';
@@ -150,24 +151,31 @@ export function WidgetEditor({
           save();
         }}
       >
-        {type === 'table' ? (
-          <TableForm settings={draft as TableSettings} onChange={setDraft} errors={shownErrors} knownKeys={knownKeys} />
-        ) : type === 'headline' ? (
-          <HeadlineForm
-            settings={draft as HeadlineSettings}
-            onChange={setDraft}
-            errors={shownErrors}
-            knownKeys={knownKeys}
-          />
-        ) : (
-          <ChartForm
-            settings={draft as ChartSettings}
-            onChange={setDraft}
-            errors={shownErrors}
-            knownKeys={knownKeys}
-            devices={devices}
-          />
-        )}
+        <FieldScope prefix="we">
+          {type === 'table' ? (
+            <TableForm
+              settings={draft as TableSettings}
+              onChange={setDraft}
+              errors={shownErrors}
+              knownKeys={knownKeys}
+            />
+          ) : type === 'headline' ? (
+            <HeadlineForm
+              settings={draft as HeadlineSettings}
+              onChange={setDraft}
+              errors={shownErrors}
+              knownKeys={knownKeys}
+            />
+          ) : (
+            <ChartForm
+              settings={draft as ChartSettings}
+              onChange={setDraft}
+              errors={shownErrors}
+              knownKeys={knownKeys}
+              devices={devices}
+            />
+          )}
+        </FieldScope>
         {notice}
         <div className="we-actions">
           {submitted && hasErrors ? (

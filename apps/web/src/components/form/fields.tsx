@@ -1,16 +1,34 @@
 /**
- * The chart editor's labelled controls: a FormField (label, control, the field's message) over a
- * PrimeReact control; colours have the browser's picker beside the text. Ids come from the field's
- * path in the chart ('series.0.colour' gives dc-series-0-colour), so every label names its control.
+ * An editor's labelled controls: each one a FormField (label, control, the field's message beside
+ * it) over a PrimeReact control or, for colours, the browser's own picker beside the text. Ids come
+ * from the field's path in the settings under the editor's prefix (FieldScope 'we' and path
+ * 'columns.0.dp' give field-we-columns-0-dp), so every label names exactly its control; the prefix
+ * also names the editor's classes for the key, check and colour controls (we-key, dc-colour, ...).
  */
-import { useState } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { AutoComplete } from 'primereact/autocomplete';
 import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 
-const idsOf = (path: string) => fieldIds(`dc-${path.replace(/[^A-Za-z0-9_-]/g, '-')}`);
+const FieldPrefix = createContext<string | null>(null);
+
+/** The editor around its fields: the prefix of their ids and classes ('we', 'dc'). */
+export function FieldScope({ prefix, children }: { prefix: string; children: ReactNode }) {
+  return <FieldPrefix.Provider value={prefix}>{children}</FieldPrefix.Provider>;
+}
+
+function usePrefix(): string {
+  const prefix = useContext(FieldPrefix);
+  if (prefix === null) throw new Error('A form field needs a FieldScope around it');
+  return prefix;
+}
+
+/** The ids of the field at `path` in the editor around it. */
+function useIds(path: string) {
+  return fieldIds(`${usePrefix()}-${path.replace(/[^A-Za-z0-9_-]/g, '-')}`);
+}
 
 interface BaseProps {
   path: string;
@@ -19,22 +37,29 @@ interface BaseProps {
   hint?: string | undefined;
 }
 
-export function TextInput({
+export function TextField({
   path,
   label,
   error,
   hint,
   value,
-  maxLength,
   onChange,
-}: BaseProps & { value: string | undefined; maxLength: number; onChange: (value: string | undefined) => void }) {
-  const ids = idsOf(path);
+  maxLength,
+  placeholder,
+}: BaseProps & {
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+  maxLength?: number;
+  placeholder?: string;
+}) {
+  const ids = useIds(path);
   return (
     <FormField ids={ids} label={label} hint={hint} error={error}>
       <InputText
         id={ids.input}
         value={value ?? ''}
         maxLength={maxLength}
+        placeholder={placeholder}
         autoComplete="off"
         invalid={Boolean(error)}
         aria-invalid={Boolean(error) || undefined}
@@ -46,28 +71,30 @@ export function TextInput({
 }
 
 /**
- * A number typed as text ('3.' and '-' may be on the way to one): blank gives undefined (or null
- * for an automatic axis bound), text that is not a number NaN (its field then says so).
+ * A number: typed as text (so '3.' and '-' may be on the way to a number), given up as a number,
+ * undefined when blank (or null for an automatic axis bound), NaN when it is not a number (its
+ * field then says so).
  */
-export function NumberInput({
+export function NumberField({
   path,
   label,
   error,
   hint,
   value,
-  blankAs = undefined,
   onChange,
+  blankAs = undefined,
 }: BaseProps & {
   value: number | null | undefined;
+  onChange: (value: number | undefined | null) => void;
+  /** What a blank field gives (null for an automatic axis bound). */
   blankAs?: undefined | null;
-  onChange: (value: number | null | undefined) => void;
 }) {
-  const ids = idsOf(path);
+  const ids = useIds(path);
   const format = (v: number | null | undefined) => (v === undefined || v === null || Number.isNaN(v) ? '' : String(v));
   const parse = (t: string) => (t.trim() === '' ? blankAs : Number(t));
   const [text, setText] = useState(() => format(value));
   const [seen, setSeen] = useState(value);
-  // Changed from outside (Cancel, a reload): show it, unless the text already means it.
+  // The value changed from outside (Cancel, a reload): show it, unless the text already means it.
   if (!Object.is(seen, value)) {
     setSeen(value);
     if (!Object.is(parse(text), value)) setText(format(value));
@@ -93,22 +120,22 @@ export function NumberInput({
   );
 }
 
-export function SelectInput<T extends string>({
+export function SelectField<T extends string>({
   path,
   label,
   error,
   hint,
   value,
   options,
-  placeholder,
   onChange,
+  placeholder,
 }: BaseProps & {
   value: T | undefined;
   options: readonly { label: string; value: T }[];
-  placeholder?: string;
   onChange: (value: T | undefined) => void;
+  placeholder?: string;
 }) {
-  const ids = idsOf(path);
+  const ids = useIds(path);
   return (
     <FormField ids={ids} label={label} hint={hint} error={error}>
       <Dropdown
@@ -120,7 +147,8 @@ export function SelectInput<T extends string>({
         placeholder={placeholder}
         filter={options.length > 12}
         ariaLabel={label}
-        // PrimeReact's hidden native select and its trigger need names too, or axe-core flags them.
+        // PrimeReact's hidden native select and its trigger need names too, or axe-core flags them;
+        // its root keeps no aria-activedescendant (see LabelledDropdown).
         pt={{
           select: { 'aria-label': label },
           trigger: { 'aria-label': `Show the ${label.toLowerCase()} options` },
@@ -138,43 +166,46 @@ export function SelectInput<T extends string>({
 }
 
 /**
- * A data key: typed, with the device's keys suggested as it is typed (all of them from the button
- * beside it), each with its name; a key the device has not sent yet can still be typed.
+ * A record key: typed, with the known keys suggested as it is typed (all of them from the button
+ * beside it), each shown by its name where `names` has one; a key not among them can still be typed.
  */
-export function KeyInput({
+export function KeyField({
   path,
   label,
   error,
   hint,
   value,
-  options,
+  keys,
+  names,
+  keysName = 'the known keys',
   onChange,
 }: BaseProps & {
   value: string;
-  options: readonly { label: string; value: string }[];
+  keys: readonly string[];
+  /** A key's name, shown in the list and matched as it is typed. */
+  names?: ReadonlyMap<string, string>;
+  /** What the list holds, for its button's name ("the device's keys"). */
+  keysName?: string;
   onChange: (value: string) => void;
 }) {
-  const ids = idsOf(path);
+  const ids = useIds(path);
+  const prefix = usePrefix();
   const [suggestions, setSuggestions] = useState<string[]>([]);
-  const names = new Map(options.map((o) => [o.value, o.label]));
+  const nameOf = (key: string) => names?.get(key) ?? key;
   return (
     <FormField ids={ids} label={label} hint={hint} error={error}>
       <AutoComplete
         inputId={ids.input}
-        className="dc-key"
+        className={`${prefix}-key`}
         value={value}
         suggestions={suggestions}
         completeMethod={(e) => {
           const q = e.query.trim().toLowerCase();
-          setSuggestions(
-            options
-              .filter((o) => o.label.toLowerCase().includes(q) || o.value.toLowerCase().includes(q))
-              .map((o) => o.value),
-          );
+          setSuggestions(keys.filter((k) => nameOf(k).toLowerCase().includes(q) || k.toLowerCase().includes(q)));
         }}
-        itemTemplate={(key: string) => names.get(key) ?? key}
+        itemTemplate={nameOf}
         dropdown
-        dropdownAriaLabel={`Show the device's keys for ${label.toLowerCase()}`}
+        dropdownAriaLabel={`Show ${keysName} for ${label.toLowerCase()}`}
         maxLength={64}
         placeholder="Choose or type a key"
         invalid={Boolean(error)}
@@ -188,7 +219,7 @@ export function KeyInput({
   );
 }
 
-export function CheckInput({
+export function CheckField({
   path,
   label,
   checked,
@@ -199,17 +230,20 @@ export function CheckInput({
   checked: boolean;
   onChange: (checked: boolean) => void;
 }) {
-  const ids = idsOf(path);
+  const ids = useIds(path);
   return (
-    <div className="dc-check">
+    <div className={`${usePrefix()}-check`}>
       <Checkbox inputId={ids.input} checked={checked} onChange={(e) => onChange(Boolean(e.checked))} />
       <label htmlFor={ids.input}>{label}</label>
     </div>
   );
 }
 
-/** A colour: text (any CSS colour, blank for the automatic one) and the browser's picker for a hex one. */
-export function ColourInput({
+/**
+ * A colour: text (any CSS colour, checked by the contract) and the browser's picker for a hex one.
+ * With `automatic`, blank is that colour (the picker shows it) and the text says 'Automatic'.
+ */
+export function ColourField({
   path,
   label,
   error,
@@ -218,19 +252,20 @@ export function ColourInput({
   onChange,
 }: BaseProps & {
   value: string | undefined;
-  /** The colour used while none is set (#rrggbb), shown by the picker. */
-  automatic: string;
+  /** The colour used while none is set (#rrggbb). */
+  automatic?: string | undefined;
   onChange: (value: string | undefined) => void;
 }) {
-  const ids = idsOf(path);
-  const hex = value && /^#[0-9a-fA-F]{6}$/.test(value) ? value : automatic;
+  const ids = useIds(path);
+  const prefix = usePrefix();
+  const hex = value && /^#[0-9a-fA-F]{6}$/.test(value) ? value : (automatic ?? '#000000');
   return (
     <FormField ids={ids} label={label} error={error}>
-      <div className="dc-colour">
+      <div className={`${prefix}-colour`}>
         <InputText
           id={ids.input}
           value={value ?? ''}
-          placeholder="Automatic"
+          placeholder={automatic === undefined ? '#1f77b4' : 'Automatic'}
           maxLength={32}
           autoComplete="off"
           invalid={Boolean(error)}
@@ -240,7 +275,7 @@ export function ColourInput({
         />
         <input
           type="color"
-          className="dc-colour__picker"
+          className={`${prefix}-colour__picker`}
           value={hex}
           aria-label={`Pick ${label.toLowerCase()}`}
           onChange={(e) => onChange(e.target.value)}
