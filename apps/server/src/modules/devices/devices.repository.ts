@@ -4,6 +4,7 @@
  */
 import type { DeviceRole, ImageType, NotesImageSlot } from '@portal/core';
 import type { Db } from '../../db/db';
+import { byteaBuffer } from '../../db/bytea';
 
 export type TrialResetState = 'available' | 'active' | 'used';
 export type AddWithoutPass = 'INACTIVE' | 'ADMIN';
@@ -209,11 +210,7 @@ export async function findNotesImage(db: Db, deviceId: string, slot: NotesImageS
   );
   const row = rows[0];
   if (!row) return null;
-  // PostgreSQL answers a Buffer, PGlite (through its worker) a Uint8Array: the same bytes either way.
-  const bytes = Buffer.isBuffer(row.bytes)
-    ? row.bytes
-    : Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
-  return { content_type: row.content_type, bytes };
+  return { content_type: row.content_type, bytes: byteaBuffer(row.bytes) };
 }
 
 export async function deleteNotesImage(db: Db, deviceId: string, slot: NotesImageSlot): Promise<void> {

@@ -1,6 +1,7 @@
 /** SQL of widget card images: the stored files (widget_images) and the card's image.path in the device's display settings. */
 import type { ImageType } from '@portal/core';
 import type { Db } from '../../db/db';
+import { byteaBuffer } from '../../db/bytea';
 
 /** The device row as an upload needs it, locked for the rest of the transaction. */
 export interface WidgetDeviceRow {
@@ -59,11 +60,7 @@ export async function findWidgetImage(db: Db, deviceId: string, widgetId: string
   );
   const row = rows[0];
   if (!row) return null;
-  // PostgreSQL answers a Buffer, PGlite (through its worker) a Uint8Array: the same bytes either way.
-  const bytes = Buffer.isBuffer(row.bytes)
-    ? row.bytes
-    : Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
-  return { content_type: row.content_type, bytes };
+  return { content_type: row.content_type, bytes: byteaBuffer(row.bytes) };
 }
 
 export async function deleteWidgetImage(db: Db, deviceId: string, widgetId: string): Promise<void> {
