@@ -1,6 +1,7 @@
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
-import { loginRedirectPath, safeRedirectTarget } from '@portal/core';
+import { canOpenStaffPage, loginRedirectPath, safeRedirectTarget, type StaffPage } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
+import { NotFound } from './not-found';
 
 /** Signed-in routes: a signed-out visitor goes to /login?redirect={path+query}. */
 export function RequireAuth() {
@@ -22,5 +23,15 @@ export function LoginGuard() {
 export function SignedOutOnly() {
   const { session } = useAuth();
   if (session.isAuthenticated) return <Navigate replace to="/" />;
+  return <Outlet />;
+}
+
+/**
+ * A staff page (DESIGN.md section 5): a user outside the page's staff group sees the not-found
+ * screen, exactly as for a path that does not exist. The server refuses their calls (403) anyway.
+ */
+export function RequireStaffPage({ page }: { page: StaffPage }) {
+  const { session } = useAuth();
+  if (!canOpenStaffPage(session.userGroups, page)) return <NotFound />;
   return <Outlet />;
 }

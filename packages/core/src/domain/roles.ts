@@ -162,8 +162,11 @@ export const STAFF_PAGES = {
 } as const satisfies Record<string, UserGroup>;
 export type StaffPage = keyof typeof STAFF_PAGES;
 
-/** True when the user's groups open the given staff page; unknown pages are closed. */
+/**
+ * True when the user's groups open the given staff page; unknown pages are closed. A staff admin
+ * opens every staff page (provisioning too, as the server's provisioning calls allow).
+ */
 export function canOpenStaffPage(userGroups: Groups, page: string): boolean {
   if (!Object.hasOwn(STAFF_PAGES, page)) return false;
-  return inGroup(userGroups, STAFF_PAGES[page as StaffPage]);
+  return isStaffAdmin(userGroups) || inGroup(userGroups, STAFF_PAGES[page as StaffPage]);
 }
