@@ -20,6 +20,11 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const FAILING_IMPACTS: ReadonlySet<string> = new Set(['serious', 'critical']);
 
+/**
+ * Every page is checked in the default brand; the other two brands (their own palettes and flags)
+ * on the pages that show what a brand changes: the shell, sign-in, home, account, the device page,
+ * a chart and support. Editors and custom pages use the same components and colours as those.
+ */
 const CHECKED_BRANDS = ['default', 'tank', 'carbon'] as const satisfies readonly BrandId[];
 type CheckedBrand = (typeof CHECKED_BRANDS)[number];
 
@@ -343,6 +348,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/script/{device}',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, `/script/${deviceId}`);
         await page.locator('.sc-editor .cm-content').waitFor();
@@ -351,6 +357,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/widget/{device}/widget1 (the widget card editor)',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, `/widget/${deviceId}/widget1`);
         await page.locator('.wc-canvas .wc-indicator--level').waitFor();
@@ -359,6 +366,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/widget/{device}/widget1 with an indicator selected',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, `/widget/${deviceId}/widget1`);
         await page.locator('.wc-canvas .wc-indicator--level').click();
@@ -376,6 +384,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/chart/{device}/chart1 with its editor open',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, `/chart/${deviceId}/chart1`);
         await page.locator('.chart-plot__legend .u-series').first().waitFor();
@@ -386,6 +395,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/data/{unknown device}',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, `/data/${freshDeviceId('NONE')}`);
         await page
@@ -405,6 +415,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/support, the empty form refused',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, '/support');
         await heading(page, 'Support');
@@ -415,6 +426,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/custom/vibracorder/{device}',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, `/custom/vibracorder/${deviceId}`);
         await page.locator('.cp-trend__svg').first().waitFor();
@@ -423,6 +435,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/custom/securified/{device}',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, `/custom/securified/${deviceId}`);
         await page.locator('.cp-tile').first().waitFor();
@@ -431,6 +444,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/custom/securified (the device picker)',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, '/custom/securified');
         await page.locator('.cp-picker__item').first().waitFor();
@@ -439,6 +453,7 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     {
       name: '/custom/{unknown home_page}/{device}',
       session: 'signed in',
+      brands: ['default'],
       open: async (page, brand) => {
         await go(page, brand, `/custom/nosuchpage/${deviceId}`);
         await heading(page, PAGE_NOT_FOUND_TEXT);
