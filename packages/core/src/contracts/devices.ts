@@ -3,7 +3,7 @@
  * actions; the device models and the default device config (spec 2 section 3).
  */
 import { z } from 'zod';
-import { DEVICE_ID_PATTERN } from '../domain/ids';
+import { DEVICE_ID_PATTERN, isDeviceRouteId } from '../domain/ids';
 import { DeviceRoleSchema } from '../domain/roles';
 import {
   IMAGE_TYPES,
@@ -43,6 +43,11 @@ export const FirmwareSchema = safeString().regex(FIRMWARE_PATTERN, 'fw must look
 export const DeviceIdSchema = safeString().regex(
   DEVICE_ID_PATTERN,
   'The device id must be 9 uppercase letters or digits',
+);
+/** An existing device's id in a list (groups, subscriptions): a device id, or a virtual device's ('0-' + 7). */
+export const DeviceRouteIdSchema = safeString().refine(
+  isDeviceRouteId,
+  'A device id is 9 uppercase letters or digits (a virtual device: 0- and 7)',
 );
 /**
  * `{id}` of a call that creates or names a device by its id (provisioning): an id that is not 9

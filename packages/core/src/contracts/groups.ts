@@ -4,7 +4,7 @@ import { validateGroupName } from '../domain/validation';
 import { GROUP_ID_PATTERN } from '../domain/ids';
 import { EmailSchema } from './auth';
 import { DeviceRoleSchema } from '../domain/roles';
-import { DeviceIdSchema } from './devices';
+import { DeviceRouteIdSchema } from './devices';
 import { safeString } from './fields';
 
 /** Texts of the group calls. */
@@ -169,7 +169,7 @@ export const GroupServerLogResponseSchema = z.object({
 export type GroupServerLogEntry = z.infer<typeof GroupServerLogEntrySchema>;
 
 const DeviceListSchema = z
-  .array(DeviceIdSchema)
+  .array(DeviceRouteIdSchema)
   .min(1, 'deviceList: at least one device')
   .max(GROUP_DEVICE_LIST_MAX, `deviceList: at most ${GROUP_DEVICE_LIST_MAX} devices`);
 

@@ -7,6 +7,10 @@ export type PlanName = (typeof PLAN_NAMES)[number];
 
 /** The tier name that makes a customer Hosted. */
 export const PREMIUM_TIER_NAME = 'PREMIUM';
+/** The stored tier of a device on its trial (then Basic once the trial days are over). */
+export const TRIAL_TIER_NAME = 'TRIAL';
+/** The stored tier of a device staff put on Basic (billing-update-plan), whatever its trial days. */
+export const BASIC_TIER_NAME = 'BASIC_ONLY';
 export const TRIAL_DAYS = 90;
 /** The trial badge turns danger at this many days or fewer. */
 export const TRIAL_DANGER_DAYS = 30;
@@ -113,9 +117,10 @@ export function trialColour(days: number): 'danger' | 'warning' {
   return days <= TRIAL_DANGER_DAYS ? 'danger' : 'warning';
 }
 
-/** Hosted for tier PREMIUM; otherwise Trial with 0 or more trial days left, else Basic (no days: Basic). */
+/** Hosted for tier PREMIUM, Basic for tier BASIC; otherwise Trial with 0 or more trial days left, else Basic (no days: Basic). */
 function planOfTier(tierName: unknown, days: number | null): PlanName {
   if (tierName === PREMIUM_TIER_NAME) return 'Hosted';
+  if (tierName === BASIC_TIER_NAME) return 'Basic';
   return days !== null && days >= 0 ? 'Trial' : 'Basic';
 }
 
@@ -144,7 +149,8 @@ export function devicePlan(device: DevicePlanInput, nowMs: number): PlanName {
  * is kept and none is thinned.
  */
 export function dataPlan(device: DevicePlanInput, nowMs: number): PlanName {
-  if (device.tier !== PREMIUM_TIER_NAME && deviceTrialDays(device, nowMs) === null) return 'Trial';
+  if (device.tier !== PREMIUM_TIER_NAME && device.tier !== BASIC_TIER_NAME && deviceTrialDays(device, nowMs) === null)
+    return 'Trial';
   return devicePlan(device, nowMs);
 }
 
