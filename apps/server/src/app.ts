@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import {
   BRANDS,
+  DEFAULT_CURRENCY,
   DEFAULT_FIRMWARE_VERSIONS,
   DEFAULT_MAP_TILES,
   tileImageSource,
@@ -79,6 +80,18 @@ import { createWidgetImagesService } from './modules/widget-images/widget-images
 import { registerWidgetImagesRoutes } from './modules/widget-images/widget-images.routes';
 import { createSupportService } from './modules/support/support.service';
 import { registerSupportRoutes } from './modules/support/support.routes';
+import { createBillingService, type BillingOptions, type BillingService } from './modules/billing/billing.service';
+import { registerBillingRoutes } from './modules/billing/billing.routes';
+import { createPaymentProvider, type PaymentProviderId } from './modules/billing/billing.provider';
+import { createApiCredentialsService } from './modules/api-credentials/api-credentials.service';
+import { registerApiCredentialsRoutes } from './modules/api-credentials/api-credentials.routes';
+import { registerBearerAuth } from './modules/api-credentials/bearer';
+import { createVirtualDevicesService } from './modules/devices/virtual-devices.service';
+import { registerVirtualDevicesRoutes } from './modules/devices/virtual-devices.routes';
+import { createStaffService } from './modules/staff/staff.service';
+import { registerStaffRoutes } from './modules/staff/staff.routes';
+import { createProvisioningService } from './modules/provisioning/provisioning.service';
+import { registerProvisioningRoutes } from './modules/provisioning/provisioning.routes';
 import { registerIngestRoutes } from './ingest/http';
 
 /** Default body limit of every route: the API takes small JSON bodies only. */
@@ -114,6 +127,10 @@ export interface AppOptions {
   firmwareVersions?: readonly string[];
   /** Where logs go (default stdout). */
   logStream?: DestinationStream;
+  /** The payment provider (BILLING_PROVIDER) and the billing sweep timer (tests: sweepMs 0, and they call services.billing.sweep()). */
+  billing?: Partial<BillingOptions & { provider: PaymentProviderId }>;
+  /** The currency prices and revenue are in (CURRENCY); DEFAULT_CURRENCY by default. */
+  currency?: string;
 }
 
 export interface AppServices {
@@ -125,6 +142,7 @@ export interface AppServices {
   telemetry: TelemetryService;
   delivery: DeliveryService;
   alerts: AlertsService;
+  billing: BillingService;
 }
 
 declare module 'fastify' {
@@ -239,7 +257,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await groups.applyInvites(user.id, user.email);
     },
   });
-  const access = createAccessService({ db });
+  const access = createAccessService({ db, clock });
   const deviceLog = createDeviceLogService({ db, clock });
   const groups = createGroupsService({ db, clock, mailer, log: app.log, access });
   const delivery = createDeliveryService({
@@ -300,6 +318,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     firmwareVersions: options.firmwareVersions ?? DEFAULT_FIRMWARE_VERSIONS,
   });
   const account = createAccountService({ db, clock, sms, auth });
+  const apiCredentials = createApiCredentialsService({ db, clock, auth });
   const support = createSupportService({
     clock,
     access,
@@ -309,12 +328,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     supportEmail: options.supportEmail ?? DEFAULT_SUPPORT_EMAIL,
   });
+  const staff = createStaffService({ db, clock, deviceLog, currency: options.currency ?? DEFAULT_CURRENCY });
   const outbox = createOutboxService({ db });
   const clientErrors = createClientErrorsService();
   const health = createHealthService({ db });
-  app.decorate('services', { auth, account, mailer, access, devices, telemetry, delivery, alerts });
+  const billing = createBillingService({
+    db,
+    clock,
+    access,
+    provider: createPaymentProvider(options.billing?.provider ?? 'invoicing'),
+    currency: options.currency ?? DEFAULT_CURRENCY,
+    log: app.log,
+    options: { ...(options.billing?.sweepMs !== undefined ? { sweepMs: options.billing.sweepMs } : {}) },
+  });
+  app.decorate('services', { auth, account, mailer, access, devices, telemetry, delivery, alerts, billing });
   telemetry.startRetention();
   alerts.start();
+  billing.start();
 
   const publicUrl = () =>
     options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`;
@@ -329,6 +359,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCsrf(app);
   await registerAuth(app, auth);
   await registerRateLimit(app);
+  // API keys (Authorization: Bearer): after the session and the rate-limit plugin, before any route.
+  registerBearerAuth(app, apiCredentials);
   // The web app's files before compression: they leave as the build compressed them. Every route
   // declared after it (the API, the OpenAPI document) is compressed over 1 kB.
   const fallback = await registerStatic(app, options.webDist ?? null);
@@ -353,11 +385,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDeviceConfigRoutes(app, deviceConfig);
   registerAlertsRoutes(app, alerts, rateLimit);
   registerSupportRoutes(app, support);
+  registerBillingRoutes(app, billing);
+  registerApiCredentialsRoutes(app, apiCredentials);
+  registerVirtualDevicesRoutes(app, createVirtualDevicesService({ db, clock, groups }));
+  registerStaffRoutes(app, staff);
+  registerProvisioningRoutes(app, createProvisioningService({ db, clock }));
   await registerIngestRoutes(app, telemetry, delivery);
 
   app.addHook('onClose', async () => {
     await telemetry.close();
     await alerts.close();
+    await billing.close();
     await delivery.close();
     await background.drain();
     await mailer.close();

@@ -7,9 +7,12 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
   BRAND_IDS,
+  DEFAULT_BILLING_PROVIDER,
+  DEFAULT_CURRENCY,
   DEFAULT_FIRMWARE_VERSIONS,
   DEFAULT_MAP_TILES,
   RECORD_LIMITS,
+  isKnownCurrency,
   isTileUrlTemplate,
   isValidEmail,
   normaliseEmail,
@@ -18,6 +21,8 @@ import {
   type BrandId,
   type MapTiles,
 } from '@portal/core';
+
+import { PAYMENT_PROVIDER_IDS, type PaymentProviderId } from './modules/billing/billing.provider';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -141,6 +146,17 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description:
       'The known firmware, comma-separated firmware strings (SFW{3 digits}-{major}.{minor}.{patch}): a firmware update (POST /api/device/{id}/firmware) must name one of them; GET /api/firmware lists them.',
   },
+  {
+    name: 'BILLING_PROVIDER',
+    default: DEFAULT_BILLING_PROVIDER,
+    description:
+      "The payment provider of subscriptions. 'invoicing' (built in): a subscription issues an invoice and makes the device Hosted at once for a 30-day grace; staff mark invoices paid; unpaid ones return the device to its previous plan; the billing portal is /account/invoices.",
+  },
+  {
+    name: 'CURRENCY',
+    default: DEFAULT_CURRENCY,
+    description: 'ISO 4217 code of the currency prices are shown and invoices issued in (e.g. USD, EUR, AUD).',
+  },
 ];
 
 export type TrustProxy = boolean | number | string[];
@@ -171,6 +187,10 @@ export interface Config {
   mapTiles: MapTiles;
   /** The firmware strings a firmware update may name (FIRMWARE_VERSIONS). */
   firmwareVersions: string[];
+  /** The payment provider (BILLING_PROVIDER). */
+  billingProvider: PaymentProviderId;
+  /** The currency of prices and invoices (CURRENCY). */
+  currency: string;
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -287,6 +307,19 @@ const EnvSchema = z.object({
       })
       .default([...DEFAULT_FIRMWARE_VERSIONS]),
   ),
+  BILLING_PROVIDER: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(PAYMENT_PROVIDER_IDS, { message: `must be one of ${PAYMENT_PROVIDER_IDS.join(', ')}` })
+      .default(DEFAULT_BILLING_PROVIDER as PaymentProviderId),
+  ),
+  CURRENCY: z.preprocess(
+    (value) => (typeof value === 'string' ? (value.trim() === '' ? undefined : value.trim().toUpperCase()) : value),
+    z
+      .string()
+      .refine(isKnownCurrency, 'must be an ISO 4217 currency code such as USD, EUR or AUD')
+      .default(DEFAULT_CURRENCY),
+  ),
   MQTT_PORT: wholeNumber(0, 65535, 1883),
   MQTT_URL: z.preprocess(
     blankToUndefined,
@@ -357,6 +390,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         e.MAP_TILE_ATTRIBUTION ?? (e.MAP_TILE_URL === DEFAULT_MAP_TILES.url ? DEFAULT_MAP_TILES.attribution : ''),
     },
     firmwareVersions: e.FIRMWARE_VERSIONS,
+    billingProvider: e.BILLING_PROVIDER,
+    currency: e.CURRENCY,
   };
 }
 

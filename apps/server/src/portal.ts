@@ -78,6 +78,8 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       logLevel: config.logLevel,
       mapTiles: config.mapTiles,
       firmwareVersions: config.firmwareVersions,
+      currency: config.currency,
+      billing: { provider: config.billingProvider, ...appOptions.billing },
     });
     // Derived rows a stopped process held back are rebuilt before any ingest starts.
     await app.services.telemetry.recoverDerived();

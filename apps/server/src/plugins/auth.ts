@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
-import { SESSION_MAX_AGE_S, type UserGroup } from '@portal/core';
+import { SESSION_MAX_AGE_S, bearerKeyOf, type UserGroup } from '@portal/core';
 import { forbidden, unauthenticated } from '../errors';
 import { guardOf } from './route-security';
 import { CHALLENGE_MAX_AGE_SECONDS, type AuthService, type User } from '../modules/auth/auth.service';
@@ -60,6 +60,8 @@ export async function registerAuth(app: FastifyInstance, auth: AuthService): Pro
   app.decorateRequest('sessionHash', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
+    // A request with an API key never reads the session cookie: the key alone decides (bearer.ts).
+    if (bearerKeyOf(request.headers.authorization) !== undefined) return;
     const found = await auth.authenticate(request.cookies[SESSION_COOKIE]);
     if (found) {
       request.user = found.user;
@@ -73,11 +75,12 @@ export const requireUser = guardOf('session', async function requireUser(request
   if (!request.user) throw unauthenticated();
 });
 
-/** preHandler: the signed-in user must belong to `group` (staff groups), else 403. */
-export function requireGroup(group: UserGroup) {
+/** preHandler: the signed-in user must belong to one of `groups` (staff groups), else 403. */
+export function requireGroup(...groups: [UserGroup, ...UserGroup[]]) {
   return guardOf('session', async (request: FastifyRequest): Promise<void> => {
     if (!request.user) throw unauthenticated();
-    if (!request.user.userGroups.includes(group)) throw forbidden();
+    const mine = request.user.userGroups;
+    if (!groups.some((group) => mine.includes(group))) throw forbidden();
   });
 }
 

@@ -3,6 +3,7 @@
  * cannot set the header, and a cross-site fetch that sets it needs a CORS preflight we never grant.
  */
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import { bearerKeyOf } from '@portal/core';
 import { AppError } from '../errors';
 
 export const CSRF_HEADER = 'x-requested-with';
@@ -24,6 +25,9 @@ export function demandsCsrfHeader(method: string, config: FastifyContextConfig |
 export function registerCsrf(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (!demandsCsrfHeader(request.method, request.routeOptions.config)) return;
+    // An API key (Authorization: Bearer) is no ambient credential: a cross-site page cannot send it,
+    // and a bearer request never reads the session cookie (plugins/auth.ts).
+    if (bearerKeyOf(request.headers.authorization) !== undefined) return;
     if (request.headers[CSRF_HEADER] !== CSRF_VALUE) {
       throw new AppError(403, 'CSRF', `Missing header X-Requested-With: ${CSRF_VALUE}`);
     }

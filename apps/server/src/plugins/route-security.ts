@@ -2,8 +2,10 @@
  * Which credentials a route demands, read from the guard hooks it runs: a guard is marked with
  * the security scheme it enforces, and the OpenAPI document (plugins/swagger.ts) gives every
  * operation that scheme as its security requirement, or none (public), with no declaration in
- * the route. A new guarded route is documented by using the guard.
+ * the route. A new guarded route is documented by using the guard. API keys (bearer) open the
+ * routes a session guard opens, except the credential, password, MFA and session calls.
  */
+import { isSessionOnlyPath } from '@portal/core';
 
 /** The security schemes of the document: the session cookie, and a device's key (ingest). */
 export type SecuritySchemeName = 'session' | 'deviceKey';
@@ -30,4 +32,19 @@ export function routeSecurity(
     }
   }
   return null;
+}
+
+type RouteLike = Partial<Record<(typeof GUARD_HOOKS)[number], unknown>> & { url?: string };
+
+/**
+ * True when an API key (`Authorization: Bearer`) opens the route as a session does: every route
+ * a session guard opens (DESIGN.md section 5) but the credential, password, MFA and session calls.
+ */
+export function acceptsApiKey(route: RouteLike): boolean {
+  return routeSecurity(route) === 'session' && !isSessionOnlyPath(route.url ?? '');
+}
+
+/** True when the route refuses API keys outright (403): the credential, password, MFA and session calls. */
+export function refusesApiKey(route: RouteLike): boolean {
+  return route.url !== undefined && route.url.startsWith('/api/') && isSessionOnlyPath(route.url);
 }

@@ -11,10 +11,11 @@ import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fa
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { API_KEY_REQUESTS_PER_MINUTE } from '@portal/core';
 import { SESSION_COOKIE } from './auth';
 import { demandsCsrfHeader } from './csrf';
 import { errorResponses } from './errors';
-import { routeSecurity, type SecuritySchemeName } from './route-security';
+import { acceptsApiKey, refusesApiKey, routeSecurity, type SecuritySchemeName } from './route-security';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/api/docs';
@@ -40,10 +41,14 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'ingest', description: 'What devices call, with their device key' },
 ];
 
-const SECURITY_SCHEMES: Record<
-  SecuritySchemeName,
-  { type: 'apiKey'; in: 'cookie' | 'header'; name: string; description: string }
-> = {
+type SecurityScheme =
+  | { type: 'apiKey'; in: 'cookie' | 'header'; name: string; description: string }
+  | { type: 'http'; scheme: 'bearer'; description: string };
+
+/** The scheme offered beside the session on the calls an API key opens (route-security.ts, acceptsApiKey). */
+export const API_KEY_SCHEME = 'apiKey';
+
+const SECURITY_SCHEMES: Record<SecuritySchemeName | typeof API_KEY_SCHEME, SecurityScheme> = {
   session: {
     type: 'apiKey',
     in: 'cookie',
@@ -55,6 +60,12 @@ const SECURITY_SCHEMES: Record<
     in: 'header',
     name: 'Authorization',
     description: "A device's key, as `Authorization: Device <key>`",
+  },
+  [API_KEY_SCHEME]: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key from the Account page (API tab), as `Authorization: Bearer ppk_...`: acts as its user, read-only or read-write, no CSRF header, no cookie; default brand only',
   },
 };
 
@@ -108,8 +119,12 @@ function pluginErrorStatuses(route: RouteOptions, schema: FastifySchema, secured
   // The router's limit on a path parameter (app.ts, maxParamLength).
   if (route.url.includes(':')) statuses.push(414);
   if (readsBody) statuses.push(415);
-  if (route.config?.rateLimit) statuses.push(429);
-  return statuses;
+  // An API key is refused by a read-only key, a device's plan, another brand or a session-only
+  // call (403), and is limited per key (429).
+  const apiKey = acceptsApiKey(route);
+  if (apiKey || refusesApiKey(route)) statuses.push(403);
+  if (route.config?.rateLimit || apiKey) statuses.push(429);
+  return [...new Set(statuses)].sort((a, b) => a - b);
 }
 
 const transform: SwaggerTransform = (input) => {
@@ -126,7 +141,7 @@ const transform: SwaggerTransform = (input) => {
     url: out.url,
     schema: {
       operationId: operationIdOf(method, route.url),
-      security: security ? [{ [security]: [] }] : [],
+      security: security ? [{ [security]: [] }, ...(acceptsApiKey(route) ? [{ [API_KEY_SCHEME]: [] }] : [])] : [],
       ...out.schema,
     },
   };
@@ -169,6 +184,27 @@ const transformObject: SwaggerTransformObject = (input) => {
   return document as ReturnType<SwaggerTransformObject>;
 };
 
+/** The document's introduction (Markdown), shown at the top of the API reference page. */
+const API_DESCRIPTION = [
+  'JSON API of the device-monitoring portal. Errors are HTTP status + `{ message, code }`.',
+  '',
+  `**In the browser** the session is the HttpOnly cookie \`${SESSION_COOKIE}\`, and state-changing calls need the header \`X-Requested-With: portal\`.`,
+  '',
+  '**From a script** use an API key: create one on the Account page, API tab (main portal site only). Send it as `Authorization: Bearer <key>`; ' +
+    'it acts as its user with the same access to devices and groups, needs no CSRF header and never sets a cookie. ' +
+    'A read-only key may only read (GET); a key never reaches the credential, password, multi-factor or session calls (403); ' +
+    `an unknown, deleted or expired key is 401 at once; each key may make ${API_KEY_REQUESTS_PER_MINUTE} requests a minute (429); ` +
+    'a device whose plan has no API (Basic) refuses keys (403). Calls a key opens list `apiKey` beside `session` under their lock icon.',
+  '',
+  '```',
+  'curl -H "Authorization: Bearer $PORTAL_API_KEY" https://portal.example.com/api/groups',
+  'curl -X PUT -H "Authorization: Bearer $PORTAL_API_KEY" -H "Content-Type: application/json" \\',
+  '  -d \'{"PORTAL_deviceName":"Tank 4"}\' https://portal.example.com/api/device/0-ABC1234/settings',
+  '```',
+  '',
+  'Virtual devices (ids `0-` + 7 letters or digits) are created with `POST /api/virtual-devices` and fed with their device key by `POST /api/ingest/{id}` (`Authorization: Device <key>`).',
+].join('\n');
+
 export async function registerSwagger(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -176,9 +212,7 @@ export async function registerSwagger(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Portal API',
         version: '0.1.0',
-        description:
-          'JSON API of the device-monitoring portal. Errors are HTTP status + { message, code }. ' +
-          `State-changing calls need the header \`X-Requested-With: portal\`. The session is the HttpOnly cookie \`${SESSION_COOKIE}\`.`,
+        description: API_DESCRIPTION,
       },
       // Relative: the document is right on every host (brand) that serves it.
       servers: [{ url: '/' }],

@@ -1,11 +1,10 @@
 /**
  * The remaining device calls over real HTTP: config import (and its round trip through
- * export?format=config), the provisioning label and test run (answered by a simulated device
+ * export?format=config), the provisioning test run (answered by a simulated device
  * over real MQTT), and the setup password behind TOTP and SMS step-up codes. Every role, a
  * stranger and bad bodies. Runs on PGlite, and on PostgreSQL when reachable.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import QRCode from 'qrcode';
 import { authenticator } from 'otplib';
 import {
   CONFIG_IMPORT_MESSAGES,
@@ -17,7 +16,6 @@ import {
   type DeviceRole,
 } from '@portal/core';
 import { startFleet, type Fleet } from '@portal/simulator';
-import { deviceLabelSvg } from '../../src/modules/devices/devices.label';
 import { latestOutboxMessages } from '../../src/modules/mail/mail.repository';
 import { type ApiClient, type DbKind, type TestPortal, findPostgres, startTestPortal, totpCode } from '../helpers';
 import {
@@ -41,21 +39,6 @@ type Doc = { settings: Record<string, Record<string, unknown>> };
 type ConfigView = { deviceid: string; config: Doc; pending: Doc | null; pendingSince: string | null };
 
 const body = <T>(res: { body: unknown }) => res.body as T;
-
-/** The dark modules of the QR code drawn by the label (its one path of unit squares), as "row,col". */
-function labelModules(svg: string): Set<string> {
-  const d = /<path[^>]* d="([^"]*)"/.exec(svg)?.[1] ?? '';
-  return new Set([...d.matchAll(/M(\d+) (\d+)h1v1h-1z/g)].map((m) => `${m[2]},${m[1]}`));
-}
-
-/** The dark modules of a QR code of `text`, as "row,col". */
-function qrModules(text: string): Set<string> {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const out = new Set<string>();
-  for (let r = 0; r < modules.size; r += 1)
-    for (let c = 0; c < modules.size; c += 1) if (modules.get(r, c)) out.add(`${r},${c}`);
-  return out;
-}
 
 function describeDeviceCalls(kind: DbKind): void {
   describe(`device calls (${kind})`, () => {
@@ -230,78 +213,6 @@ function describeDeviceCalls(kind: DbKind): void {
           thinned: 0,
           refused: [{ index: 2, reason: 'A record must be a JSON object' }],
         });
-      });
-    });
-
-    // ---- provisioning label ------------------------------------------------------------------------
-
-    describe('GET /prov-portal-get-device-label/{id}', () => {
-      it('staff (provisioning_account, senquip_admin) get an SVG label with the id, model, firmware, setup password and a QR code of the add address', async () => {
-        const device = await provision(tp, 'QUAD-X2');
-        const staff = [await provisioningStaff(tp), await signedInUser(tp, ['senquip_admin'])];
-        for (const member of staff) {
-          const res = await member.client.get(`/api/prov-portal-get-device-label/${device.deviceid}`);
-          expect(res.status, res.text).toBe(200);
-          expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
-          expect(res.headers['content-disposition']).toBe(`attachment; filename="${device.deviceid}.svg"`);
-          expect(res.headers['cache-control']).toBe('no-store');
-          const svg = res.text;
-          expect(svg).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-          expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-          for (const text of [device.deviceid, `QUAD-X2  ${device.fw}`, device.setupPassword])
-            expect(svg).toContain(`>${text}</text>`);
-          const claimUrl = `${PUBLIC_URL}/add?device=${device.deviceid}`;
-          expect(svg).toContain(claimUrl.replace(/&/g, '&amp;'));
-          expect(labelModules(svg)).toEqual(qrModules(claimUrl));
-          expect(labelModules(svg)).not.toEqual(qrModules(`${PUBLIC_URL}/add?device=${randomDeviceId()}`));
-        }
-        const log = await provLog(device.deviceid);
-        expect(log.filter((e) => e.message === PROV_MESSAGES.labelDownloaded).map((e) => e.author)).toEqual(
-          staff.map((s) => s.email),
-        );
-      });
-
-      it('everyone else gets 403, the same answer as for an unknown id; signed-out 401; bad and unknown ids', async () => {
-        const fx = await deviceWithRoles(tp, { adminGroups: ['distributors'] });
-        const ghost = randomDeviceId('G');
-        for (const [who, client] of nonStaff(fx)) {
-          const known = await client.get(`/api/prov-portal-get-device-label/${fx.device.deviceid}`);
-          const unknown = await client.get(`/api/prov-portal-get-device-label/${ghost}`);
-          expectError(known, 403, 'FORBIDDEN');
-          expect(known.text, who).toBe(unknown.text);
-          expect(known.text).not.toContain(fx.device.setupPassword);
-        }
-        expectError(await tp.client().get(`/api/prov-portal-get-device-label/${ghost}`), 401, 'UNAUTHENTICATED');
-        const { client } = await provisioningStaff(tp);
-        expectError(
-          await client.get(`/api/prov-portal-get-device-label/${ghost}`),
-          404,
-          'NOT_FOUND',
-          DEVICE_MESSAGES.notFound,
-        );
-        expectError(
-          await client.get('/api/prov-portal-get-device-label/abc%3Cx%3E'),
-          400,
-          'BAD_REQUEST',
-          /9 uppercase/,
-        );
-        expect((await provLog(fx.device.deviceid)).map((e) => e.message)).not.toContain(PROV_MESSAGES.labelDownloaded);
-      });
-
-      it('escapes everything it puts in the SVG', () => {
-        const svg = deviceLabelSvg({
-          deviceid: '<script>alert(1)</script>',
-          model: 'A&B"\'',
-          fw: ']]><x/>',
-          setupPassword: 'P<W>\u0001',
-          claimUrl: 'https://x.example/add?device=1&a="><svg onload=alert(1)>',
-        });
-        expect(svg).not.toMatch(/<script|<x\/>|<svg onload/);
-        expect(svg).not.toContain('\u0001');
-        expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-        expect(svg).toContain('A&amp;B&quot;&apos;');
-        expect(svg).toContain('device=1&amp;a=&quot;&gt;&lt;svg onload=alert(1)&gt;');
-        expect(svg.match(/<text/g)?.length).toBe(svg.match(/<\/text>/g)?.length);
       });
     });
 

@@ -59,6 +59,8 @@ describe('configuration', () => {
       MAP_TILE_URL: 'https://tiles.example.com/{z}/{x}/{y}.png',
       MAP_TILE_ATTRIBUTION: 'Example Tiles',
       FIRMWARE_VERSIONS: 'SFW003-1.2.3, SFW004-2.0.0',
+      BILLING_PROVIDER: 'invoicing',
+      CURRENCY: 'eur',
     });
     expect(config).toEqual({
       port: 0,
@@ -83,6 +85,8 @@ describe('configuration', () => {
       ingestHoldMs: 0,
       mapTiles: { url: 'https://tiles.example.com/{z}/{x}/{y}.png', attribution: 'Example Tiles' },
       firmwareVersions: ['SFW003-1.2.3', 'SFW004-2.0.0'],
+      billingProvider: 'invoicing',
+      currency: 'EUR',
     });
     expect(() => loadConfig({ MAP_TILE_URL: 'javascript:alert(1)' })).toThrow(/MAP_TILE_URL/);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -110,6 +114,8 @@ describe('configuration', () => {
       { FIRMWARE_VERSIONS: 'SFW003-1.2.3,latest' },
       /^Invalid configuration: FIRMWARE_VERSIONS 'latest' is not a firmware string/,
     ],
+    [{ CURRENCY: 'XYZ1' }, /^Invalid configuration: CURRENCY must be an ISO 4217 currency code/],
+    [{ BILLING_PROVIDER: 'stripe' }, /^Invalid configuration: BILLING_PROVIDER must be one of invoicing/],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -140,6 +146,8 @@ describe('configuration', () => {
         'MAP_TILE_URL',
         'MAP_TILE_ATTRIBUTION',
         'FIRMWARE_VERSIONS',
+        'BILLING_PROVIDER',
+        'CURRENCY',
       ].sort(),
     );
   });

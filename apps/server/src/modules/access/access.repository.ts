@@ -46,3 +46,15 @@ export function searchDevices(
     [userId, needle, limit],
   );
 }
+
+/** What a device's plan is decided from (devicePlan): its tier and when it was first added. */
+export async function findDevicePlan(
+  db: Db,
+  deviceId: string,
+): Promise<{ tier: string; added_ts: number | null } | null> {
+  const rows = await db.query<{ tier: string; added_ts: number | null }>(
+    'SELECT tier, added_ts FROM devices WHERE id = $1',
+    [deviceId],
+  );
+  return rows[0] ?? null;
+}

@@ -3,20 +3,45 @@
  * one. A user without a role on a device gets 404 'Device not found', byte for byte the answer
  * for an id that does not exist; a role without the capability gets 403.
  */
-import { DEVICE_ID_PATTERN, DEVICE_MESSAGES, can, effectiveRole, type Capability, type DeviceRole } from '@portal/core';
+import {
+  DEVICE_MESSAGES,
+  PLANS,
+  apiUnavailableMessage,
+  can,
+  devicePlan,
+  effectiveRole,
+  isDeviceRouteId,
+  type Capability,
+  type DeviceRole,
+} from '@portal/core';
+import type { Clock } from '../../clock';
+import { systemClock } from '../../clock';
 import type { Db } from '../../db/db';
 import { AppError, forbidden } from '../../errors';
+import { currentApiCredential } from '../api-credentials/bearer';
 import * as repo from './access.repository';
 
 export const deviceNotFound = () => new AppError(404, 'NOT_FOUND', DEVICE_MESSAGES.notFound);
 
-export function createAccessService(deps: { db: Db }) {
+export function createAccessService(deps: { db: Db; clock?: Clock }) {
   const { db } = deps;
+  const clock = deps.clock ?? systemClock;
 
-  /** The user's role on the device (the highest of all that grant one), or null; in `tx` when given. */
+  /**
+   * The user's role on the device (the highest of all that grant one), or null; in `tx` when given.
+   * Asked inside a request made with an API key, a device whose plan has no API (Basic) is refused
+   * with 403 'The API is unavailable on the {plan} Plan' (DESIGN.md section 5); a stranger still
+   * gets null (404).
+   */
   async function roleOf(userId: string, deviceId: string, tx: Db = db): Promise<DeviceRole | null> {
-    if (!DEVICE_ID_PATTERN.test(deviceId)) return null;
-    return effectiveRole(await repo.findRoles(tx, deviceId, userId));
+    if (!isDeviceRouteId(deviceId)) return null;
+    const role = effectiveRole(await repo.findRoles(tx, deviceId, userId));
+    if (role !== null && currentApiCredential()?.userId === userId) {
+      const device = await repo.findDevicePlan(tx, deviceId);
+      const plan = device ? devicePlan(device, clock.now().getTime()) : null;
+      if (plan !== null && !PLANS[plan].api) throw new AppError(403, 'FORBIDDEN', apiUnavailableMessage(plan));
+    }
+    return role;
   }
 
   /** The caller's role; 404 for a stranger (or no device), 403 without the capability (null: any role). */

@@ -14,7 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   COMMAND_EXPIRY_S,
   CommandAckSchema,
-  DEVICE_ID_PATTERN,
+  isDeviceRouteId,
   mergeDeviceConfig,
   type CommandAck,
   type CommandAckResult,
@@ -95,7 +95,7 @@ export function createDeliveryService(deps: {
     const now = clock.now();
     const taken = await repo.takeCommandsToSend(db, deviceId, now, resendCutoff(now), expiryCutoff(now));
     const commands = taken.filter((c) => c.outcome !== 'expired');
-    const known = DEVICE_ID_PATTERN.test(deviceId);
+    const known = isDeviceRouteId(deviceId);
     const config = known ? await repo.takeConfigToSend(db, deviceId, now, resendCutoff(now)) : null;
     const script = await repo.takeScriptToSend(db, deviceId, now, resendCutoff(now));
     const ts = now.toISOString();
@@ -212,7 +212,7 @@ export function createDeliveryService(deps: {
    * answers the same and changes nothing at all.
    */
   async function acknowledgeConfig(deviceId: string, version: number, checkOnly: boolean): Promise<AckOutcome> {
-    if (!DEVICE_ID_PATTERN.test(deviceId)) return 'unknown';
+    if (!isDeviceRouteId(deviceId)) return 'unknown';
     const result = await db.transaction(async (tx): Promise<AckOutcome> => {
       const row = await repo.findConfigDelivery(tx, deviceId, !checkOnly);
       if (!row) return 'unknown';
@@ -354,7 +354,7 @@ export function createDeliveryService(deps: {
 
     /** The version of the pending config (null with none) and when that version was last sent. */
     async configState(deviceId: string): Promise<{ version: number | null; sentAt: Date | null }> {
-      const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findConfigDelivery(db, deviceId) : null;
+      const row = isDeviceRouteId(deviceId) ? await repo.findConfigDelivery(db, deviceId) : null;
       if (!row || row.pending_config === null) return { version: null, sentAt: null };
       return {
         version: row.config_version,

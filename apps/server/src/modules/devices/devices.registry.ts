@@ -5,7 +5,7 @@
  */
 import {
   DEFAULT_FIRMWARE,
-  DEVICE_ID_PATTERN,
+  isDeviceRouteId,
   defaultDeviceConfig,
   deviceFamily,
   mergeDeviceConfig,
@@ -51,14 +51,14 @@ export function createDeviceRegistry(deps: { db: Db; clock: Clock }) {
 
     /** True when `key` is the device's key; constant time, and as slow for unknown ids. */
     async verifyDeviceKey(id: string, key: string): Promise<boolean> {
-      const stored = DEVICE_ID_PATTERN.test(id) ? await repo.findKeyHash(db, id) : null;
+      const stored = isDeviceRouteId(id) ? await repo.findKeyHash(db, id) : null;
       dummyKeyHash ??= sha256(randomToken());
       const match = sameDigest(sha256(key), stored ?? dummyKeyHash);
       return stored !== null && match;
     },
 
     async getDevice(id: string): Promise<DeviceSummary | null> {
-      if (!DEVICE_ID_PATTERN.test(id)) return null;
+      if (!isDeviceRouteId(id)) return null;
       const row = await repo.findDevice(db, id);
       return row ? toSummary(row) : null;
     },
@@ -92,7 +92,7 @@ export function createDeviceRegistry(deps: { db: Db; clock: Clock }) {
 
     /** True when `password` is the device's setup password (constant time; false for an unknown device). */
     async checkSetupPassword(deviceId: string, password: string): Promise<boolean> {
-      const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(db, deviceId) : null;
+      const row = isDeviceRouteId(deviceId) ? await repo.findDevice(db, deviceId) : null;
       const match = sameDigest(sha256(password), sha256(row?.setup_password ?? randomToken()));
       return row !== null && match;
     },

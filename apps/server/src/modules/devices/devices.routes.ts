@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   DISTRIBUTOR_GROUP,
+  STAFF_ADMIN_GROUP,
   IMAGE_MAX_BASE64,
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
@@ -113,31 +114,6 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       },
     },
     (request) => devices.addProvLog(request.params.id, request.body.message, author(request)),
-  );
-
-  r.get(
-    '/api/prov-portal-get-device-label/:id',
-    {
-      preHandler: requireProvisioning,
-      schema: {
-        tags: ['provisioning'],
-        summary:
-          'The printable label of a device as an SVG file (image/svg+xml): id, model, firmware, setup password and a QR code of {origin}/add?device={id}',
-        params: DeviceIdParamsSchema,
-        response: {
-          200: fileResponse('SVG document, sent as an attachment {id}.svg', ['image/svg+xml']),
-          ...errorResponses(400, 401, 403, 404),
-        },
-      },
-    },
-    async (request, reply) => {
-      const label = await devices.provLabel(request.params.id, request.linkOrigin, author(request));
-      return reply
-        .type('image/svg+xml; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${label.filename}"`)
-        .header('cache-control', 'no-store')
-        .send(Buffer.from(label.svg, 'utf8') as unknown as string);
-    },
   );
 
   r.post(
@@ -343,11 +319,11 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.post(
     '/api/billing-distributor-action/:id',
     {
-      preHandler: requireGroup(DISTRIBUTOR_GROUP),
+      preHandler: requireGroup(DISTRIBUTOR_GROUP, STAFF_ADMIN_GROUP),
       schema: {
         tags: ['billing'],
         summary:
-          "Distributor tools: {action: 'reset-trial'} or {action: 'no-pass', params: {mode: 'ADMIN' | 'DISABLE'}} (distributors holding ADMIN)",
+          "Distributor tools: {action: 'reset-trial'} or {action: 'no-pass', params: {mode: 'ADMIN' | 'DISABLE'}} (distributors holding ADMIN; staff admins on any device)",
         params: AnyDeviceParamsSchema,
         body: DistributorActionBodySchema,
         response: { 200: MessageResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },

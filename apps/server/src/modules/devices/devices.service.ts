@@ -8,7 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  DEVICE_ID_PATTERN,
+  isDeviceRouteId,
   DEVICE_MESSAGES,
   PASSWORDS_MESSAGES,
   PLANS,
@@ -16,7 +16,7 @@ import {
   PROV_MESSAGES,
   PROV_TEST_COMMAND,
   can,
-  canUseDistributorTools,
+  canRunDistributorAction,
   deviceAddOutcome,
   deviceFamily,
   devicePlan,
@@ -61,7 +61,6 @@ import type { GroupsService } from '../groups/groups.service';
 import type { TelemetryService } from '../telemetry/telemetry.service';
 import type { DeviceRegistry } from './devices.registry';
 import { accessGrantedMail } from '../mail/access-granted-mail';
-import { claimUrl, deviceLabelSvg } from './devices.label';
 import * as repo from './devices.repository';
 import type { DeviceRow } from './devices.repository';
 import { asRecord, deviceName, toProvDevice, type ProvisionedDevice } from './devices.summary';
@@ -305,23 +304,6 @@ export function createDevicesService(deps: DevicesDeps) {
     },
 
     /**
-     * The printable label (SVG) of a device: id, model, firmware, setup password and a QR code of
-     * the address that adds it. The download is written to the provisioning log.
-     */
-    async provLabel(id: string, origin: string, author: string | null): Promise<{ filename: string; svg: string }> {
-      const row = await loadDevice(id);
-      const svg = deviceLabelSvg({
-        deviceid: row.id,
-        model: row.model,
-        fw: row.fw,
-        setupPassword: row.setup_password,
-        claimUrl: claimUrl(origin, row.id),
-      });
-      await repo.insertProvLog(db, id, PROV_MESSAGES.labelDownloaded, author, clock.now());
-      return { filename: `${row.id}.svg`, svg };
-    },
-
-    /**
      * Queues the provisioning test (command Prov.RunTest {method, fw}) and logs the request in the
      * provisioning log. A device a customer has added is locked: provLockOverrideCode must then
      * be its setup password (409 otherwise, nothing queued).
@@ -356,7 +338,7 @@ export function createDevicesService(deps: DevicesDeps) {
       const outcome = await db.transaction(async (tx) => {
         // The group first: a group where the caller is not ADMIN refuses the call, and nothing changes.
         if (groupid !== undefined) await deps.groups.checkPlacement(tx, user.id, groupid);
-        const row = DEVICE_ID_PATTERN.test(deviceId) ? await repo.findDevice(tx, deviceId, true) : null;
+        const row = isDeviceRouteId(deviceId) ? await repo.findDevice(tx, deviceId, true) : null;
         if (!row) return null;
         const given = body.setupPassword ?? '';
         const resetActive = row.trial_reset_state === 'active';
@@ -622,8 +604,12 @@ export function createDevicesService(deps: DevicesDeps) {
     // ---- distributor tools --------------------------------------------------------------
 
     async distributorAction(user: User, deviceId: string, body: DistributorActionBody): Promise<{ message: string }> {
-      const role = await access.authorize(user.id, deviceId, null);
-      if (!canUseDistributorTools(user.userGroups, role)) throw forbidden();
+      // A staff admin acts on any device (404 only for no device); anyone else needs a role on it.
+      const role = isStaffAdmin(user.userGroups)
+        ? await access.roleOf(user.id, deviceId)
+        : await access.authorize(user.id, deviceId, null);
+      if (role === null) await loadDevice(deviceId);
+      if (!canRunDistributorAction(user.userGroups, role)) throw forbidden();
       if (body.action === 'reset-trial') {
         if (!(await repo.activateTrialReset(db, deviceId))) throw conflict(DEVICE_MESSAGES.trialResetUnavailable);
         return { message: DEVICE_MESSAGES.trialResetDone };

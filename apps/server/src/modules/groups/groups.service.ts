@@ -376,9 +376,15 @@ export function createGroupsService(deps: GroupsDeps) {
     },
 
     /** Puts a claimed device into the group, in the claim's transaction, and logs it. */
-    async placeClaimed(tx: Db, user: User, groupid: string, deviceId: string): Promise<void> {
+    async placeClaimed(
+      tx: Db,
+      user: User,
+      groupid: string,
+      deviceId: string,
+      logLine = `Added ${deviceId} with its setup password`,
+    ): Promise<void> {
       await repo.addDevices(tx, groupid, [deviceId], clock.now());
-      await log(tx, groupid, user, `Added ${deviceId} with its setup password`);
+      await log(tx, groupid, user, logLine);
     },
 
     /** The members of the device's groups (for the device's users list with flattenGroups). */

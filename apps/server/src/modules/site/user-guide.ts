@@ -21,6 +21,7 @@ const escapeHtml = (text: string) =>
 export function guideFlagHolds(flag: string, brand: BrandConfig): boolean {
   if (flag.startsWith('brand=')) return brand.id === flag.slice('brand='.length);
   if (flag === 'mfa') return brand.allowMFA;
+  if (flag === 'api') return brand.allowAPI;
   if (flag === 'plans') return !brand.hidePlans;
   if (flag === 'marketing') return !brand.hideMarketingEmailSignup;
   return false;

@@ -1,0 +1,114 @@
+/**
+ * Device labels (GET /prov-portal-get-device-label/{id}, POST /prov-portal-labels: provisioning
+ * staff) and packing slips (POST /billing-packing-slip: staff admins). Each answers a file as an
+ * attachment.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  LABEL_CONTENT_TYPES,
+  PROV_LIMITS,
+  STAFF_ADMIN_GROUP,
+  DeviceIdParamsSchema,
+  PackingSlipBodySchema,
+  ProvLabelQuerySchema,
+  ProvLabelsBodySchema,
+  isProvisioning,
+  isStaffAdmin,
+} from '@portal/core';
+import { errorResponses } from '../../plugins/errors';
+import { requireGroup } from '../../plugins/auth';
+import { guardOf } from '../../plugins/route-security';
+import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
+import { forbidden, unauthenticated } from '../../errors';
+import type { FileAnswer, ProvisioningService } from './provisioning.service';
+
+function sendFile(reply: FastifyReply, file: FileAnswer) {
+  return reply
+    .type(file.contentType)
+    .header('content-disposition', `attachment; filename="${file.filename}"`)
+    .header('cache-control', 'no-store')
+    .send(file.body);
+}
+
+export function registerProvisioningRoutes(app: FastifyInstance, provisioning: ProvisioningService): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /** provisioning_account or senquip_admin (as the other provisioning calls). */
+  const requireProvisioning = guardOf('session', async (request: FastifyRequest): Promise<void> => {
+    if (!request.user) throw unauthenticated();
+    const groups = request.user.userGroups;
+    if (!isProvisioning(groups) && !isStaffAdmin(groups)) throw forbidden();
+  });
+  const author = (request: FastifyRequest) => request.user?.email ?? null;
+
+  r.get(
+    '/api/prov-portal-get-device-label/:id',
+    {
+      preHandler: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary:
+          'The printable label of a device as a blob: a PDF page (format=pdf, the default) or a PNG of the same drawing (format=png, 300 dpi): id, model, firmware, setup password and a QR code of {origin}/add?device={id}. Written to the provisioning log.',
+        params: DeviceIdParamsSchema,
+        querystring: ProvLabelQuerySchema,
+        response: {
+          200: fileResponse(
+            'The label, sent as an attachment {id}.pdf or {id}.png',
+            Object.values(LABEL_CONTENT_TYPES),
+            BinaryFileSchema,
+          ),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await provisioning.label(request.params.id, request.query.format, request.linkOrigin, author(request)),
+      ),
+  );
+
+  r.post(
+    '/api/prov-portal-labels',
+    {
+      preHandler: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary: `The labels of 1 to ${PROV_LIMITS.batchMax} devices as one PDF, one page per device in the order given; each written to the provisioning log. Unknown ids: 404 naming them, nothing made.`,
+        body: ProvLabelsBodySchema,
+        response: {
+          200: fileResponse(
+            'PDF, sent as an attachment labels-{count}-{first id}.pdf',
+            [LABEL_CONTENT_TYPES.pdf],
+            BinaryFileSchema,
+          ),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendFile(reply, await provisioning.labels(request.body.deviceList, request.linkOrigin, author(request))),
+  );
+
+  r.post(
+    '/api/billing-packing-slip',
+    {
+      preHandler: requireGroup(STAFF_ADMIN_GROUP),
+      schema: {
+        tags: ['billing'],
+        summary: `A packing slip (PDF) for 1 to ${PROV_LIMITS.batchMax} devices: date, reference, address, a table of the devices (id, model, firmware) and their count (staff admins). Unknown ids: 404 naming them, nothing made.`,
+        body: PackingSlipBodySchema,
+        response: {
+          200: fileResponse(
+            'PDF, sent as an attachment packing-slip-{date}.pdf',
+            [LABEL_CONTENT_TYPES.pdf],
+            BinaryFileSchema,
+          ),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => sendFile(reply, await provisioning.packingSlip(request.body, request.brand.name)),
+  );
+}
