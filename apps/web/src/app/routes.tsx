@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { useAuth } from '@/lib/auth/auth-context';
 import { brand } from '@/lib/brand';
-import { LoginGuard, RequireAuth, SignedOutOnly } from './guards';
+import { LoginGuard, RequireAuth, RequireStaffPage, SignedOutOnly } from './guards';
 import { AppShell, BareShell } from './layout/app-shell';
 import { NotFound } from './not-found';
 
@@ -37,6 +37,16 @@ const RawRoute = lazy(() => import('./routes/raw-route').then((m) => ({ default:
 const UsersRoute = lazy(() => import('./routes/users-route').then((m) => ({ default: m.UsersRoute })));
 const SupportRoute = lazy(() => import('./routes/support-route').then((m) => ({ default: m.SupportRoute })));
 const CustomRoute = lazy(() => import('./routes/custom-route').then((m) => ({ default: m.CustomRoute })));
+const StaffAdminRoute = lazy(() => import('./routes/staff-admin-route').then((m) => ({ default: m.StaffAdminRoute })));
+const StaffToolsRoute = lazy(() => import('./routes/staff-tools-route').then((m) => ({ default: m.StaffToolsRoute })));
+const StaffStatsRoute = lazy(() => import('./routes/staff-stats-route').then((m) => ({ default: m.StaffStatsRoute })));
+const ProvRoute = lazy(() => import('./routes/prov-route').then((m) => ({ default: m.ProvRoute })));
+const ProvDeviceRoute = lazy(() => import('./routes/prov-device-route').then((m) => ({ default: m.ProvDeviceRoute })));
+const PlansRoute = lazy(() => import('./routes/plans-route').then((m) => ({ default: m.PlansRoute })));
+const SubscriptionsRoute = lazy(() =>
+  import('./routes/subscriptions-route').then((m) => ({ default: m.SubscriptionsRoute })),
+);
+const PackingRoute = lazy(() => import('./routes/packing-route').then((m) => ({ default: m.PackingRoute })));
 const GroupSettingsRoute = lazy(() =>
   import('./routes/group-settings-route').then((m) => ({ default: m.GroupSettingsRoute })),
 );
@@ -45,16 +55,7 @@ const GroupSettingsRoute = lazy(() =>
  * Signed-in routes of spec 1 section 2 that later issues build. They are declared now so a
  * signed-out visitor is sent to sign in (and comes back), and show the not-found screen until built.
  */
-const LATER_ROUTES: readonly string[] = [
-  ...(brand.hidePlans ? [] : ['/plans', '/subscriptions', '/subscriptions/:groupid']),
-  '/sqadmin',
-  '/sqadmin/:deviceid',
-  '/sqprov',
-  '/sqprov/:deviceid',
-  '/sqtools',
-  '/sqstats',
-  '/sqpacking',
-];
+const LATER_ROUTES: readonly string[] = [];
 
 /** '/': home when signed in; the sign-in screen in place when signed out (so Logout lands on '/'). */
 function HomeGate() {
@@ -104,12 +105,34 @@ export function AppRoutes() {
           <Route path="/raw/:deviceid" element={<RawRoute />} />
           <Route path="/users/:deviceid" element={<UsersRoute />} />
           <Route path="/support" element={<SupportRoute />} />
+          {/* Plans and subscriptions: not routed where the brand hides plans (the not-found screen). */}
+          {!brand.hidePlans && <Route path="/plans" element={<PlansRoute />} />}
+          {!brand.hidePlans && <Route path="/subscriptions" element={<SubscriptionsRoute />} />}
+          {!brand.hidePlans && <Route path="/subscriptions/:groupid" element={<SubscriptionsRoute />} />}
           <Route path="/support/:deviceid" element={<SupportRoute />} />
           <Route path="/group/:groupid" element={<HomeRoute />} />
           <Route path="/group/:groupid/:viewid" element={<HomeRoute />} />
           <Route path="/group/:groupid/settings" element={<GroupSettingsRoute />} />
           <Route path="/group/:groupid/settings/:tabindex" element={<GroupSettingsRoute />} />
           <Route path="/group/:groupid/:viewid/editor/:widgetid" element={<WidgetEditorRoute />} />
+          {/* Staff pages (DESIGN.md section 5): anyone outside the page's staff group sees the not-found screen. */}
+          <Route element={<RequireStaffPage page="sqadmin" />}>
+            <Route path="/sqadmin" element={<StaffAdminRoute />} />
+            <Route path="/sqadmin/:deviceid" element={<StaffAdminRoute />} />
+          </Route>
+          <Route element={<RequireStaffPage page="sqtools" />}>
+            <Route path="/sqtools" element={<StaffToolsRoute />} />
+          </Route>
+          <Route element={<RequireStaffPage page="sqstats" />}>
+            <Route path="/sqstats" element={<StaffStatsRoute />} />
+          </Route>
+          <Route element={<RequireStaffPage page="sqprov" />}>
+            <Route path="/sqprov" element={<ProvRoute />} />
+            <Route path="/sqprov/:deviceid" element={<ProvDeviceRoute />} />
+          </Route>
+          <Route element={<RequireStaffPage page="sqpacking" />}>
+            <Route path="/sqpacking" element={<PackingRoute />} />
+          </Route>
           {LATER_ROUTES.map((path) => (
             <Route key={path} path={path} element={<NotFound />} />
           ))}

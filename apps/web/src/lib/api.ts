@@ -97,6 +97,27 @@ export async function apiRequest<T>(method: Method, path: string, options: Reque
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** Sends one call whose answer is a file (a PDF, an image); resolves with its bytes as a Blob, throws ApiError. */
+export async function apiBlob(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<Blob> {
+  const headers: Record<string, string> = { Accept: '*/*' };
+  if (method !== 'GET') headers['X-Requested-With'] = 'portal';
+  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  if (options.signal) init.signal = options.signal;
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(options.body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(API_BASES[options.area ?? 'user'] + path, init);
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'NETWORK', NETWORK_ERROR);
+  }
+  if (!response.ok) throw await toApiError(response);
+  return response.blob();
+}
+
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => apiRequest<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>

@@ -5,6 +5,7 @@ import { BrandLogo } from '@/components/ui/brand-logo';
 import { useAuth } from '@/lib/auth/auth-context';
 import { brand } from '@/lib/brand';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
+import { StaffMenu, staffMenuFor } from './staff-menu';
 
 interface NavItem {
   key: string;
@@ -131,6 +132,7 @@ export function NavBar() {
                 )}
               </li>
             ))}
+            {signedIn && <StaffMenu items={staffMenuFor(session.userGroups)} />}
             {signedIn && (
               <li>
                 <button

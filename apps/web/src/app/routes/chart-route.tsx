@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { CHART_KEY_PATTERN, isDevicePathId } from '@portal/core';
+import { CHART_KEY_PATTERN, isDeviceRouteId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle } from '@/lib/brand';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
@@ -17,8 +17,8 @@ export function ChartRoute() {
   const { session } = useAuth();
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/chart/${upper}/${chartid}`} />;
-  if (!isDevicePathId(deviceid) || !CHART_KEY_PATTERN.test(chartid)) return <NotFound />;
+  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/chart/${upper}/${chartid}`} />;
+  if (!isDeviceRouteId(deviceid) || !CHART_KEY_PATTERN.test(chartid)) return <NotFound />;
   return (
     <DeviceSubPage
       key={deviceid}

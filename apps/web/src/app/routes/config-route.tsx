@@ -1,6 +1,6 @@
 import { Suspense, lazy, useCallback } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { PORTAL_SETTINGS_LOAD_ERROR, can, isDevicePathId } from '@portal/core';
+import { PORTAL_SETTINGS_LOAD_ERROR, can, isDeviceRouteId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle } from '@/lib/brand';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
@@ -23,8 +23,8 @@ export function ConfigRoute() {
   const { session } = useAuth();
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/config/${upper}`} />;
-  if (!isDevicePathId(deviceid)) return <NotFound />;
+  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/config/${upper}`} />;
+  if (!isDeviceRouteId(deviceid)) return <NotFound />;
   return (
     <DeviceSubPage
       key={deviceid}

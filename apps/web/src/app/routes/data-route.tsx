@@ -1,6 +1,6 @@
 import { Suspense, lazy, useCallback, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
-import { customPagePath, isDevicePathId } from '@portal/core';
+import { customPagePath, isDeviceRouteId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle, brand } from '@/lib/brand';
 import { DataPage } from '@/features/device-data/components/data-page';
@@ -41,8 +41,8 @@ export function DataRoute() {
   const [dialog, setDialog] = useState<'notes' | 'regulatory' | null>(null);
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/data/${upper}`} />;
-  if (!isDevicePathId(deviceid)) return <NotFound />;
+  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/data/${upper}`} />;
+  if (!isDeviceRouteId(deviceid)) return <NotFound />;
   const hide = () => setDialog(null);
   return (
     <DataPage

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { isDevicePathId } from '@portal/core';
+import { isDeviceRouteId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle } from '@/lib/brand';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
@@ -14,8 +14,8 @@ export function DiagRoute() {
   const { session } = useAuth();
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/diag/${upper}`} />;
-  if (!isDevicePathId(deviceid)) return <NotFound />;
+  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/diag/${upper}`} />;
+  if (!isDeviceRouteId(deviceid)) return <NotFound />;
   return (
     <DeviceSubPage
       key={deviceid}

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { Navigate, useParams } from 'react-router';
-import { isDevicePathId, type DeviceRole } from '@portal/core';
+import { isDeviceRouteId, type DeviceRole } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
 import { baseTitle } from '@/lib/brand';
 import { configSettings, useDeviceConfig } from '@/features/device-data/api/device-config';
@@ -15,8 +15,8 @@ export function ScriptRoute() {
   const { session, user } = useAuth();
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/script/${upper}`} />;
-  if (!isDevicePathId(deviceid)) return <NotFound />;
+  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/script/${upper}`} />;
+  if (!isDeviceRouteId(deviceid)) return <NotFound />;
   return (
     <DeviceSubPage
       key={deviceid}

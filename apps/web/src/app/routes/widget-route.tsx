@@ -5,7 +5,7 @@ import {
   WIDGET_KEY_PATTERN,
   contactStatus,
   expectedIntervalSeconds,
-  isDevicePathId,
+  isDeviceRouteId,
   nextWidgetKey,
   showsLastKnownValues,
   type DeviceAccess,
@@ -36,8 +36,8 @@ export function WidgetRoute() {
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const settings = useDeviceSettings(deviceid).data;
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/widget/${upper}/${widgetid}`} />;
-  if (!isDevicePathId(deviceid) || (widgetid !== 'new' && !WIDGET_KEY_PATTERN.test(widgetid))) return <NotFound />;
+  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/widget/${upper}/${widgetid}`} />;
+  if (!isDeviceRouteId(deviceid) || (widgetid !== 'new' && !WIDGET_KEY_PATTERN.test(widgetid))) return <NotFound />;
   const stored = settings?.deviceSettings.PORTAL_displaySettings[widgetid];
   return (
     <DeviceSubPage

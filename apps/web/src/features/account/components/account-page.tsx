@@ -9,13 +9,23 @@ import { ProfileTab } from './profile-tab';
 
 // The Notifications tab's code (its table and phone forms) loads when the tab is opened.
 const NotificationsTab = lazy(() => import('./notifications-tab').then((m) => ({ default: m.NotificationsTab })));
+// The API tab (API keys), only where the brand allows API access (BRD-11), loads when opened.
+const ApiTab = lazy(() => import('./api-tab').then((m) => ({ default: m.ApiTab })));
 
-export type AccountTab = 'profile' | 'password' | 'mfa' | 'notifications';
+export type AccountTab = 'profile' | 'password' | 'mfa' | 'notifications' | 'api' | 'invoices';
 
-/** The tabs of /account/{tab}; 'mfa' only where the brand allows multi-factor authentication. */
-export const ACCOUNT_TABS: readonly AccountTab[] = brand.allowMFA
-  ? ['profile', 'password', 'mfa', 'notifications']
-  : ['profile', 'password', 'notifications'];
+/**
+ * The tabs of /account/{tab}; 'mfa' only where the brand allows multi-factor authentication, 'api'
+ * only where it allows API access (the default brand: BRD-11).
+ */
+export const ACCOUNT_TABS: readonly AccountTab[] = [
+  'profile',
+  'password',
+  ...(brand.allowMFA ? (['mfa'] as const) : []),
+  'notifications',
+  ...(brand.allowAPI ? (['api'] as const) : []),
+  ...(brand.hidePlans ? [] : (['invoices'] as const)),
+];
 
 const TAB_LABELS: Record<AccountTab, ReactNode> = {
   profile: 'Profile',
@@ -29,14 +39,18 @@ const TAB_LABELS: Record<AccountTab, ReactNode> = {
     </>
   ),
   notifications: 'Notifications',
+  api: 'API',
+  invoices: 'Invoices',
 };
 
 interface AccountPageProps {
   tab: AccountTab;
   onSelectTab: (tab: AccountTab) => void;
+  /** The Invoices tab's content (the billing feature's, composed by the route), where the brand shows plans. */
+  invoicesTab?: ReactNode;
 }
 
-export function AccountPage({ tab, onSelectTab }: AccountPageProps) {
+export function AccountPage({ tab, onSelectTab, invoicesTab }: AccountPageProps) {
   const userQuery = useUserLogin();
   const user = userQuery.data;
   const index = Math.max(0, ACCOUNT_TABS.indexOf(tab));
@@ -65,6 +79,14 @@ export function AccountPage({ tab, onSelectTab }: AccountPageProps) {
                   <Suspense fallback={<AccountSkeleton failed={false} />}>
                     <NotificationsTab />
                   </Suspense>
+                )}
+                {name === 'api' && (
+                  <Suspense fallback={<AccountSkeleton failed={false} />}>
+                    <ApiTab />
+                  </Suspense>
+                )}
+                {name === 'invoices' && (
+                  <Suspense fallback={<AccountSkeleton failed={false} />}>{invoicesTab}</Suspense>
                 )}
               </TabPanel>
             ))}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
-import { isDevicePathId, mutationErrorMessage, type DataCounts } from '@portal/core';
+import { isDeviceRouteId, mutationErrorMessage, type DataCounts } from '@portal/core';
 import { FormField, fieldIds } from '@/components/ui/form-field';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useDeleteDeviceData } from '../api/delete-device-data';
@@ -127,12 +127,12 @@ export function TransferDataCard({ deviceid, name }: { deviceid: string; name: s
   const [typed, setTyped] = useState('');
   const targetIds = fieldIds('admin-transfer-target');
   const targetError =
-    target.length === 0 || isDevicePathId(target)
+    target.length === 0 || isDeviceRouteId(target)
       ? target === deviceid
         ? 'Choose another device.'
         : null
       : 'A device id is 9 letters or digits.';
-  const armed = password.length > 0 && isDevicePathId(target) && target !== deviceid && typed === deviceid;
+  const armed = password.length > 0 && isDeviceRouteId(target) && target !== deviceid && typed === deviceid;
   return (
     <AdminCard id="admin-transfer-data" title="Transfer data" danger>
       <p className="muted as-text">

@@ -1,0 +1,7 @@
+import { baseTitle } from '@/lib/brand';
+import { PackingPage } from '@/features/provisioning/components/packing-page';
+
+/** /sqpacking (STAFF-05): staff admins make packing slips (RequireStaffPage guards it). */
+export function PackingRoute() {
+  return <PackingPage baseTitle={baseTitle} />;
+}

@@ -1,0 +1,40 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  ApiCredentialCreateBody,
+  ApiCredentialCreated,
+  ApiCredentialsResponse,
+  MessageResponse,
+} from '@portal/core';
+import { api } from '@/lib/api';
+
+export const API_CREDENTIALS_QUERY_KEY = ['account', 'api-credentials'] as const;
+
+/** GET /api/api-credentials: the user's API keys (never their secrets), newest first. */
+export function useApiCredentials() {
+  return useQuery({
+    queryKey: API_CREDENTIALS_QUERY_KEY,
+    queryFn: ({ signal }) => api.get<ApiCredentialsResponse>('/api-credentials', { area: 'user', signal }),
+    staleTime: 0,
+    meta: { silent: true },
+  });
+}
+
+/** POST /api/api-credentials: a new key; the answer carries its secret, once. */
+export function useCreateApiCredential() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ApiCredentialCreateBody) =>
+      api.post<ApiCredentialCreated>('/api-credentials', body, { area: 'user' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: API_CREDENTIALS_QUERY_KEY }),
+  });
+}
+
+/** DELETE /api/api-credentials/{id}: the key stops working at once. */
+export function useDeleteApiCredential() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      api.delete<MessageResponse>(`/api-credentials/${encodeURIComponent(id)}`, undefined, { area: 'user' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: API_CREDENTIALS_QUERY_KEY }),
+  });
+}
