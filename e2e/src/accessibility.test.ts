@@ -10,6 +10,7 @@ import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { chromiumAvailable, DESKTOP } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
 import { DEMO, signIn, until } from './helpers';
+import { STAFF_USER } from '../../apps/server/src/seed';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 
@@ -120,7 +121,8 @@ async function axeViolations(page: Page): Promise<string[]> {
   return describeViolations(violations as AxeViolation[]);
 }
 
-type Session = 'signed out' | 'signed in';
+/** 'staff': the seeded staff account (senquip_admin), for the staff pages. */
+type Session = 'signed out' | 'signed in' | 'staff';
 interface PageCase {
   name: string;
   session: Session;
@@ -158,11 +160,12 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     const known = contexts.get(key);
     if (known) return known;
     const context = await newContext(stack.browser);
-    if (session === 'signed in') {
+    if (session !== 'signed out') {
       // Through the brand's own sign-in page: the session cookie belongs to the brand's host name.
       const page = await context.newPage();
+      const who = session === 'staff' ? STAFF_USER : DEMO;
       await go(page, brand, '/login');
-      await signIn(page, DEMO.email, DEMO.password);
+      await signIn(page, who.email, who.password);
       await page.waitForURL((url) => url.pathname === '/');
       await page.getByRole('button', { name: 'Logout' }).waitFor();
       await page.close();
@@ -321,6 +324,16 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
       },
     },
     {
+      name: '/account/api',
+      session: 'signed in',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/account/api');
+        await page.getByRole('tab', { name: 'API', selected: true }).waitFor();
+        await page.getByRole('heading', { name: /Your keys/ }).waitFor();
+      },
+    },
+    {
       name: '/add',
       session: 'signed in',
       open: async (page, brand) => {
@@ -413,6 +426,26 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
       },
     },
     {
+      name: '/plans',
+      session: 'signed in',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/plans');
+        await heading(page, 'Plans');
+        await page.locator('.billing-table tbody tr').first().waitFor();
+      },
+    },
+    {
+      name: '/subscriptions',
+      session: 'signed in',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/subscriptions');
+        await heading(page, 'Subscriptions');
+        await page.locator('.billing-datatable tbody tr').first().waitFor();
+      },
+    },
+    {
       name: '/support, the empty form refused',
       session: 'signed in',
       brands: ['default'],
@@ -457,6 +490,80 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
       open: async (page, brand) => {
         await go(page, brand, `/custom/nosuchpage/${deviceId}`);
         await heading(page, PAGE_NOT_FOUND_TEXT);
+      },
+    },
+    {
+      name: '/sqadmin (search results)',
+      session: 'staff',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/sqadmin?q=axe');
+        await page.locator('.staff-list__item').first().waitFor();
+      },
+    },
+    {
+      name: '/sqadmin/{device}',
+      session: 'staff',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, `/sqadmin/${deviceId}`);
+        await page.getByRole('heading', { name: 'Server log' }).waitFor();
+      },
+    },
+    {
+      name: '/sqtools',
+      session: 'staff',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/sqtools');
+        await heading(page, 'Staff tools');
+        await page.getByRole('heading', { name: 'Distributors' }).waitFor();
+      },
+    },
+    {
+      name: '/sqstats',
+      session: 'staff',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/sqstats');
+        await page.getByRole('heading', { name: 'Devices by plan' }).waitFor();
+      },
+    },
+    {
+      name: '/sqprov',
+      session: 'staff',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/sqprov');
+        await heading(page, 'Provisioning');
+        await page.getByRole('button', { name: 'Create device' }).waitFor();
+      },
+    },
+    {
+      name: '/sqprov (batch mode)',
+      session: 'staff',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/sqprov?mode=batch');
+        await page.getByRole('button', { name: 'Provision batch' }).waitFor();
+      },
+    },
+    {
+      name: '/sqprov/{device}',
+      session: 'staff',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, `/sqprov/${deviceId}`);
+        await page.locator('.prov-log__entry').first().waitFor();
+      },
+    },
+    {
+      name: '/sqpacking',
+      session: 'staff',
+      brands: ['default'],
+      open: async (page, brand) => {
+        await go(page, brand, '/sqpacking');
+        await heading(page, 'Packing');
       },
     },
     {

@@ -112,6 +112,17 @@ export async function startStack() {
     await portal.db.query('UPDATE devices SET added_ts = added_ts - $2 WHERE id = $1', [id, days * 86_400]);
   }
 
+  /**
+   * Ends the current period of a device's running subscription a minute ago, as if it had run its
+   * course (time in the database, as ageDevice does): the next billing call settles it.
+   */
+  async function endSubscriptionPeriod(id: string): Promise<void> {
+    await portal.db.query(
+      `UPDATE billing_subscriptions SET period_end = now() - interval '1 minute' WHERE device_id = $1 AND status <> 'ended'`,
+      [id],
+    );
+  }
+
   async function close() {
     await browser.close();
     await portal.close();
@@ -150,6 +161,7 @@ export async function startStack() {
     createStaffUser,
     provisionDevice,
     ageDevice,
+    endSubscriptionPeriod,
     publish,
     signInContext,
     close,

@@ -51,12 +51,6 @@ const GroupSettingsRoute = lazy(() =>
   import('./routes/group-settings-route').then((m) => ({ default: m.GroupSettingsRoute })),
 );
 
-/**
- * Signed-in routes of spec 1 section 2 that later issues build. They are declared now so a
- * signed-out visitor is sent to sign in (and comes back), and show the not-found screen until built.
- */
-const LATER_ROUTES: readonly string[] = [];
-
 /** '/': home when signed in; the sign-in screen in place when signed out (so Logout lands on '/'). */
 function HomeGate() {
   const { session } = useAuth();
@@ -133,9 +127,6 @@ export function AppRoutes() {
           <Route element={<RequireStaffPage page="sqpacking" />}>
             <Route path="/sqpacking" element={<PackingRoute />} />
           </Route>
-          {LATER_ROUTES.map((path) => (
-            <Route key={path} path={path} element={<NotFound />} />
-          ))}
         </Route>
         <Route path="*" element={<NotFound />} />
       </Route>

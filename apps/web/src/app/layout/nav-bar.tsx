@@ -1,11 +1,13 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { DEFAULT_DOCS_URL, supportLink } from '@portal/core';
 import { BrandLogo } from '@/components/ui/brand-logo';
 import { useAuth } from '@/lib/auth/auth-context';
 import { brand } from '@/lib/brand';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
-import { StaffMenu, staffMenuFor } from './staff-menu';
+
+/** The Staff menu, fetched only for a user in a staff group (most users never download it). */
+const StaffMenu = lazy(() => import('./staff-menu'));
 
 interface NavItem {
   key: string;
@@ -132,7 +134,11 @@ export function NavBar() {
                 )}
               </li>
             ))}
-            {signedIn && <StaffMenu items={staffMenuFor(session.userGroups)} />}
+            {signedIn && session.userGroups.length > 0 && (
+              <Suspense fallback={null}>
+                <StaffMenu userGroups={session.userGroups} />
+              </Suspense>
+            )}
             {signedIn && (
               <li>
                 <button

@@ -30,6 +30,11 @@ export function staffMenuFor(userGroups: readonly string[]): StaffMenuItem[] {
   return STAFF_MENU.filter((item) => canOpenStaffPage(userGroups, item.page));
 }
 
+/** The menu of the user's groups (loaded on its own: only staff download it). */
+export default function StaffMenuFor({ userGroups }: { userGroups: readonly string[] }) {
+  return <StaffMenu items={staffMenuFor(userGroups)} />;
+}
+
 export function StaffMenu({ items }: { items: readonly StaffMenuItem[] }) {
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
