@@ -15,6 +15,8 @@ interface ConfirmDialogProps {
   busy?: boolean;
   /** More classes beside 'view-dialog'. */
   className?: string;
+  /** 'danger' (the default) for a destructive action; 'primary' for one that only records something. */
+  tone?: 'danger' | 'primary';
   onCancel: () => void;
   onConfirm: () => void;
 }
@@ -32,6 +34,7 @@ export function ConfirmDialog({
   cancelLabel = 'Cancel',
   busy = false,
   className,
+  tone = 'danger',
   onCancel,
   onConfirm,
 }: ConfirmDialogProps) {
@@ -55,7 +58,7 @@ export function ConfirmDialog({
             type="button"
             label={confirmLabel}
             icon={confirmIcon}
-            severity="danger"
+            severity={tone === 'danger' ? 'danger' : undefined}
             loading={busy}
             onClick={onConfirm}
           />

@@ -66,6 +66,7 @@ export function AccountPage({ tab, onSelectTab, invoicesTab }: AccountPageProps)
           <AccountSkeleton failed={userQuery.isError} />
         ) : (
           <TabView
+            scrollable
             activeIndex={index}
             onTabChange={(event) => onSelectTab(ACCOUNT_TABS[event.index] ?? 'profile')}
             renderActiveOnly

@@ -131,7 +131,7 @@ export function TransferDataCard({ deviceid, name }: { deviceid: string; name: s
       ? target === deviceid
         ? 'Choose another device.'
         : null
-      : 'A device id is 9 letters or digits.';
+      : 'A device id is 9 letters or digits (a virtual device: 0- and 7).';
   const armed = password.length > 0 && isDeviceRouteId(target) && target !== deviceid && typed === deviceid;
   return (
     <AdminCard id="admin-transfer-data" title="Transfer data" danger>

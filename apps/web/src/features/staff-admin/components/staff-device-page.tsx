@@ -32,6 +32,7 @@ import { useBillingAdminDevice, useStaffDevice } from '../api/staff-device';
 import { useMarkInvoicePaid, useStaffDistributorAction, useUpdatePlan } from '../api/staff-actions';
 import { LastContact, PlanTag, StaffHeader, StaffLoadError, StaffSkeleton } from './staff-bits';
 import './staff.css';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
 const TRIAL_RESET_TEXT: Record<StaffDeviceResponse['device']['trialResetState'], string> = {
   available: 'Available',
@@ -226,42 +227,19 @@ function DeviceDossier({ data }: { data: StaffDeviceResponse }) {
         current={device.plan}
         onHide={() => setPlanOpen(false)}
       />
-      <Dialog
+      <ConfirmDialog
         visible={confirmAction !== null}
-        onHide={() => {
-          if (!action.isPending) setConfirmAction(null);
-        }}
         header={confirmAction?.action === 'reset-trial' ? 'Reset Trial' : 'Allow Add Without Password'}
-        className="view-dialog"
-        style={{ width: '28rem' }}
-        breakpoints={{ '575px': '100vw' }}
-        draggable={false}
-        resizable={false}
-        footer={
-          <div className="view-dialog__footer">
-            <Button
-              type="button"
-              label="Cancel"
-              text
-              autoFocus
-              disabled={action.isPending}
-              onClick={() => setConfirmAction(null)}
-            />
-            <Button
-              type="button"
-              label={confirmAction?.action === 'reset-trial' ? 'Reset Trial' : 'Allow'}
-              loading={action.isPending}
-              onClick={() => confirmAction && run(confirmAction)}
-            />
-          </div>
-        }
+        confirmLabel={confirmAction?.action === 'reset-trial' ? 'Reset Trial' : 'Allow'}
+        tone="primary"
+        busy={action.isPending}
+        onCancel={() => setConfirmAction(null)}
+        onConfirm={() => confirmAction && run(confirmAction)}
       >
-        <p className="view-dialog__text">
-          {confirmAction?.action === 'reset-trial'
-            ? `The trial of ${device.deviceid} restarts when the next user is added. A trial can be reset once only.`
-            : `The next user to add ${device.deviceid} becomes its Admin without the setup password.`}
-        </p>
-      </Dialog>
+        {confirmAction?.action === 'reset-trial'
+          ? `The trial of ${device.deviceid} restarts when the next user is added. A trial can be reset once only.`
+          : `The next user to add ${device.deviceid} becomes its Admin without the setup password.`}
+      </ConfirmDialog>
     </div>
   );
 }
@@ -422,43 +400,18 @@ function BillingCard({ deviceid }: { deviceid: string }) {
           )}
         </>
       )}
-      <Dialog
+      <ConfirmDialog
         visible={confirm !== null}
-        onHide={() => {
-          if (!paid.isPending) setConfirm(null);
-        }}
         header="Mark invoice paid"
-        className="view-dialog"
-        style={{ width: '28rem' }}
-        breakpoints={{ '575px': '100vw' }}
-        draggable={false}
-        resizable={false}
-        footer={
-          <div className="view-dialog__footer">
-            <Button
-              type="button"
-              label="Cancel"
-              text
-              autoFocus
-              disabled={paid.isPending}
-              onClick={() => setConfirm(null)}
-            />
-            <Button
-              type="button"
-              label="Mark paid"
-              loading={paid.isPending}
-              onClick={() => confirm && markPaid(confirm)}
-            />
-          </div>
-        }
+        confirmLabel="Mark paid"
+        tone="primary"
+        busy={paid.isPending}
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => confirm && markPaid(confirm)}
       >
-        {confirm && (
-          <p className="view-dialog__text">
-            Record payment of {formatMoney(confirm.amount, confirm.currency)} for invoice {confirm.number} (
-            {confirm.customerEmail})? The subscription becomes active.
-          </p>
-        )}
-      </Dialog>
+        {confirm &&
+          `Record payment of ${formatMoney(confirm.amount, confirm.currency)} for invoice ${confirm.number} (${confirm.customerEmail})? The subscription becomes active.`}
+      </ConfirmDialog>
     </section>
   );
 }
