@@ -13,6 +13,7 @@ import {
 } from '../src/contracts/device-authoring';
 import { DeviceSettingsPutBodySchema } from '../src/contracts/devices';
 import { WidgetImageParamsSchema } from '../src/contracts/widget-images';
+import { AA_TEXT_CONTRAST, PAGE_COLOURS, contrastRatio } from '../src/domain/colour';
 import { SEVERITY_COLOURS } from '../src/domain/severity';
 import {
   WIDGET_DEFAULT_COLOURS,
@@ -375,15 +376,22 @@ describe('templates (WGT-05, WGT-14, WGT-15)', () => {
     expect(renderTemplate('{cfg.device.name}', CARD, ctx({})).map((p) => p.text)).toEqual(['???']);
   });
 
-  it('a last known value in the stale colour; hidden when the card does not show last readings', () => {
+  it('a last known value in the stale colour (the default grey drawn legibly); hidden when the card does not show last readings', () => {
     const values = { vsys: { v: 12, ts: NOW_S - 600 }, batt: { v: 4, ts: NOW_S } };
+    const legibleGrey = WIDGET_DEFAULT_COLOURS.staleText;
+    expect(contrastRatio(legibleGrey, PAGE_COLOURS.white)).toBeGreaterThanOrEqual(AA_TEXT_CONTRAST);
     expect(renderTemplate('{data.vsys}', CARD, ctx(values))[0]).toMatchObject({
       text: '12.00 V',
-      colour: 'grey',
+      colour: legibleGrey,
       stale: true,
     });
     expect(renderTemplate('{data.batt}', CARD, ctx(values))[0]?.colour).toBeUndefined();
-    expect(renderTemplate('{data.batt}', CARD, ctx(values, { stale: true }))[0]?.colour).toBe('grey');
+    expect(renderTemplate('{data.batt}', CARD, ctx(values, { stale: true }))[0]?.colour).toBe(legibleGrey);
+    for (const staleColor of ['Gray', 'grey']) {
+      expect(renderTemplate('{data.vsys}', { ...CARD, staleColor }, ctx(values))[0]?.colour).toBe(legibleGrey);
+    }
+    // A colour the user chose is kept as chosen.
+    expect(renderTemplate('{data.vsys}', { ...CARD, staleColor: 'purple' }, ctx(values))[0]?.colour).toBe('purple');
     expect(renderTemplate('{data.vsys}', { ...CARD, showLastReading: false }, ctx(values))[0]?.text).toBe('???');
   });
 

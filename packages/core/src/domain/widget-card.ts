@@ -31,6 +31,8 @@ export const WIDGET_DEFAULT_COLOURS = {
   alarm: SEVERITY_COLOURS.alarm,
   alertText: SEVERITY_COLOURS.alarm,
   warningText: '#b45309',
+  /** The default staleColor, grey, in a text: the page's muted grey (AA on white) rather than #808080. */
+  staleText: '#59636e',
   text: PAGE_COLOURS.ink,
   background: PAGE_COLOURS.white,
   levelTrack: '#e5e7eb',

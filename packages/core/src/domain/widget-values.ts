@@ -250,6 +250,11 @@ export function renderTemplate(
   return parts;
 }
 
+/** A text's stale colour: the card's staleColor, with the default grey drawn legibly (AA on white). */
+function staleTextColour(staleColor: string): string {
+  return /^gr[ae]y$/i.test(staleColor) ? WIDGET_DEFAULT_COLOURS.staleText : staleColor;
+}
+
 function dataPart(
   key: string,
   card: Pick<
@@ -268,7 +273,7 @@ function dataPart(
   const formatted = formatReading(value.v, display);
   const shown = formatted.units && card.showUnits ? `${formatted.text} ${formatted.units}` : formatted.text;
   const part: TemplatePart = { kind: 'data', ref: key, text: shown };
-  if (stale) return { ...part, stale: true, colour: card.staleColor };
+  if (stale) return { ...part, stale: true, colour: staleTextColour(card.staleColor) };
   const n = typeof value.v === 'string' && !isNumericText(value.v) ? null : numberOf(value.v);
   const limits = n === null ? null : alertLimits(key, setting);
   const state = limits && n !== null ? limitLevel(n, limits) : 'normal';

@@ -19,6 +19,7 @@ export function HomeSkeleton({ tabsAndCards = false }: { tabsAndCards?: boolean 
       aria-label={tabsAndCards ? 'Loading the views' : 'Loading the group'}
     >
       {!tabsAndCards && <div className="skeleton home-skeleton__title" />}
+      {!tabsAndCards && <div className="skeleton home-skeleton__tools" />}
       <div className="skeleton skeleton--tabs" />
       <div className="skeleton home-skeleton__card" />
       <div className="skeleton home-skeleton__card" />
