@@ -41,6 +41,8 @@ export default defineConfig({
           include: ['e2e/src/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page answers in its own time: expect.poll waits as long as a person would (Vitest's default is 1 s).
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
           pool: 'forks',
         },

@@ -112,6 +112,13 @@ export function trialDaysRemaining(addedTs: number, nowMs: number): number {
   return Math.floor((addedTs * 1000 + TRIAL_DAYS * DAY_MS - nowMs) / DAY_MS);
 }
 
+/** A plan's badge colour where its trial days are not known (a Trial badge turns danger near its end). */
+export const PLAN_COLOURS: Readonly<Record<PlanName, PlanColour>> = {
+  Hosted: 'success',
+  Trial: 'warning',
+  Basic: 'secondary',
+};
+
 /** The trial badge colour: danger at 30 days or fewer, warning otherwise. */
 export function trialColour(days: number): 'danger' | 'warning' {
   return days <= TRIAL_DANGER_DAYS ? 'danger' : 'warning';
@@ -193,7 +200,13 @@ export function planState(input: PlanStateInput, nowMs: number): PlanState {
   const base = { plan, label: plan, trialDaysRemaining: days, trialResetActive, trialResetAvailable, dataToPortal };
   switch (plan) {
     case 'Hosted':
-      return { ...base, colour: 'success', tooltip: 'Hosted plan', showTrialBanner: false, showBasicBanner: false };
+      return {
+        ...base,
+        colour: PLAN_COLOURS.Hosted,
+        tooltip: 'Hosted plan',
+        showTrialBanner: false,
+        showBasicBanner: false,
+      };
     case 'Trial': {
       const left = days ?? 0;
       return {
@@ -207,7 +220,7 @@ export function planState(input: PlanStateInput, nowMs: number): PlanState {
     case 'Basic':
       return {
         ...base,
-        colour: 'secondary',
+        colour: PLAN_COLOURS.Basic,
         tooltip: `Basic plan: ${BASIC_BANNER_TEXT}`,
         showTrialBanner: false,
         showBasicBanner: true,

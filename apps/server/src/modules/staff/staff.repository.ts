@@ -96,13 +96,17 @@ export async function unassignDevices(db: Db, ids: readonly string[]): Promise<v
 
 // ---- Search ----------------------------------------------------------------------------------
 
-export interface DeviceHitRow {
+/** A device as the staff pages list it. */
+interface DeviceSummaryRow {
   id: string;
   name: string;
   model: string;
   tier: string;
   added_ts: number | null;
   last_contact: number | null;
+}
+
+export interface DeviceHitRow extends DeviceSummaryRow {
   distributor: string | null;
 }
 
@@ -241,13 +245,7 @@ export async function findUser(db: Db, userId: string): Promise<StaffUserRow | n
   return rows[0] ?? null;
 }
 
-export interface UserDeviceRow {
-  id: string;
-  name: string;
-  model: string;
-  tier: string;
-  added_ts: number | null;
-  last_contact: number | null;
+export interface UserDeviceRow extends DeviceSummaryRow {
   role: DeviceRole;
 }
 

@@ -283,7 +283,7 @@ export function ChartPlot({
 /** The row above a chart: controls of the page (start) on the left, the chart's toolbar on the right. */
 export function ChartHead({ start, title, children }: { start?: ReactNode; title: string; children: ReactNode }) {
   return (
-    <div className="chart-plot__head">
+    <div className="head-row">
       {start}
       <div className="chart-plot__toolbar" role="toolbar" aria-label={`${title} tools`}>
         {children}

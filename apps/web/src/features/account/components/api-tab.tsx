@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from 'primereact/button';
+import { LoadError, LoadingLines } from '@/components/ui/load-states';
 import { InputText } from 'primereact/inputtext';
 import { RadioButton } from 'primereact/radiobutton';
 import {
@@ -256,16 +257,9 @@ function KeysSection() {
         <RefreshButton fetching={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
       {query.isError && !query.data ? (
-        <div role="alert" className="api-state">
-          <p>{loadErrorDetail(query.error)}</p>
-          <Button type="button" label="Try again" outlined size="small" onClick={() => void query.refetch()} />
-        </div>
+        <LoadError message={loadErrorDetail(query.error)} onRetry={() => void query.refetch()} />
       ) : query.isPending ? (
-        <div className="skeleton-stack" role="status" aria-busy="true" aria-label="Loading your API keys">
-          {Array.from({ length: 3 }, (_, i) => (
-            <div key={i} className="skeleton skeleton--label" />
-          ))}
-        </div>
+        <LoadingLines label="Loading your API keys" count={3} />
       ) : rows.length === 0 ? (
         <p className="muted">You have no API keys yet. Create one above to use the API from a script.</p>
       ) : (

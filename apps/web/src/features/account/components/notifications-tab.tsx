@@ -6,6 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
+import { LoadError, LoadingLines } from '@/components/ui/load-states';
 import { InputText } from 'primereact/inputtext';
 import { isValidMfaCode, loadErrorDetail, type Notification } from '@portal/core';
 import { RefreshButton } from '@/components/ui/refresh-button';
@@ -82,10 +83,7 @@ function AlertPhoneSection() {
         Phone for SMS alerts
       </h2>
       {phoneQuery.isError ? (
-        <div role="alert" className="notifications-state">
-          <p>{loadErrorDetail(phoneQuery.error)}</p>
-          <Button type="button" label="Try again" outlined size="small" onClick={() => void phoneQuery.refetch()} />
-        </div>
+        <LoadError message={loadErrorDetail(phoneQuery.error)} onRetry={() => void phoneQuery.refetch()} />
       ) : !state ? (
         <div className="skeleton-stack" role="status" aria-busy="true" aria-label="Loading your phone">
           <div className="skeleton skeleton--input" />
@@ -180,16 +178,9 @@ function HistorySection() {
         <RefreshButton fetching={query.isFetching} onRefresh={() => void query.refetch()} />
       </div>
       {query.isError && !query.data ? (
-        <div role="alert" className="notifications-state">
-          <p>{loadErrorDetail(query.error)}</p>
-          <Button type="button" label="Try again" outlined size="small" onClick={() => void query.refetch()} />
-        </div>
+        <LoadError message={loadErrorDetail(query.error)} onRetry={() => void query.refetch()} />
       ) : query.isPending ? (
-        <div className="skeleton-stack" role="status" aria-busy="true" aria-label="Loading your notifications">
-          {Array.from({ length: 4 }, (_, i) => (
-            <div key={i} className="skeleton skeleton--label" />
-          ))}
-        </div>
+        <LoadingLines label="Loading your notifications" count={4} />
       ) : rows.length === 0 ? (
         <p className="muted">
           No alerts have been sent to you yet. Choose what to be alerted about with the Alerts button on a device&apos;s

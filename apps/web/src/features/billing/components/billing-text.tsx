@@ -6,6 +6,7 @@ import {
   type BillingDevice,
   type DeviceSubscription,
 } from '@portal/core';
+import '@/components/ui/plan-badge.css';
 
 const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -23,7 +24,7 @@ export function money(amount: number, currency: string): string {
 export function PlanTag({ device }: { device: Pick<BillingDevice, 'tier' | 'trialDaysRemaining'> }) {
   const state = planState({ tier: { name: device.tier, trialDaysRemaining: device.trialDaysRemaining } }, Date.now());
   return (
-    <span className={`billing-tier billing-tier--${state.colour}`} title={state.tooltip}>
+    <span className={`plan-badge plan-badge--${state.colour}`} title={state.tooltip}>
       {state.label}
     </span>
   );

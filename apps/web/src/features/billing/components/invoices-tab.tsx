@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
+import { LoadError, LoadingLines } from '@/components/ui/load-states';
 import { BILLING_GRACE_DAYS, loadErrorDetail, subscriptionKindLabel, type Invoice } from '@portal/core';
 import { RefreshButton } from '@/components/ui/refresh-button';
 import { downloadBlob } from '@/lib/download';
@@ -38,7 +39,7 @@ export function InvoicesTab() {
 
   return (
     <section className="billing-invoices" aria-labelledby="invoices-heading">
-      <div className="billing-section__head">
+      <div className="head-row">
         <h2 id="invoices-heading" className="billing-section__title">
           Invoices
         </h2>
@@ -50,16 +51,9 @@ export function InvoicesTab() {
         <Link to="/subscriptions">Manage subscriptions</Link>
       </p>
       {query.isError && !query.data ? (
-        <div role="alert" className="billing-state">
-          <p>{loadErrorDetail(query.error)}</p>
-          <Button type="button" label="Try again" outlined size="small" onClick={() => void query.refetch()} />
-        </div>
+        <LoadError message={loadErrorDetail(query.error)} onRetry={() => void query.refetch()} />
       ) : query.isPending ? (
-        <div className="skeleton-stack" role="status" aria-busy="true" aria-label="Loading your invoices">
-          {Array.from({ length: 3 }, (_, i) => (
-            <div key={i} className="skeleton skeleton--label" />
-          ))}
-        </div>
+        <LoadingLines label="Loading your invoices" count={3} />
       ) : invoices.length === 0 ? (
         <p className="muted">You have no invoices yet.</p>
       ) : (

@@ -5,7 +5,7 @@
  */
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { Button } from 'primereact/button';
+import { LoadError, LoadingLines } from '@/components/ui/load-states';
 import {
   BASIC_RECORD_INTERVAL_S,
   PLANS,
@@ -133,7 +133,7 @@ export function PlansPage({ baseTitle }: { baseTitle: string }) {
       </div>
 
       <section className="card billing-section" aria-labelledby="plans-devices-heading">
-        <div className="billing-section__head">
+        <div className="head-row">
           <h2 id="plans-devices-heading" className="billing-section__title">
             Your devices
           </h2>
@@ -142,16 +142,9 @@ export function PlansPage({ baseTitle }: { baseTitle: string }) {
           </Link>
         </div>
         {query.isError && !customer ? (
-          <div role="alert" className="billing-state">
-            <p>{loadErrorDetail(query.error)}</p>
-            <Button type="button" label="Try again" outlined size="small" onClick={() => void query.refetch()} />
-          </div>
+          <LoadError message={loadErrorDetail(query.error)} onRetry={() => void query.refetch()} />
         ) : !customer ? (
-          <div className="skeleton-stack" role="status" aria-busy="true" aria-label="Loading your devices">
-            {Array.from({ length: 3 }, (_, i) => (
-              <div key={i} className="skeleton skeleton--row" />
-            ))}
-          </div>
+          <LoadingLines label="Loading your devices" count={3} line="row" />
         ) : customer.devices.length === 0 ? (
           <p className="muted billing-empty">
             You have no devices yet. <Link to="/add">Add a device</Link> to start its {TRIAL_DAYS}-day trial.

@@ -9,6 +9,7 @@
 import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from 'primereact/button';
+import { LoadError, LoadingLines } from '@/components/ui/load-states';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Dialog } from 'primereact/dialog';
@@ -124,7 +125,7 @@ export function SubscriptionsPage({ groupid, baseTitle, groups }: SubscriptionsP
       </header>
 
       <section className="card billing-section" aria-labelledby="subscriptions-heading">
-        <div className="billing-section__head">
+        <div className="head-row">
           <h2 id="subscriptions-heading" className="billing-section__title">
             {group ? group.groupName : groupid === undefined ? 'All devices' : 'Devices'}
           </h2>
@@ -150,16 +151,9 @@ export function SubscriptionsPage({ groupid, baseTitle, groups }: SubscriptionsP
             This group is not one of yours. <Link to="/subscriptions">Show all devices</Link>
           </p>
         ) : query.isError && !customer ? (
-          <div role="alert" className="billing-state">
-            <p>{loadErrorDetail(query.error)}</p>
-            <Button type="button" label="Try again" outlined size="small" onClick={() => void query.refetch()} />
-          </div>
+          <LoadError message={loadErrorDetail(query.error)} onRetry={() => void query.refetch()} />
         ) : !customer ? (
-          <div className="skeleton-stack" role="status" aria-busy="true" aria-label="Loading subscriptions">
-            {Array.from({ length: 4 }, (_, i) => (
-              <div key={i} className="skeleton skeleton--row" />
-            ))}
-          </div>
+          <LoadingLines label="Loading subscriptions" count={4} line="row" />
         ) : devices.length === 0 ? (
           <p className="muted billing-empty">
             {groupid === undefined ? (

@@ -74,7 +74,7 @@ export function DeviceChartCards(props: DeviceChartCardsProps) {
 
   return (
     <section className="dc-cards" aria-labelledby="dc-cards-title">
-      <div className="dc-cards__head">
+      <div className="head-row">
         <h2 id="dc-cards-title" className="dc-cards__title">
           Charts
         </h2>

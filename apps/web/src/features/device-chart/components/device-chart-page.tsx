@@ -132,7 +132,7 @@ export function DeviceChartPage({ deviceid, chartKey, settings, access, deviceNa
   return (
     <>
       <section className="card dc-page" aria-labelledby="dc-page-title">
-        <div className="dc-page__head">
+        <div className="head-row">
           <h2 id="dc-page-title" className="dc-page__title">
             {isNew ? `New chart: ${title}` : title}
           </h2>

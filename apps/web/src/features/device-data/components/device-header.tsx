@@ -19,6 +19,7 @@ import {
 import { brand } from '@/lib/brand';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useUpdateDeviceSettings } from '../api/device-settings';
+import '@/components/ui/plan-badge.css';
 import './device-page.css';
 
 export type DevicePageName =
@@ -104,7 +105,7 @@ export function DeviceHeader(props: DeviceHeaderProps) {
             <DeviceName deviceid={deviceid} name={name} editable={access.editDeviceSettings} />
             <Link
               to={upgrade.to}
-              className={`dp-tier dp-tier--${plan.colour}`}
+              className={`plan-badge plan-badge--${plan.colour} dp-tier`}
               title={plan.tooltip}
               aria-label={`Plan: ${plan.label}. ${plan.tooltip}`}
             >

@@ -82,7 +82,7 @@ export function DeviceWidgetCards(props: DeviceWidgetCardsProps) {
 
   return (
     <section className="wc-cards" aria-labelledby="wc-cards-title">
-      <div className="wc-cards__head">
+      <div className="head-row">
         <h2 id="wc-cards-title" className="wc-cards__title">
           Widgets
         </h2>

@@ -333,7 +333,7 @@ function LogCard({ deviceid }: { deviceid: string }) {
 
   return (
     <section className="card prov-card" aria-labelledby="prov-log-title">
-      <div className="prov-card__head">
+      <div className="head-row">
         <h2 id="prov-log-title" className="card__title">
           Provisioning log
         </h2>

@@ -32,7 +32,7 @@ export function ProvPage({ baseTitle }: { baseTitle: string }) {
       </header>
       <FindDevice />
       <section className="card prov-card" aria-labelledby="prov-create-title">
-        <div className="prov-card__head">
+        <div className="head-row">
           <h2 id="prov-create-title" className="card__title">
             Create devices
           </h2>

@@ -1,13 +1,12 @@
 /** Small pieces the staff pages share: the plan tag, a last-contact age, the page header and its skeleton. */
 import type { ReactNode } from 'react';
-import type { PlanName } from '@portal/core';
+import { PLAN_COLOURS, type PlanName } from '@portal/core';
 import { Age } from '@/components/ui/age';
-
-const PLAN_TONE: Record<PlanName, string> = { Hosted: 'success', Trial: 'warning', Basic: 'secondary' };
+import '@/components/ui/plan-badge.css';
 
 /** The plan as a small coloured tag (the colours of the plan badge). */
 export function PlanTag({ plan }: { plan: PlanName }) {
-  return <span className={`staff-plan staff-plan--${PLAN_TONE[plan]}`}>{plan}</span>;
+  return <span className={`plan-badge plan-badge--small plan-badge--${PLAN_COLOURS[plan]} staff-plan`}>{plan}</span>;
 }
 
 /** '3 min ago' with the absolute time on hover, or 'Never' before the first contact. */

@@ -4,18 +4,11 @@
  * by month (the last 12, UTC); the ingest rate over the last hour. Everything exports as one CSV
  * (core staffStatsCsv).
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useId, useMemo, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
-import {
-  PLAN_NAMES,
-  formatMoney,
-  loadErrorDetail,
-  staffStatsCsv,
-  type BillingAdminStatsResponse,
-  type PlanName,
-} from '@portal/core';
+import { PLAN_NAMES, formatMoney, loadErrorDetail, staffStatsCsv, type BillingAdminStatsResponse } from '@portal/core';
 import { CHART_PALETTE } from '@/components/chart/chart-options';
 import { RefreshButton } from '@/components/ui/refresh-button';
 import { LocalTime } from '@/components/ui/local-time';
@@ -131,66 +124,30 @@ function StatsBody({ data }: { data: BillingAdminStatsResponse }) {
       </ul>
 
       <div className="staff-grid staff-grid--3">
-        <section className="card staff-card" aria-labelledby="stats-plan">
-          <h2 id="stats-plan" className="card__title">
-            Devices by plan
-          </h2>
-          <DataTable value={planRows} dataKey="plan" size="small" pt={{ table: { 'aria-label': 'Devices by plan' } }}>
-            <Column header="Plan" body={(r: { plan: PlanName }) => <PlanTag plan={r.plan} />} />
-            <Column header="Devices" field="count" className="staff-num" alignHeader="right" />
-            <Column
-              header="Share"
-              body={(r: { count: number }) => share(r.count, data.totalDevices)}
-              className="staff-num"
-              alignHeader="right"
-            />
-          </DataTable>
-        </section>
-        <section className="card staff-card" aria-labelledby="stats-model">
-          <h2 id="stats-model" className="card__title">
-            Devices by model
-          </h2>
-          {data.devicesByModel.length === 0 ? (
-            <p className="staff-muted">No devices yet.</p>
-          ) : (
-            <DataTable
-              value={data.devicesByModel}
-              dataKey="model"
-              size="small"
-              pt={{ table: { 'aria-label': 'Devices by model' } }}
-            >
-              <Column header="Model" field="model" />
-              <Column header="Devices" field="count" className="staff-num" alignHeader="right" />
-              <Column
-                header="Share"
-                body={(r: { count: number }) => share(r.count, data.totalDevices)}
-                className="staff-num"
-                alignHeader="right"
-              />
-            </DataTable>
-          )}
-        </section>
-        <section className="card staff-card" aria-labelledby="stats-distributor">
-          <h2 id="stats-distributor" className="card__title">
-            Devices by distributor
-          </h2>
-          {data.devicesByDistributor.length === 0 ? (
-            <p className="staff-muted">No devices yet.</p>
-          ) : (
-            <DataTable
-              value={data.devicesByDistributor}
-              dataKey="distributorId"
-              size="small"
-              pt={{ table: { 'aria-label': 'Devices by distributor' } }}
-            >
-              <Column
-                header="Distributor"
-                body={(r: { name: string | null }) => r.name ?? <span className="staff-muted">No distributor</span>}
-              />
-              <Column header="Devices" field="count" className="staff-num" alignHeader="right" />
-            </DataTable>
-          )}
-        </section>
+        <DeviceCountCard
+          title="Devices by plan"
+          rows={planRows}
+          dataKey="plan"
+          header="Plan"
+          label={(r) => <PlanTag plan={r.plan} />}
+          total={data.totalDevices}
+        />
+        <DeviceCountCard
+          title="Devices by model"
+          rows={data.devicesByModel}
+          dataKey="model"
+          header="Model"
+          label={(r) => r.model}
+          total={data.totalDevices}
+        />
+        <DeviceCountCard
+          title="Devices by distributor"
+          rows={data.devicesByDistributor}
+          dataKey="distributorId"
+          header="Distributor"
+          label={(r) => r.name ?? <span className="staff-muted">No distributor</span>}
+          total={data.totalDevices}
+        />
       </div>
 
       <div className="staff-grid">
@@ -259,5 +216,40 @@ function StatsBody({ data }: { data: BillingAdminStatsResponse }) {
         />
       </section>
     </>
+  );
+}
+
+/** A card of the devices counted by one thing (plan, model, distributor), each count with its share of all. */
+function DeviceCountCard<Row extends { count: number }>({
+  title,
+  rows,
+  dataKey,
+  header,
+  label,
+  total,
+}: {
+  title: string;
+  rows: readonly Row[];
+  dataKey: keyof Row & string;
+  header: string;
+  label: (row: Row) => ReactNode;
+  total: number;
+}) {
+  const id = useId();
+  return (
+    <section className="card staff-card" aria-labelledby={id}>
+      <h2 id={id} className="card__title">
+        {title}
+      </h2>
+      {rows.length === 0 ? (
+        <p className="staff-muted">No devices yet.</p>
+      ) : (
+        <DataTable value={[...rows]} dataKey={dataKey} size="small" pt={{ table: { 'aria-label': title } }}>
+          <Column header={header} body={label} />
+          <Column header="Devices" field="count" className="staff-num" alignHeader="right" />
+          <Column header="Share" body={(r: Row) => share(r.count, total)} className="staff-num" alignHeader="right" />
+        </DataTable>
+      )}
+    </section>
   );
 }
