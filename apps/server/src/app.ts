@@ -115,6 +115,8 @@ export interface AppOptions {
   brands?: Readonly<Record<BrandId, BrandConfig>>;
   /** Requests per minute per client address on each sign-in family route. */
   rateLimitPerMinute?: number;
+  /** REDIS_URL: request-limit counters in Redis instead of the database. */
+  redisUrl?: string | undefined;
   authLimits?: Partial<AuthLimits>;
   /** Ingest queue, retention and delivery settings (tests). */
   telemetry?: Partial<TelemetryOptions & DeliveryOptions>;
@@ -358,7 +360,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRequestContext(app, { brands, publicUrl });
   registerCsrf(app);
   await registerAuth(app, auth);
-  await registerRateLimit(app);
+  await registerRateLimit(app, { db, redisUrl: options.redisUrl });
   // API keys (Authorization: Bearer): after the session and the rate-limit plugin, before any route.
   registerBearerAuth(app, apiCredentials);
   // The web app's files before compression: they leave as the build compressed them. Every route

@@ -96,6 +96,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description: 'Requests per minute per client address on each sign-in, sign-up, reset and verification call.',
   },
   {
+    name: 'REDIS_URL',
+    default: '(unset: the database)',
+    description:
+      'Redis for the request-limit counters, e.g. redis://127.0.0.1:6379. Without it the counters live in the database; either way every instance shares them.',
+  },
+  {
     name: 'MQTT_PORT',
     default: '1883',
     description: 'Port of the embedded MQTT broker devices connect to (0 picks a free port). Unused with MQTT_URL.',
@@ -178,6 +184,7 @@ export interface Config {
   trustProxy: TrustProxy;
   brandOverrides: BrandOverrides;
   rateLimitPerMinute: number;
+  redisUrl: string | undefined;
   mqttPort: number;
   mqttUrl: string | undefined;
   mqttSharedConnections: number;
@@ -320,6 +327,13 @@ const EnvSchema = z.object({
       .refine(isKnownCurrency, 'must be an ISO 4217 currency code such as USD, EUR or AUD')
       .default(DEFAULT_CURRENCY),
   ),
+  REDIS_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
+  ),
   MQTT_PORT: wholeNumber(0, 65535, 1883),
   MQTT_URL: z.preprocess(
     blankToUndefined,
@@ -378,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     brandOverrides: e.BRAND_OVERRIDES,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    redisUrl: e.REDIS_URL,
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
     mqttSharedConnections: e.MQTT_SHARED_CONNECTIONS,

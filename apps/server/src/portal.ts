@@ -36,6 +36,7 @@ export type PortalOptions = Omit<
   | 'trustProxy'
   | 'brands'
   | 'rateLimitPerMinute'
+  | 'redisUrl'
   | 'logLevel'
 > & {
   /** PostgreSQL only: work in this schema (tests isolate runs with it). */
@@ -75,6 +76,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       trustProxy: config.trustProxy,
       brands: withBrandOverrides(config.brandOverrides),
       rateLimitPerMinute: config.rateLimitPerMinute,
+      redisUrl: config.redisUrl,
       logLevel: config.logLevel,
       mapTiles: config.mapTiles,
       firmwareVersions: config.firmwareVersions,
@@ -99,6 +101,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
         telemetry,
         delivery,
         log: app.log,
+        listen: (channel, onNotify) => db.listen(channel, onNotify),
       });
     } else {
       try {

@@ -16,6 +16,14 @@ export interface Db {
    * Keep slow work (password hashing, mail) outside.
    */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel` (this instance's and every other
+   * instance's on the same database, once committed), and with null when some may have been
+   * missed (the listening connection was lost and is back): whoever caches what the
+   * notifications are about should then forget it all. Resolves once listening; what it resolves
+   * to stops listening. `channel` is a plain identifier.
+   */
+  listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ export type WorkerRequest =
   | { id: number; type: 'exec'; sql: string; txId?: number | undefined }
   | { id: number; type: 'begin' }
   | { id: number; type: 'end'; txId: number; commit: boolean }
+  | { id: number; type: 'listen'; channel: string }
   | { id: number; type: 'close' };
 
 export interface WorkerError {
@@ -16,6 +17,7 @@ export interface WorkerError {
 export type WorkerResponse =
   | { kind: 'reply'; id: number; ok: true; result: unknown }
   | { kind: 'reply'; id: number; ok: false; error: WorkerError }
+  | { kind: 'notification'; channel: string; payload: string }
   | { kind: 'ready' }
   | { kind: 'failed'; error: WorkerError };
 

@@ -46,6 +46,7 @@ try {
 }
 
 const transactions = new Map<number, OpenTransaction>();
+const listening = new Set<string>();
 let nextTxId = 1;
 
 function target(txId: number | undefined): PGlite | Transaction {
@@ -96,6 +97,15 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       return begin();
     case 'end':
       return end(request.txId, request.commit);
+    case 'listen':
+      // Once per channel: the main thread hands each notification to its own listeners.
+      if (!listening.has(request.channel)) {
+        listening.add(request.channel);
+        await db.listen(request.channel, (payload) =>
+          post({ kind: 'notification', channel: request.channel, payload }),
+        );
+      }
+      return null;
     case 'close':
       await db.close();
       return null;

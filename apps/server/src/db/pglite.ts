@@ -2,6 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CHANNEL_NAME } from './channel';
 import type { Db } from './db';
 import { DbError } from './db-error';
 import type { WorkerError, WorkerInit, WorkerRequest, WorkerResponse } from './pglite-protocol';
@@ -15,6 +16,8 @@ function toDbError(error: WorkerError): DbError {
 
 class PgliteConnection {
   private readonly pending = new Map<number, Pending>();
+  /** Who listens on each channel (the worker forwards every notification). */
+  readonly listeners = new Map<string, Set<(payload: string | null) => void>>();
   private nextId = 1;
   private exitError: Error | null = null;
 
@@ -23,6 +26,10 @@ class PgliteConnection {
     private readonly onClosed: () => void,
   ) {
     worker.on('message', (message: WorkerResponse) => {
+      if (message.kind === 'notification') {
+        for (const listener of this.listeners.get(message.channel) ?? []) listener(message.payload);
+        return;
+      }
       if (message.kind !== 'reply') return;
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
@@ -92,6 +99,18 @@ class PgliteDb implements Db {
     return result;
   }
 
+  async listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>> {
+    if (!CHANNEL_NAME.test(channel)) throw new DbError(`Invalid channel name: ${channel}`);
+    const { listeners } = this.connection;
+    const own = listeners.get(channel) ?? new Set();
+    listeners.set(channel, own);
+    own.add(onNotify);
+    await this.connection.call({ type: 'listen', channel });
+    return async () => {
+      own.delete(onNotify);
+    };
+  }
+
   close(): Promise<void> {
     return this.connection.close();
   }
@@ -153,7 +172,7 @@ async function startWorker(dataDir: string): Promise<Worker> {
   const worker = new Worker(new URL('./pglite-worker-boot.mjs', import.meta.url), { workerData: init });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (message: WorkerResponse) => {
-      if (message.kind === 'reply') return;
+      if (message.kind === 'reply' || message.kind === 'notification') return;
       cleanup();
       if (message.kind === 'ready') resolve();
       else reject(new DbError(`Cannot open the database in ${dataDir}: ${message.error.message}`));

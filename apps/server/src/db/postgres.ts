@@ -1,5 +1,6 @@
 /** PostgreSQL through a pg Pool; used when DATABASE_URL is set. */
 import pg from 'pg';
+import { CHANNEL_NAME } from './channel';
 import type { Db } from './db';
 import { DbError } from './db-error';
 
@@ -10,11 +11,18 @@ function wrap(error: unknown): Error {
   return error instanceof Error ? new DbError(error.message) : new DbError(String(error));
 }
 
+/** After a lost listening connection, the wait before connecting again. */
+const RELISTEN_DELAY_MS = 1000;
+
 class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
+  /** The listeners to stop on close. */
+  private readonly listening = new Set<() => Promise<void>>();
 
   constructor(
     private readonly pool: pg.Pool,
+    /** How to open a connection of its own (a listener holds one outside the pool). */
+    private readonly connection: pg.ClientConfig,
     private readonly client?: pg.PoolClient,
   ) {}
 
@@ -41,7 +49,7 @@ class PostgresDb implements Db {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await fn(new PostgresDb(this.pool, client));
+      const result = await fn(new PostgresDb(this.pool, this.connection, client));
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -52,19 +60,70 @@ class PostgresDb implements Db {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  /**
+   * LISTEN on a connection of its own. A lost connection is opened again after a second, and
+   * `onNotify(null)` says that notifications may have been missed meanwhile.
+   */
+  async listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>> {
+    if (!CHANNEL_NAME.test(channel)) throw new DbError(`Invalid channel name: ${channel}`);
+    let stopped = false;
+    let current: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+
+    const open = async (): Promise<void> => {
+      const client = new pg.Client(this.connection);
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      // The 'end' that follows an error opens the connection again.
+      client.on('error', () => undefined);
+      client.on('end', () => {
+        if (stopped || current !== client) return;
+        current = undefined;
+        retry = setTimeout(reopen, RELISTEN_DELAY_MS);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw wrap(error);
+      }
+      current = client;
+    };
+    const reopen = () => {
+      if (stopped) return;
+      open().then(
+        () => onNotify(null),
+        () => (retry = setTimeout(reopen, RELISTEN_DELAY_MS)),
+      );
+    };
+
+    await open();
+    const stop = async () => {
+      stopped = true;
+      this.listening.delete(stop);
+      clearTimeout(retry);
+      await current?.end().catch(() => undefined);
+    };
+    this.listening.add(stop);
+    return stop;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.listening].map((stop) => stop()));
+    await this.pool.end();
   }
 }
 
 /** Connects to PostgreSQL; with `schema`, every connection works in that schema (created when missing). */
 export async function openPostgres(databaseUrl: string, schema?: string): Promise<Db> {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new DbError(`Invalid schema name: ${schema}`);
-  const pool = new pg.Pool({
+  const connection: pg.ClientConfig = {
     connectionString: databaseUrl,
-    max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: 10 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   try {
@@ -75,5 +134,5 @@ export async function openPostgres(databaseUrl: string, schema?: string): Promis
     const message = error instanceof Error ? error.message : String(error);
     throw new DbError(`Cannot connect to PostgreSQL (DATABASE_URL): ${message || (error as { code?: string }).code}`);
   }
-  return new PostgresDb(pool);
+  return new PostgresDb(pool, connection);
 }

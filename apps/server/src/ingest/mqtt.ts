@@ -21,6 +21,7 @@ import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { RECORD_LIMITS, type CommandMessage } from '@portal/core';
 import type { CommandSink, DeliveryService } from '../modules/delivery/delivery.service';
 import type { TelemetryService } from '../modules/telemetry/telemetry.service';
+import type { Db } from '../db/db';
 import type { IngestItem } from './batch';
 import { guardConnection, type ConnectionGuard, type MqttConnectionLimits } from './mqtt-guard';
 import { isOwnClientId } from './mqtt-rules';
@@ -293,7 +294,12 @@ export interface ExternalBrokerOptions {
   telemetry: TelemetryService;
   delivery: DeliveryService;
   log: FastifyBaseLogger;
+  /** The database's notifications (Db.listen): devices added, removed or changed plan on any instance. */
+  listen: Db['listen'];
 }
+
+/** The channel migration 027's trigger names a device on when it is added, removed or changes plan. */
+export const DEVICE_CHANNEL = 'portal_devices';
 
 type SendPacket = (
   packet: { cmd: string; messageId?: number },
@@ -305,6 +311,13 @@ type SendPacket = (
 interface Held {
   state: 'storing' | 'stored';
   puback: { cmd: string; messageId?: number } | null;
+}
+
+/** What holdPubacks gives: how many messages wait for their store and PUBACK, and when they last came. */
+export interface HeldPubacks {
+  unacknowledged(): number;
+  /** Date.now() of the last message handed over. */
+  lastMessageAt(): number;
 }
 
 /**
@@ -330,7 +343,7 @@ export function holdPubacks(
   store: (packet: IPublishPacket) => Promise<void>,
   onStoreError: (error: unknown) => void,
   maxUnacknowledged = MAX_UNACKNOWLEDGED_PER_CONNECTION,
-): void {
+): HeldPubacks {
   const internals = client as unknown as { _sendPacket: SendPacket };
   const send = internals._sendPacket.bind(client);
   /** Messages handed over and not yet acknowledged, in arrival order (this connection only). */
@@ -384,7 +397,9 @@ export function holdPubacks(
       },
     );
   };
+  let lastMessageAt = 0;
   client.handleMessage = (packet, callback) => {
+    lastMessageAt = Date.now();
     if (packet.qos !== 1 || packet.messageId === undefined) {
       store(packet).catch(onStoreError);
       return callback();
@@ -404,6 +419,33 @@ export function holdPubacks(
     cb?.();
     if (held === waiting[0] && held.state === 'stored') release();
   };
+  return { unacknowledged: () => waiting.length, lastMessageAt: () => lastMessageAt };
+}
+
+/** A graceful stop waits this long at most for the messages the broker had sent before the unsubscribe. */
+const DRAIN_LIMIT_MS = 10_000;
+/** ...and counts the connections drained once no message came for this long and none waits. */
+const DRAIN_QUIET_MS = 300;
+
+/**
+ * A graceful stop of the subscriber connections: unsubscribe (the broker sends the shares to the
+ * other instances from then on), store and acknowledge what had already been sent to these
+ * connections, then disconnect. A clean-session connection closed with messages unacknowledged
+ * would lose them: the broker discards a clean session's in-flight messages.
+ */
+async function drain(
+  connections: readonly { client: MqttClient; held: HeldPubacks }[],
+  topics: string[],
+): Promise<void> {
+  await Promise.all(connections.map(({ client }) => client.unsubscribeAsync(topics).catch(() => undefined)));
+  const deadline = Date.now() + DRAIN_LIMIT_MS;
+  const busy = () =>
+    connections.some(
+      ({ client, held }) =>
+        client.connected && (held.unacknowledged() > 0 || Date.now() - held.lastMessageAt() < DRAIN_QUIET_MS),
+    );
+  while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await Promise.all(connections.map(({ client }) => client.endAsync().catch(() => undefined)));
 }
 
 export async function connectExternalBroker(options: ExternalBrokerOptions): Promise<MqttIngest> {
@@ -421,18 +463,37 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
 
   /** Plan reads under way: the messages a device sends meanwhile wait for the same read. */
   const reading = new Map<string, Promise<IngestPlan | null>>();
+  /** Counts the device notifications: a read that one overtook is used once, not cached. */
+  let changes = 0;
+
+  // A device added, removed or moved to another plan on any instance is read afresh at its next
+  // message, so a device provisioned a moment ago is never taken for an unknown one.
+  const unlisten = await options.listen(DEVICE_CHANNEL, (deviceId) => {
+    changes += 1;
+    if (deviceId === null) {
+      plans.clear();
+      reading.clear();
+    } else {
+      plans.delete(deviceId);
+      reading.delete(deviceId);
+    }
+  });
 
   function planOf(deviceId: string): Promise<IngestPlan | null> {
     let read = reading.get(deviceId);
     if (!read) {
+      const before = changes;
       read = telemetry
         .ingestPlan(deviceId)
         .then((plan) => {
           if (plans.size >= 100_000) plans.clear();
-          plans.set(deviceId, { plan: plan && (plan.basic ? BASIC_PLAN : HOSTED_PLAN), until: Date.now() + 10_000 });
+          if (changes === before)
+            plans.set(deviceId, { plan: plan && (plan.basic ? BASIC_PLAN : HOSTED_PLAN), until: Date.now() + 10_000 });
           return plan;
         })
-        .finally(() => reading.delete(deviceId));
+        .finally(() => {
+          if (reading.get(deviceId) === read) reading.delete(deviceId);
+        });
       reading.set(deviceId, read);
     }
     return read;
@@ -452,6 +513,8 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
 
   const tag = randomBytes(4).toString('hex');
   const clients: MqttClient[] = [];
+  const connections: { client: MqttClient; held: HeldPubacks }[] = [];
+  const topics = ['data', 'diag', 'ack'].map((kind) => `$share/${options.shareGroup}/dev/+/${kind}`);
   const subscribe = async (i: number) => {
     const client = mqtt.connect(options.url, {
       // mqtt.js would format a debug line for every packet; the portal logs what matters itself.
@@ -480,23 +543,22 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       };
       return cached === undefined ? planOf(deviceId).then(handle) : handle(cached);
     };
-    holdPubacks(client, store, (error) => {
+    const held = holdPubacks(client, store, (error) => {
       log.error({ err: error }, 'MQTT message could not be stored; reconnecting to the broker');
     });
+    connections.push({ client, held });
     client.on('error', (error) => log.warn({ err: error }, 'External MQTT broker error'));
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
       client.once('error', reject);
     });
-    await client.subscribeAsync(
-      ['data', 'diag', 'ack'].map((kind) => `$share/${options.shareGroup}/dev/+/${kind}`),
-      { qos: 1 },
-    );
+    await client.subscribeAsync(topics, { qos: 1 });
   };
   try {
     await Promise.all(Array.from({ length: Math.max(1, options.connections) }, (_, i) => subscribe(i)));
   } catch (error) {
     await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
+    await unlisten();
     throw new Error(`Cannot use the MQTT broker at MQTT_URL: ${(error as Error).message}`);
   }
 
@@ -513,7 +575,8 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
     port: null,
     async close() {
       detach();
-      await Promise.all(clients.map((c) => c.endAsync().catch(() => undefined)));
+      await drain(connections, topics);
+      await unlisten();
     },
   };
 }

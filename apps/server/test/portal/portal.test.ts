@@ -137,6 +137,7 @@ describe('configuration', () => {
         'TRUST_PROXY',
         'BRAND_OVERRIDES',
         'RATE_LIMIT_PER_MINUTE',
+        'REDIS_URL',
         'MQTT_PORT',
         'MQTT_URL',
         'MQTT_SHARED_CONNECTIONS',
