@@ -37,9 +37,16 @@ import { claim, provision, type Provisioned } from '../device-helpers';
  * Tables that a refused request writes on purpose, so they are left out of the comparison:
  * - server_log: the device server log records refused device messages and acknowledgements;
  * - auth_attempts, sign_in_failures: failed sign-ins and reset requests are counted (lock-out, rate limits);
- * - device_claim_attempts: wrong setup passwords are counted (claim lock-out).
+ * - device_claim_attempts: wrong setup passwords are counted (claim lock-out);
+ * - rate_limit_counters: every request to a limited route counts, refused or not (request limits).
  */
-const EXCLUDED_TABLES = new Set(['server_log', 'auth_attempts', 'sign_in_failures', 'device_claim_attempts']);
+const EXCLUDED_TABLES = new Set([
+  'server_log',
+  'auth_attempts',
+  'sign_in_failures',
+  'device_claim_attempts',
+  'rate_limit_counters',
+]);
 /**
  * Columns a refused request moves on purpose: the session's sliding expiry (every signed-in
  * request), and the wrong-code counters of a multi-factor challenge and of an SMS enrolment (a
