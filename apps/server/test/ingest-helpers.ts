@@ -296,3 +296,19 @@ export async function expectDerivedMatchRecords(
   expect([...actual.contacts.keys()].sort()).toEqual([...expected.contacts.keys()].sort());
   for (const [id, ts] of expected.contacts) expect(Math.abs(actual.contacts.get(id)! - ts), id).toBeLessThan(5);
 }
+
+// ---------------------------------------------------------------- the external broker (Mosquitto)
+
+/** The external broker the MQTT_URL tests use (TEST_MQTT_URL, else the machine's Mosquitto). */
+export const EXTERNAL_MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+
+/** True when an MQTT broker answers at `url`. */
+export async function brokerReachable(url: string): Promise<boolean> {
+  try {
+    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000 });
+    await client.endAsync();
+    return true;
+  } catch {
+    return false;
+  }
+}

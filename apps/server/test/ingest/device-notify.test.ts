@@ -20,9 +20,9 @@ import {
   startPortalForTest,
   type TestPortal,
 } from '../helpers';
-import { until } from '../ingest-helpers';
+import { EXTERNAL_MQTT_URL, brokerReachable, until } from '../ingest-helpers';
 
-const EXTERNAL_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const EXTERNAL_URL = EXTERNAL_MQTT_URL;
 
 /** Collects what a channel says. */
 async function heard(db: Db): Promise<{ payloads: (string | null)[]; stop: () => Promise<void> }> {
@@ -99,16 +99,6 @@ await describeWhenPostgres('device notifications across instances on PostgreSQL'
     await stop();
   });
 });
-
-async function brokerReachable(url: string): Promise<boolean> {
-  try {
-    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000 });
-    await client.endAsync();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const withBroker = await brokerReachable(EXTERNAL_URL);
 

@@ -22,7 +22,7 @@ import {
   provision,
   signedInUser,
 } from '../device-helpers';
-import { closed, connectDevice, inbox, until } from '../ingest-helpers';
+import { EXTERNAL_MQTT_URL, brokerReachable, closed, connectDevice, inbox, until } from '../ingest-helpers';
 
 const NOT_FOUND = 'Device not found';
 const BAD_DEVICE = 'Invalid device credentials';
@@ -604,17 +604,7 @@ describe('MQTT configuration', () => {
 
 // ---------------------------------------------------------------- external broker (Mosquitto)
 
-const EXTERNAL_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-
-async function brokerReachable(url: string): Promise<boolean> {
-  try {
-    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000 });
-    await client.endAsync();
-    return true;
-  } catch {
-    return false;
-  }
-}
+const EXTERNAL_URL = EXTERNAL_MQTT_URL;
 
 if (await brokerReachable(EXTERNAL_URL)) {
   describe('ingest through an external broker (MQTT_URL)', () => {

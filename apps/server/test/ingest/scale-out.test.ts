@@ -17,20 +17,10 @@ import {
   startPortalForTest,
   type TestPortal,
 } from '../helpers';
-import { until } from '../ingest-helpers';
+import { EXTERNAL_MQTT_URL, brokerReachable, until } from '../ingest-helpers';
 
-const EXTERNAL_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const EXTERNAL_URL = EXTERNAL_MQTT_URL;
 const MESSAGES = 600;
-
-async function brokerReachable(url: string): Promise<boolean> {
-  try {
-    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000 });
-    await client.endAsync();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const withBroker = await brokerReachable(EXTERNAL_URL);
 
