@@ -51,10 +51,13 @@ const server = spawn(process.execPath, ['--max-semi-space-size=32', '--enable-so
 });
 
 // The demo fleet is a client of the running portal (its public API and its broker), in a process
-// of its own, on the ports the portal actually took (PORT=0 picks one).
+// of its own, on the ports the portal actually took (PORT=0 picks one). It is one thing per
+// installation: with DATABASE_URL (several instances may share it) no instance starts it; run
+// `npm run demo-fleet` once instead (README, 'Running several instances').
 let fleet = null;
+const startsFleet = !process.env.DATABASE_URL;
 server.on('message', (message) => {
-  if (message?.type !== 'portal-ready' || fleet) return;
+  if (message?.type !== 'portal-ready' || fleet || !startsFleet) return;
   const ports = {
     PORT: String(message.port),
     ...(message.mqttPort === null ? {} : { MQTT_PORT: String(message.mqttPort) }),

@@ -69,6 +69,8 @@ export async function startBenchPortal(store: Store, options: BenchPortalOptions
     DATA_DIR: dataDir ?? 'memory://',
     DATABASE_URL: databaseUrl,
     MQTT_URL: options.mqttUrl,
+    // The machine's Mosquitto allows anonymous clients; the benchmark's devices use it so.
+    MQTT_ALLOW_ANONYMOUS: 'true',
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
     WEB_DIST: '/nonexistent-web-dist',

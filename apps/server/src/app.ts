@@ -65,6 +65,7 @@ import { createDeliveryService, type DeliveryOptions, type DeliveryService } fro
 import { createDeviceLogService } from './modules/device-log/device-log.service';
 import { createDevicesService, type DevicesService } from './modules/devices/devices.service';
 import { createDeviceRegistry } from './modules/devices/devices.registry';
+import type { BrokerAccounts } from './ingest/broker-accounts';
 import { registerDevicesRoutes } from './modules/devices/devices.routes';
 import {
   createTelemetryService,
@@ -93,6 +94,8 @@ import { registerStaffRoutes } from './modules/staff/staff.routes';
 import { createProvisioningService } from './modules/provisioning/provisioning.service';
 import { registerProvisioningRoutes } from './modules/provisioning/provisioning.routes';
 import { registerIngestRoutes } from './ingest/http';
+import { createMqttAuthService, type MqttAuthHooksOptions } from './modules/mqtt-auth/mqtt-auth.service';
+import { registerMqttAuthRoutes } from './modules/mqtt-auth/mqtt-auth.routes';
 
 /** Default body limit of every route: the API takes small JSON bodies only. */
 export const BODY_LIMIT = 64 * 1024;
@@ -133,6 +136,10 @@ export interface AppOptions {
   billing?: Partial<BillingOptions & { provider: PaymentProviderId }>;
   /** The currency prices and revenue are in (CURRENCY); DEFAULT_CURRENCY by default. */
   currency?: string;
+  /** MQTT_AUTH_HOOK_SECRET and the portal's broker user: the HTTP hooks of an external broker; none when unset. */
+  mqttAuthHooks?: MqttAuthHooksOptions;
+  /** Device accounts at an external broker (MQTT_DEVICE_AUTH=dynsec); none by default. */
+  brokerAccounts?: BrokerAccounts;
 }
 
 export interface AppServices {
@@ -154,12 +161,14 @@ declare module 'fastify' {
 }
 
 const CODE_IN_PATH = /^(\/api\/auth\/(?:verify|reset)\/)[^/?#]+/;
+/** The broker hooks' secret when a broker sends it in the query (MQTT_AUTH_HOOK_SECRET). */
+const SECRET_IN_QUERY = /([?&]secret=)[^&#]*/g;
 
-/** Request log line: method, path (link codes masked), host and client address; never headers. */
+/** Request log line: method, path (link codes and secrets masked), host and client address; never headers. */
 function serializeRequest(request: { method: string; url: string; host?: string; ip?: string }) {
   return {
     method: request.method,
-    url: request.url.replace(CODE_IN_PATH, '$1[redacted]'),
+    url: request.url.replace(CODE_IN_PATH, '$1[redacted]').replace(SECRET_IN_QUERY, '$1[redacted]'),
     host: request.host,
     remoteAddress: request.ip,
   };
@@ -269,7 +278,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     deviceLog,
     ...(options.telemetry ? { options: options.telemetry } : {}),
   });
-  const registry = createDeviceRegistry({ db, clock });
+  const registry = createDeviceRegistry({ db, clock, brokerAccounts: options.brokerAccounts });
   const alerts = createAlertsService({
     db,
     clock,
@@ -389,10 +398,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSupportRoutes(app, support);
   registerBillingRoutes(app, billing);
   registerApiCredentialsRoutes(app, apiCredentials);
-  registerVirtualDevicesRoutes(app, createVirtualDevicesService({ db, clock, groups }));
+  registerVirtualDevicesRoutes(
+    app,
+    createVirtualDevicesService({ db, clock, groups, brokerAccounts: options.brokerAccounts }),
+  );
   registerStaffRoutes(app, staff);
   registerProvisioningRoutes(app, createProvisioningService({ db, clock }));
   await registerIngestRoutes(app, telemetry, delivery);
+  if (options.mqttAuthHooks) {
+    await registerMqttAuthRoutes(app, createMqttAuthService({ registry, options: options.mqttAuthHooks }));
+  }
 
   app.addHook('onClose', async () => {
     await telemetry.close();

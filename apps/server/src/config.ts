@@ -113,6 +113,30 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       'External MQTT broker, e.g. mqtt://broker:1883; the portal then subscribes with the shared subscription $share/portal/dev/+/data (and diag, ack) instead of running its own broker.',
   },
   {
+    name: 'MQTT_DEVICE_AUTH',
+    default: 'broker',
+    description:
+      "With MQTT_URL: who keeps the devices' broker accounts. `dynsec`: the portal creates each device's client (username = device id, password = its key) and a role allowing only its own topics in Mosquitto's dynamic security plugin, through $CONTROL/dynamic-security/v1 (the MQTT_URL user must be the plugin's admin; `npm run broker-sync` brings an existing broker in line). `broker`: the broker authenticates devices itself, e.g. by asking the portal (MQTT_AUTH_HOOK_SECRET).",
+  },
+  {
+    name: 'MQTT_ALLOW_ANONYMOUS',
+    default: 'false',
+    description:
+      'With MQTT_URL the portal refuses to start when a client without credentials can publish to dev/+/data at the broker (it tries once at start): any device could then be impersonated. `true` starts anyway (a broker on a closed network, tests).',
+  },
+  {
+    name: 'INSTANCE_ID',
+    default: '(unset: clean sessions)',
+    description:
+      "With MQTT_URL: this instance's name, unique among the instances and the same across its restarts (letters, digits, - and _, at most 40). Its subscriber connections then use persistent sessions with client ids portal-{INSTANCE_ID}-{n}, so a restart after a crash receives what the broker had sent and the instance had not acknowledged. Unset: clean sessions, and such messages are lost when an instance dies.",
+  },
+  {
+    name: 'MQTT_AUTH_HOOK_SECRET',
+    default: '(unset: no broker hooks)',
+    description:
+      "With MQTT_URL: a secret of 16-256 letters, digits, '-', '.', '_' or '~' (e.g. `openssl rand -hex 32`) that turns on the HTTP hooks an external broker asks who may connect, publish and subscribe (POST /api/mqtt-auth/...: mosquitto-go-auth, EMQX 5, VerneMQ webhooks), answered from the database by the embedded broker's rules: username = device id, password = device key, client id = the device id or the id, '-' and a suffix, its own topics only; MQTT_URL's user is the only superuser. Each call carries the secret as header x-portal-hook-secret or query ?secret=. Unset: the hooks answer 404.",
+  },
+  {
     name: 'MQTT_MAX_PACKET_BYTES',
     default: String(DEFAULT_MQTT_MAX_PACKET_BYTES),
     description: `Embedded broker: the largest MQTT packet accepted (at least ${MIN_MQTT_MAX_PACKET_BYTES}, room for a 64 kB record). A connection whose packet declares more is closed before its body is read, as is one that sends more than this before its CONNECT is accepted.`,
@@ -188,6 +212,11 @@ export interface Config {
   mqttPort: number;
   mqttUrl: string | undefined;
   mqttSharedConnections: number;
+  mqttDeviceAuth: 'broker' | 'dynsec';
+  mqttAllowAnonymous: boolean;
+  instanceId: string | undefined;
+  /** MQTT_AUTH_HOOK_SECRET: the broker HTTP hooks are on when set. */
+  mqttAuthHookSecret: string | undefined;
   mqttMaxPacketBytes: number;
   mqttConnectTimeoutMs: number;
   ingestHoldMs: number;
@@ -343,6 +372,25 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MQTT_SHARED_CONNECTIONS: wholeNumber(1, 1000, 128),
+  MQTT_DEVICE_AUTH: z.preprocess(
+    blankToUndefined,
+    z.enum(['broker', 'dynsec'], { message: 'must be broker or dynsec' }).default('broker'),
+  ),
+  MQTT_ALLOW_ANONYMOUS: z.preprocess(blankToUndefined, booleanText.default(false)),
+  INSTANCE_ID: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 letters, digits, - or _')
+      .optional(),
+  ),
+  MQTT_AUTH_HOOK_SECRET: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]{16,256}$/, "must be 16-256 letters, digits, '-', '.', '_' or '~'")
+      .optional(),
+  ),
   MQTT_MAX_PACKET_BYTES: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -396,6 +444,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
     mqttSharedConnections: e.MQTT_SHARED_CONNECTIONS,
+    mqttDeviceAuth: e.MQTT_DEVICE_AUTH,
+    mqttAllowAnonymous: e.MQTT_ALLOW_ANONYMOUS,
+    instanceId: e.INSTANCE_ID,
+    mqttAuthHookSecret: e.MQTT_AUTH_HOOK_SECRET,
     mqttMaxPacketBytes: e.MQTT_MAX_PACKET_BYTES,
     mqttConnectTimeoutMs: e.MQTT_CONNECT_TIMEOUT_MS,
     ingestHoldMs: e.INGEST_HOLD_MS,

@@ -22,5 +22,8 @@ export const conflict = (message: string) => new AppError(409, 'CONFLICT', messa
 export const rateLimited = (retryAfterSeconds?: number) =>
   new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, retryAfterSeconds);
 
+/** 503: a service the call needs (the MQTT broker's accounts) did not answer; nothing changed. */
+export const unavailable = (message: string) => new AppError(503, 'UNAVAILABLE', message);
+
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minutes and try again.';
 export const UNKNOWN_ERROR_MESSAGE = 'An unknown error occurred';

@@ -4,6 +4,9 @@ import { startPortal, type Portal } from './portal';
 import { DEMO_USER, STAFF_USER } from './seed';
 
 async function main(): Promise<void> {
+  // A closed output (a supervisor or terminal stopping the whole process group takes the reader
+  // of a pipe with it) must not end the process before its graceful stop: writes are dropped.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   let portal: Portal;
   try {
     const config = loadConfig();

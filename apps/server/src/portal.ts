@@ -10,7 +10,10 @@ import type { Config } from './config';
 import { openDatabase, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { seedDemo } from './seed';
+import { portalBrokerUser } from './modules/mqtt-auth/mqtt-auth.service';
 import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './ingest/mqtt';
+import { connectDynsec, type DynsecClient } from './ingest/broker-accounts';
+import { anonymousCanPublish, urlUsername } from './ingest/broker-check';
 
 export interface Portal {
   /** The address to open: PUBLIC_URL, else http://localhost:{port}. */
@@ -57,14 +60,54 @@ function listenError(error: unknown, variable: string, port: number): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/**
+ * Before an external broker is used: with MQTT_DEVICE_AUTH=dynsec, the connection that keeps the
+ * devices' accounts (and the portal user's own role); then, unless MQTT_ALLOW_ANONYMOUS, the
+ * check that a client without credentials cannot publish device data.
+ */
+async function prepareExternalBroker(config: Config, url: string): Promise<DynsecClient | undefined> {
+  let accounts: DynsecClient | undefined;
+  if (config.mqttDeviceAuth === 'dynsec') {
+    const user = urlUsername(url);
+    if (!user)
+      throw new Error(
+        "MQTT_DEVICE_AUTH=dynsec: MQTT_URL must name the dynamic security plugin's admin user (mqtt://user:password@host:port).",
+      );
+    accounts = await connectDynsec(url);
+    try {
+      await accounts.ensureServerRole(user);
+    } catch (error) {
+      await accounts.close();
+      throw error;
+    }
+  }
+  try {
+    if (!config.mqttAllowAnonymous && (await anonymousCanPublish(url)))
+      throw new Error(
+        "The MQTT broker at MQTT_URL lets a client without credentials publish to dev/+/data, so any device could be impersonated. Give the broker device authentication (README, 'Running several instances'), or set MQTT_ALLOW_ANONYMOUS=true to start anyway.",
+      );
+  } catch (error) {
+    await accounts?.close();
+    throw error;
+  }
+  return accounts;
+}
+
 export async function startPortal(config: Config, options: PortalOptions = {}): Promise<Portal> {
   const { dbSchema, mqttShareGroup, mqttConnections, ...appOptions } = options;
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: dbSchema });
   let app: FastifyInstance | undefined;
   let mqttIngest: MqttIngest | undefined;
+  let brokerAccounts: DynsecClient | undefined;
   try {
     await migrate(db);
+    if (config.mqttUrl) brokerAccounts = await prepareExternalBroker(config, config.mqttUrl);
     app = await buildApp({
+      ...(brokerAccounts ? { brokerAccounts } : {}),
+      // Before appOptions: a test gives the hooks a portal user without an MQTT_URL to connect to.
+      ...(config.mqttAuthHookSecret
+        ? { mqttAuthHooks: { secret: config.mqttAuthHookSecret, portalUser: portalBrokerUser(config.mqttUrl) } }
+        : {}),
       ...appOptions,
       telemetry: { derivedHoldMs: config.ingestHoldMs, ...appOptions.telemetry },
       db,
@@ -102,6 +145,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
         delivery,
         log: app.log,
         listen: (channel, onNotify) => db.listen(channel, onNotify),
+        instanceId: config.instanceId,
       });
     } else {
       try {
@@ -119,6 +163,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
     }
   } catch (error) {
     await mqttIngest?.close().catch(() => undefined);
+    await brokerAccounts?.close();
     await app?.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw error;
@@ -140,6 +185,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
         // Devices first (no new messages), then HTTP and the ingest queue, then the database.
         await mqtt.close().catch(() => undefined);
         await started.close();
+        await brokerAccounts?.close();
         await db.close();
       })();
       return closing;

@@ -128,6 +128,8 @@ export interface TestPortalOptions {
   /** An external MQTT broker instead of the embedded one, and its shared-subscription group. */
   mqttUrl?: string;
   mqttShareGroup?: string;
+  /** MQTT_AUTH_HOOK_SECRET: the broker HTTP hooks (/api/mqtt-auth/...) are registered. */
+  mqttAuthHookSecret?: string;
 }
 
 /** One answer a client received; route is the document's path template of the operation it reached. */
@@ -165,6 +167,8 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     PORT: '0',
     MQTT_PORT: '0',
     MQTT_URL: options.mqttUrl,
+    // The machine's Mosquitto allows anonymous clients (the private broker of issue 17 does not).
+    MQTT_ALLOW_ANONYMOUS: 'true',
     HOST: '127.0.0.1',
     DATA_DIR: 'memory://',
     DATABASE_URL: databaseUrl,
@@ -175,6 +179,7 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     WEB_DIST: options.webDist ?? '/nonexistent-web-dist',
     RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 10_000),
     MAP_TILE_URL: options.mapTileUrl,
+    MQTT_AUTH_HOOK_SECRET: options.mqttAuthHookSecret,
   });
   return startPortalForTest(
     config,

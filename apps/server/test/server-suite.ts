@@ -185,6 +185,15 @@ const ROUTES: [string, string][] = [
   ['delete', '/api/account/alert-phone'],
   ['post', '/api/account/alert-phone/confirm'],
   ['post', '/api/alerts/unsubscribe/{token}'],
+  // issue 17, the HTTP hooks of an external broker (with MQTT_AUTH_HOOK_SECRET)
+  ['post', '/api/mqtt-auth/go-auth/user'],
+  ['post', '/api/mqtt-auth/go-auth/superuser'],
+  ['post', '/api/mqtt-auth/go-auth/acl'],
+  ['post', '/api/mqtt-auth/emqx/authenticate'],
+  ['post', '/api/mqtt-auth/emqx/authorize'],
+  ['post', '/api/mqtt-auth/vernemq/auth_on_register'],
+  ['post', '/api/mqtt-auth/vernemq/auth_on_publish'],
+  ['post', '/api/mqtt-auth/vernemq/auth_on_subscribe'],
 ];
 
 interface BodyRoute {
@@ -304,7 +313,8 @@ export function describeServerSuite(dbKind: DbKind): void {
 
     beforeAll(async () => {
       mail = await startMailCatcher();
-      tp = await startTestPortal({ db: dbKind, smtpUrl: mail.url });
+      // With the broker hooks, so the document lists every route.
+      tp = await startTestPortal({ db: dbKind, smtpUrl: mail.url, mqttAuthHookSecret: 'suite-hook-secret-0123' });
     });
     afterAll(async () => {
       await tp?.close();

@@ -29,6 +29,7 @@ export * from './contracts/errors';
 export * from './contracts/fields';
 export * from './contracts/auth';
 export * from './contracts/system';
+export * from './contracts/mqtt-auth';
 export * from './contracts/device-record';
 export * from './contracts/devices';
 export * from './contracts/device-authoring';

@@ -23,6 +23,8 @@ import { openDatabase } from '../db/db';
 import { migrate } from '../db/migrate';
 import { systemClock } from '../clock';
 import { createDeviceRegistry } from '../modules/devices/devices.registry';
+import { connectDynsec, type DynsecClient } from '../ingest/broker-accounts';
+import { loadConfig } from '../config';
 import type { ProvisionedDevice } from '../modules/devices/devices.summary';
 
 const MAX_COUNT = 10_000;
@@ -109,9 +111,14 @@ function table(devices: ProvisionedDevice[]): string {
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   const db = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  let brokerAccounts: DynsecClient | undefined;
   try {
     await migrate(db);
-    const devices = createDeviceRegistry({ db, clock: systemClock });
+    // With MQTT_DEVICE_AUTH=dynsec each device's broker account is made with it, as the API does.
+    const config = loadConfig();
+    brokerAccounts =
+      config.mqttUrl && config.mqttDeviceAuth === 'dynsec' ? await connectDynsec(config.mqttUrl) : undefined;
+    const devices = createDeviceRegistry({ db, clock: systemClock, ...(brokerAccounts ? { brokerAccounts } : {}) });
     const body = ProvEditDeviceBodySchema.parse({ model: options.model, ...(options.fw ? { fw: options.fw } : {}) });
     const made: ProvisionedDevice[] = [];
     for (let attempts = 0; made.length < options.count; attempts += 1) {
@@ -139,6 +146,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    await brokerAccounts?.close();
     await db.close();
   }
 }

@@ -24,9 +24,7 @@ import type { TelemetryService } from '../modules/telemetry/telemetry.service';
 import type { Db } from '../db/db';
 import type { IngestItem } from './batch';
 import { guardConnection, type ConnectionGuard, type MqttConnectionLimits } from './mqtt-guard';
-import { isOwnClientId } from './mqtt-rules';
-
-const OWN_TOPIC = /^dev\/([^/]+)\/(data|diag|ack)$/;
+import { deviceMessageTopic, isOwnClientId } from './mqtt-rules';
 
 /** Through an external broker, a device counts as connected this long after its last message. */
 const SEEN_WINDOW_MS = 5 * 60_000;
@@ -159,8 +157,8 @@ export async function startEmbeddedBroker(options: {
     authorizePublish(client, packet, callback) {
       const session = client ? sessions.get(client) : undefined;
       if (!session) return callback(new Error('Not authenticated'));
-      const match = OWN_TOPIC.exec(packet.topic);
-      if (!match || match[1] !== session.deviceId) {
+      const message = deviceMessageTopic(packet.topic);
+      if (!message || message.deviceId !== session.deviceId) {
         telemetry
           .log(
             session.deviceId,
@@ -176,7 +174,7 @@ export async function startEmbeddedBroker(options: {
       handleDeviceMessage(
         services,
         session.deviceId,
-        match[2]!,
+        message.kind,
         Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
         session.basic,
       ).then(
@@ -296,6 +294,11 @@ export interface ExternalBrokerOptions {
   log: FastifyBaseLogger;
   /** The database's notifications (Db.listen): devices added, removed or changed plan on any instance. */
   listen: Db['listen'];
+  /**
+   * INSTANCE_ID: persistent subscriber sessions with client ids portal-{id}-{n}, so that what the
+   * broker had sent a killed instance comes again when it restarts. Unset: clean sessions.
+   */
+  instanceId?: string | undefined;
 }
 
 /** The channel migration 027's trigger names a device on when it is added, removed or changes plan. */
@@ -511,7 +514,8 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
     return at !== undefined && Date.now() - at < SEEN_WINDOW_MS;
   };
 
-  const tag = randomBytes(4).toString('hex');
+  const persistent = options.instanceId !== undefined;
+  const tag = options.instanceId ?? randomBytes(4).toString('hex');
   const clients: MqttClient[] = [];
   const connections: { client: MqttClient; held: HeldPubacks }[] = [];
   const topics = ['data', 'diag', 'ack'].map((kind) => `$share/${options.shareGroup}/dev/+/${kind}`);
@@ -520,16 +524,15 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       // mqtt.js would format a debug line for every packet; the portal logs what matters itself.
       log: () => undefined,
       clientId: `portal-${tag}-${i}`,
-      clean: true,
+      clean: !persistent,
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
     });
     clients.push(client);
     const store = (packet: IPublishPacket): Promise<void> => {
-      const match = OWN_TOPIC.exec(packet.topic);
-      if (!match) return Promise.resolve();
-      const deviceId = match[1]!;
-      const kind = match[2]!;
+      const message = deviceMessageTopic(packet.topic);
+      if (!message) return Promise.resolve();
+      const { deviceId, kind } = message;
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
       const cached = cachedPlan(deviceId, Date.now());
       const handle = (plan: IngestPlan | null): Promise<void> => {

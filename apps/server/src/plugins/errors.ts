@@ -29,6 +29,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Unsupported content type (send application/json)',
   429: 'Too many attempts',
   502: 'The mail server did not take the message',
+  503: 'The MQTT broker did not take the change; nothing was changed',
 };
 
 /** An error answer of a route's `schema.response`: { message, code } as JSON, with its description (OpenAPI). */

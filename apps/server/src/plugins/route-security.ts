@@ -7,8 +7,11 @@
  */
 import { isSessionOnlyPath } from '@portal/core';
 
-/** The security schemes of the document: the session cookie, and a device's key (ingest). */
-export type SecuritySchemeName = 'session' | 'deviceKey';
+/**
+ * The security schemes of the document: the session cookie, a device's key (ingest), and the
+ * secret an external broker's hooks carry (MQTT_AUTH_HOOK_SECRET).
+ */
+export type SecuritySchemeName = 'session' | 'deviceKey' | 'hookSecret';
 
 const guards = new WeakMap<object, SecuritySchemeName>();
 

@@ -11,7 +11,7 @@ import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fa
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { API_KEY_REQUESTS_PER_MINUTE } from '@portal/core';
+import { API_KEY_REQUESTS_PER_MINUTE, MQTT_AUTH_SECRET_HEADER, MQTT_AUTH_SECRET_QUERY } from '@portal/core';
 import { SESSION_COOKIE } from './auth';
 import { demandsCsrfHeader } from './csrf';
 import { errorResponses } from './errors';
@@ -39,16 +39,26 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'billing', description: 'Distributor tools' },
   { name: 'staff', description: 'Staff tools' },
   { name: 'ingest', description: 'What devices call, with their device key' },
+  {
+    name: 'mqtt-auth',
+    description:
+      'What an external MQTT broker asks (with MQTT_AUTH_HOOK_SECRET): may a client connect, publish, subscribe',
+  },
 ];
 
 type SecurityScheme =
-  | { type: 'apiKey'; in: 'cookie' | 'header'; name: string; description: string }
+  | { type: 'apiKey'; in: 'cookie' | 'header' | 'query'; name: string; description: string }
   | { type: 'http'; scheme: 'bearer'; description: string };
 
 /** The scheme offered beside the session on the calls an API key opens (route-security.ts, acceptsApiKey). */
 export const API_KEY_SCHEME = 'apiKey';
+/** The broker hooks' secret as a query parameter, offered beside the header (some brokers send no headers). */
+export const HOOK_SECRET_QUERY_SCHEME = 'hookSecretQuery';
 
-const SECURITY_SCHEMES: Record<SecuritySchemeName | typeof API_KEY_SCHEME, SecurityScheme> = {
+const SECURITY_SCHEMES: Record<
+  SecuritySchemeName | typeof API_KEY_SCHEME | typeof HOOK_SECRET_QUERY_SCHEME,
+  SecurityScheme
+> = {
   session: {
     type: 'apiKey',
     in: 'cookie',
@@ -60,6 +70,18 @@ const SECURITY_SCHEMES: Record<SecuritySchemeName | typeof API_KEY_SCHEME, Secur
     in: 'header',
     name: 'Authorization',
     description: "A device's key, as `Authorization: Device <key>`",
+  },
+  hookSecret: {
+    type: 'apiKey',
+    in: 'header',
+    name: MQTT_AUTH_SECRET_HEADER,
+    description: 'MQTT_AUTH_HOOK_SECRET, sent by the broker on each hook call',
+  },
+  [HOOK_SECRET_QUERY_SCHEME]: {
+    type: 'apiKey',
+    in: 'query',
+    name: MQTT_AUTH_SECRET_QUERY,
+    description: 'MQTT_AUTH_HOOK_SECRET in the hook URL, for brokers that send no headers (mosquitto-go-auth)',
   },
   [API_KEY_SCHEME]: {
     type: 'http',
@@ -127,6 +149,12 @@ function pluginErrorStatuses(route: RouteOptions, schema: FastifySchema, secured
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
 
+/** The schemes a guarded route also takes, each on its own: an API key beside the session, the hook secret's query form. */
+function alternativeSchemes(route: RouteOptions, security: SecuritySchemeName): Record<string, []>[] {
+  if (security === 'hookSecret') return [{ [HOOK_SECRET_QUERY_SCHEME]: [] }];
+  return acceptsApiKey(route) ? [{ [API_KEY_SCHEME]: [] }] : [];
+}
+
 const transform: SwaggerTransform = (input) => {
   const { route, schema } = input;
   if (!schema || (schema as { hide?: boolean }).hide) return jsonSchemaTransform(input);
@@ -141,7 +169,7 @@ const transform: SwaggerTransform = (input) => {
     url: out.url,
     schema: {
       operationId: operationIdOf(method, route.url),
-      security: security ? [{ [security]: [] }, ...(acceptsApiKey(route) ? [{ [API_KEY_SCHEME]: [] }] : [])] : [],
+      security: security ? [{ [security]: [] }, ...alternativeSchemes(route, security)] : [],
       ...out.schema,
     },
   };

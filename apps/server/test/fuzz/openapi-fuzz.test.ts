@@ -12,13 +12,18 @@
  * after each refused request as before it, except for the append-only logs that record a refusal
  * (EXCLUDED_TABLES) and the session's sliding expiry (EXCLUDED_COLUMNS).
  *
+ * The broker hooks (MQTT_AUTH_HOOK_SECRET, on here) get the hook secret, and bodies that name the
+ * device with its key, so requests reach their checks; they store nothing, and the EMQX hooks
+ * answer a refusal with 200 'deny' (any other status is 'ignore' to EMQX), so their text fields
+ * need not be refused with a 4xx.
+ *
  * Body fields are filled with a valid example built from the schema (BASE_BODIES where a rule of
  * the contract is not in the schema), so that each request is wrong in the fuzzed field only; the
  * example is proved valid first by sending it without a session, which validation answers before
  * the sign-in check (401, not 400).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNSTORABLE_TEXT_MESSAGE } from '@portal/core';
+import { MQTT_AUTH_SECRET_HEADER, UNSTORABLE_TEXT_MESSAGE } from '@portal/core';
 import { OPENAPI_PATH } from '../../src/plugins/swagger';
 import {
   describeWhenPostgres,
@@ -174,6 +179,49 @@ const BASE_BODIES: Record<string, (f: Fixture) => Json> = {
   'POST /api/ingest/{id}': (f) => ({ ts: f.nowS, note: 'ok', level: 1, events: [{ msg: 'hello' }] }),
   'POST /api/ingest/{id}/ack': () => ({ id: 1 }),
   'POST /api/group': () => ({ groupName: 'Fuzz group' }),
+  'POST /api/mqtt-auth/go-auth/user': (f) => ({
+    username: f.device.deviceid,
+    password: f.device.deviceKey,
+    clientid: f.device.deviceid,
+  }),
+  'POST /api/mqtt-auth/go-auth/acl': (f) => ({
+    username: f.device.deviceid,
+    clientid: f.device.deviceid,
+    topic: `dev/${f.device.deviceid}/data`,
+    acc: 2,
+  }),
+  'POST /api/mqtt-auth/emqx/authenticate': (f) => ({
+    username: f.device.deviceid,
+    password: f.device.deviceKey,
+    clientid: f.device.deviceid,
+  }),
+  'POST /api/mqtt-auth/emqx/authorize': (f) => ({
+    username: f.device.deviceid,
+    clientid: f.device.deviceid,
+    topic: `dev/${f.device.deviceid}/data`,
+    action: 'publish',
+  }),
+  'POST /api/mqtt-auth/vernemq/auth_on_register': (f) => ({
+    username: f.device.deviceid,
+    password: f.device.deviceKey,
+    client_id: f.device.deviceid,
+    mountpoint: '',
+    clean_session: true,
+  }),
+  'POST /api/mqtt-auth/vernemq/auth_on_publish': (f) => ({
+    username: f.device.deviceid,
+    client_id: f.device.deviceid,
+    mountpoint: '',
+    qos: 1,
+    topic: `dev/${f.device.deviceid}/data`,
+    retain: false,
+  }),
+  'POST /api/mqtt-auth/vernemq/auth_on_subscribe': (f) => ({
+    username: f.device.deviceid,
+    client_id: f.device.deviceid,
+    mountpoint: '',
+    topics: [{ topic: `dev/${f.device.deviceid}/cmd`, qos: 1 }],
+  }),
   'POST /api/billing-update-subscription': (f) => ({ deviceList: [f.device.deviceid], subscription: 'monthly' }),
   'POST /api/billing-update-plan': (f) => ({ deviceid: f.device.deviceid, plan: 'Hosted' }),
   'POST /api/distributors': () => ({
@@ -230,6 +278,9 @@ const BODY_SCHEMAS: Record<string, Schema> = {
 
 /** Texts tried, in order, for a string field with a pattern. */
 const PATTERN_SAMPLES = ['SFW003-1.0.0', 'ABCDEFGH1', 'Prov.Test', 'fuzz.bin', '123456', '+61412345678', 'abc'];
+
+/** MQTT_AUTH_HOOK_SECRET of the fuzzed portal: its broker hooks exist, and get it. */
+const HOOK_SECRET = 'fuzz-hook-secret-0123456789';
 
 /** Operations that end the caller's session when they succeed: each of their requests gets a fresh one. */
 const SESSION_ENDING = new Set(['POST /api/auth/logout']);
@@ -468,10 +519,20 @@ function readOperations(doc: {
 /** Addresses that need no credentials, for a document that does not state each operation's security. */
 const PUBLIC_PATHS = /^\/api\/(auth\/(?!session)|client-errors|health|map-tiles)/;
 
+/**
+ * Whether the operation must refuse (4xx) unstorable text in a body field: not device ingest (the
+ * record rules drop a bad field and keep the rest), not the broker hooks (they store nothing).
+ */
+function refusesUnstorableText(op: Operation): boolean {
+  const scheme = schemeOf(op);
+  return scheme !== 'deviceKey' && scheme !== 'hookSecret';
+}
+
 /** The credentials an operation takes: its security requirement, else what its address says. */
-function schemeOf(op: Operation): 'session' | 'deviceKey' | null {
+function schemeOf(op: Operation): 'session' | 'deviceKey' | 'hookSecret' | null {
   if (op.security === 'deviceKey' || (op.security === undefined && op.path.startsWith('/api/ingest/')))
     return 'deviceKey';
+  if (op.security === 'hookSecret') return 'hookSecret';
   if (op.security === undefined) return PUBLIC_PATHS.test(op.path) ? null : 'session';
   return op.security === null ? null : 'session';
 }
@@ -487,7 +548,7 @@ function describeFuzz(kind: DbKind) {
     let snapshotSql: string;
 
     beforeAll(async () => {
-      tp = await startTestPortal({ db: kind, seed: false });
+      tp = await startTestPortal({ db: kind, seed: false, mqttAuthHookSecret: HOOK_SECRET });
       const user = await makeUser(tp, { userGroups: ['senquip_admin', 'distributors'] });
       staffLogin = user;
       staff = await signedIn(tp, user);
@@ -675,13 +736,13 @@ function describeFuzz(kind: DbKind) {
             kind: `${at}: U+0000`,
             url: plain,
             body: withValue(reader, fixture, body, leaf, `${valid}${NUL}`),
-            mustRefuse: schemeOf(op) !== 'deviceKey',
+            mustRefuse: refusesUnstorableText(op),
           });
           out.push({
             kind: `${at}: lone surrogate`,
             url: plain,
             body: withValue(reader, fixture, body, leaf, `${valid.slice(0, 1)}${LONE}${valid.slice(1)}`),
-            mustRefuse: schemeOf(op) !== 'deviceKey',
+            mustRefuse: refusesUnstorableText(op),
           });
           if (!big) {
             big = true;
@@ -722,6 +783,7 @@ function describeFuzz(kind: DbKind) {
     async function send(op: Operation, client: ApiClient | null, r: FuzzRequest): Promise<Answer> {
       const headers: Record<string, string> = {};
       if (schemeOf(op) === 'deviceKey') headers.authorization = `Device ${fixture.device.deviceKey}`;
+      else if (schemeOf(op) === 'hookSecret') headers[MQTT_AUTH_SECRET_HEADER] = HOOK_SECRET;
       else if (op.method !== 'GET') headers['x-requested-with'] = 'portal';
       const cookie = client?.cookieHeader();
       if (cookie) headers.cookie = cookie;

@@ -115,7 +115,7 @@ await describeWhenPostgres('a device provisioned on one instance is taken at onc
     // broker of its own on a free port) provisions.
     // Debug logs: the test waits for the line saying the early message was ignored.
     ingesting = await startPortalForTest(
-      quietTestConfig({ DATABASE_URL: url, MQTT_URL: EXTERNAL_URL, LOG_LEVEL: 'debug' }),
+      quietTestConfig({ DATABASE_URL: url, MQTT_URL: EXTERNAL_URL, MQTT_ALLOW_ANONYMOUS: 'true', LOG_LEVEL: 'debug' }),
       {
         dbSchema: schema,
         mqttShareGroup: `notify${randomBytes(4).toString('hex')}`,

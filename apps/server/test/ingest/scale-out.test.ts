@@ -34,7 +34,7 @@ await describeWhenPostgres('two instances behind one external broker', () => {
   beforeAll(async () => {
     if (!withBroker) return;
     url = (await findPostgres())!;
-    const config = quietTestConfig({ DATABASE_URL: url, MQTT_URL: EXTERNAL_URL });
+    const config = quietTestConfig({ DATABASE_URL: url, MQTT_URL: EXTERNAL_URL, MQTT_ALLOW_ANONYMOUS: 'true' });
     first = await startPortalForTest(config, { dbSchema: schema, mqttShareGroup: shareGroup, mqttConnections: 2 });
     second = await startPortalForTest(config, { dbSchema: schema, mqttShareGroup: shareGroup, mqttConnections: 2 });
   });

@@ -23,7 +23,12 @@ export interface DocumentedApp {
 /** The app, ready; `addRoutes` may add routes first (test-only routes appear in the document too). */
 export async function buildDocumentedApp(addRoutes?: (app: FastifyInstance) => void): Promise<DocumentedApp> {
   const db = await openPglite('memory://');
-  const app = await buildApp({ db, logLevel: 'silent' });
+  // With the broker hooks, which only MQTT_AUTH_HOOK_SECRET turns on: every route is in the document.
+  const app = await buildApp({
+    db,
+    logLevel: 'silent',
+    mqttAuthHooks: { secret: 'document-hook-secret', portalUser: null },
+  });
   addRoutes?.(app);
   await app.ready();
   return {

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'MFA_CODE_USED',
   'MFA_NOT_ALLOWED',
   'CODE_INVALID',
+  'UNAVAILABLE',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

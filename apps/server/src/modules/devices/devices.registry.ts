@@ -3,6 +3,7 @@
  * password checks, contact times, reported firmware and the pending config. Created before the
  * modules that need it (telemetry, device config, the devices service), so wiring stays one-way.
  */
+import { giveBrokerAccount, NO_BROKER_ACCOUNTS, type BrokerAccounts } from '../../ingest/broker-accounts';
 import {
   DEFAULT_FIRMWARE,
   isDeviceRouteId,
@@ -24,8 +25,9 @@ import {
   type ProvisionedDevice,
 } from './devices.summary';
 
-export function createDeviceRegistry(deps: { db: Db; clock: Clock }) {
+export function createDeviceRegistry(deps: { db: Db; clock: Clock; brokerAccounts?: BrokerAccounts }) {
   const { db, clock } = deps;
+  const accounts = deps.brokerAccounts ?? NO_BROKER_ACCOUNTS;
   let dummyKeyHash: string | undefined;
 
   return {
@@ -42,6 +44,8 @@ export function createDeviceRegistry(deps: { db: Db; clock: Clock }) {
       const inserted = await db.transaction(async (tx) => {
         if (!(await repo.insertDevice(tx, { ...device, createdAt: now }))) return false;
         await repo.insertProvLog(tx, id, `Provisioned: ${body.model} ${fw}`, author, now);
+        // The broker's account before the commit: refused, and the device is not made either.
+        await giveBrokerAccount(accounts, id, deviceKey);
         return true;
       });
       if (!inserted) return null;

@@ -62,6 +62,12 @@ export async function findDevice(db: Db, id: string, forUpdate = false): Promise
   return rows[0] ?? null;
 }
 
+/** Every device id (broker-sync compares them with the broker's accounts). */
+export async function listDeviceIds(db: Db): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM devices ORDER BY id');
+  return rows.map((row) => row.id);
+}
+
 export async function findKeyHash(db: Db, id: string): Promise<string | null> {
   const rows = await db.query<{ key_hash: string }>('SELECT key_hash FROM devices WHERE id = $1', [id]);
   return rows[0]?.key_hash ?? null;

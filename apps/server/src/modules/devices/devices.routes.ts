@@ -64,7 +64,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         summary: 'Create a device (answers its setup password and device key, once) or edit it',
         params: DeviceIdParamsSchema,
         body: ProvEditDeviceBodySchema,
-        response: { 200: ProvDeviceSchema, 201: ProvDeviceSchema, ...errorResponses(400, 401, 403, 409) },
+        response: { 200: ProvDeviceSchema, 201: ProvDeviceSchema, ...errorResponses(400, 401, 403, 409, 503) },
       },
     },
     async (request, reply) => {

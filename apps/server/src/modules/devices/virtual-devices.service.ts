@@ -5,6 +5,7 @@
  * and its trial starts, as for the first user to add a real device; everything else (pages, groups,
  * sharing, data) is a device's like any other.
  */
+import { giveBrokerAccount, NO_BROKER_ACCOUNTS, type BrokerAccounts } from '../../ingest/broker-accounts';
 import {
   DEFAULT_FIRMWARE,
   DEVICE_ID_ALPHABET,
@@ -31,7 +32,12 @@ export const VIRTUAL_DEVICE_DEFAULT_MODEL: DeviceModel = 'ORB-C1';
 /** New ids drawn before giving up (a clash among 36^7 ids is rare). */
 const ID_ATTEMPTS = 5;
 
-export function createVirtualDevicesService(deps: { db: Db; clock: Clock; groups: GroupsService }) {
+export function createVirtualDevicesService(deps: {
+  db: Db;
+  clock: Clock;
+  groups: GroupsService;
+  brokerAccounts?: BrokerAccounts;
+}) {
   const { db, clock, groups } = deps;
 
   return {
@@ -72,6 +78,7 @@ export function createVirtualDevicesService(deps: { db: Db; clock: Clock; groups
           await devicesRepo.updateSettings(tx, id, { portalName: body.name });
           await devicesRepo.upsertGrant(tx, id, user.id, 'ADMIN', now);
           await devicesRepo.startTrial(tx, id, now.getTime() / 1000, false);
+          await giveBrokerAccount(deps.brokerAccounts ?? NO_BROKER_ACCOUNTS, id, deviceKey);
           if (body.groupid !== undefined) {
             await groups.placeClaimed(tx, user, body.groupid, id, `Added virtual device ${id}`);
           }
