@@ -1,7 +1,8 @@
 /**
  * The device side of the ingest benchmark, in its own process (so publishing does not share the
  * portal's event loop): one MQTT connection per device, QoS 1, at most `window` unacknowledged
- * publishes per connection. Driven by the parent over IPC: setup -> ready, go -> done, close.
+ * publishes per connection. Driven by the parent over IPC: setup -> ready, go -> done, close;
+ * `stop` (no answer) during a go ends it early: no new publishes, done once those in flight settle.
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { RecordSource } from './records';
@@ -35,6 +36,7 @@ const nowMs = () => performance.timeOrigin + performance.now();
 let setup: PublisherSetup | null = null;
 let clients: MqttClient[] = [];
 let payloads: Buffer[][] = [];
+let stopping = false;
 
 function send(message: unknown): void {
   process.send?.(message);
@@ -72,6 +74,7 @@ async function publishAll(s: PublisherSetup): Promise<PublisherDone> {
   let errors = 0;
   let firstError: string | null = null;
   firstPublishAt = nowMs();
+  stopping = false;
   await Promise.all(
     clients.map(
       (client, i) =>
@@ -81,7 +84,7 @@ async function publishAll(s: PublisherSetup): Promise<PublisherDone> {
           let sent = 0;
           let done = 0;
           const pump = () => {
-            while (sent < list.length && sent - done < s.window) {
+            while (!stopping && sent < list.length && sent - done < s.window) {
               const payload = list[sent++]!;
               client.publish(topic, payload, { qos: 1 }, (error) => {
                 done += 1;
@@ -92,7 +95,7 @@ async function publishAll(s: PublisherSetup): Promise<PublisherDone> {
                   acked += 1;
                   lastAckAt = nowMs();
                 }
-                if (done === list.length) resolve();
+                if (done === list.length || (stopping && done === sent)) resolve();
                 else pump();
               });
             }
@@ -112,6 +115,8 @@ process.on('message', (message: { type: string } & Partial<PublisherSetup>) => {
       send({ type: 'ready' });
     } else if (message.type === 'go' && setup) {
       send(await publishAll(setup));
+    } else if (message.type === 'stop') {
+      stopping = true;
     } else if (message.type === 'close') {
       await Promise.all(clients.map((c) => c?.endAsync().catch(() => undefined)));
       process.exit(0);

@@ -57,7 +57,8 @@ const nowMs = () => performance.timeOrigin + performance.now();
 
 // ---------------------------------------------------------------- publisher process
 
-class Publisher {
+/** The publisher child process (ingest-publisher.ts), driven over IPC. */
+export class Publisher {
   private readonly child: ChildProcess;
   private readonly waiting: ((message: { type: string } & Record<string, unknown>) => void)[] = [];
   constructor() {
@@ -84,8 +85,13 @@ class Publisher {
     if (answer.type !== 'done') throw new Error(`publisher failed: ${answer.message}`);
     return answer;
   }
+  /** Ends a running go() early: it resolves once the publishes in flight are acknowledged. */
+  stop(): void {
+    this.child.send({ type: 'stop' });
+  }
   close(): Promise<void> {
     return new Promise((resolve) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) return resolve();
       this.child.once('exit', () => resolve());
       this.child.send({ type: 'close' });
       setTimeout(() => this.child.kill(), 10_000).unref();

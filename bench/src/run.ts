@@ -13,6 +13,7 @@ import { dashboard } from './dashboard';
 import { groupMetrics } from './group-metrics';
 import { homeMap } from './home-map';
 import { dashboardEdit } from './dashboard-edit';
+import { scaleOut } from './scale-out';
 
 export interface BenchResult {
   name: string;
@@ -38,6 +39,7 @@ const BENCHES: Record<string, () => Promise<BenchResult[]>> = {
   'group-metrics': groupMetrics,
   'home-map': homeMap,
   'dashboard-edit': dashboardEdit,
+  'scale-out': scaleOut,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== '--');

@@ -4,28 +4,23 @@
  * authenticated by the dynamic security plugin that the portal keeps). Each instance has its
  * INSTANCE_ID, so its subscriber sessions are persistent.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { findPostgres } from '../helpers';
 import { privateBrokerAvailable, startPrivateBroker, type PrivateBroker } from '../private-broker';
 import { until } from '../ingest-helpers';
-
-const ROOT = join(import.meta.dirname, '../../../..');
-const MAIN = join(ROOT, 'apps/server/src/main.ts');
-const STAFF = { email: 'staff@portal.local', password: 'staff-portal-2026' };
-const DEMO = { email: 'demo@portal.local', password: 'demo-portal-2026' };
-
-interface Instance {
-  name: string;
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
+import {
+  createDatabase,
+  DEMO,
+  killInstance,
+  provisionDevice,
+  signIn,
+  STAFF,
+  startInstance as startPortalInstance,
+  type Instance,
+  type TempDatabase,
+} from '../instances';
 
 const usable = privateBrokerAvailable() && (await findPostgres()) !== null;
 if (!usable && process.env.REQUIRE_SERVICES === '1')
@@ -33,81 +28,21 @@ if (!usable && process.env.REQUIRE_SERVICES === '1')
 
 describe.skipIf(!usable)('several instances on PostgreSQL behind Mosquitto with device authentication', () => {
   let broker: PrivateBroker;
-  let databaseUrl: string;
-  let adminUrl: string;
-  const database = `t_multi_${randomBytes(5).toString('hex')}`;
+  let database: TempDatabase | undefined;
   const instances = new Map<string, Instance>();
   let db: pg.Client;
 
   async function startInstance(name: string): Promise<Instance> {
-    let text = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      cwd: ROOT,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        MQTT_URL: broker.portalUrl,
-        MQTT_DEVICE_AUTH: 'dynsec',
-        INSTANCE_ID: name,
-        MQTT_SHARED_CONNECTIONS: '4',
-        INGEST_HOLD_MS: '0',
-        SEED_DEMO: 'true',
-        LOG_LEVEL: 'info',
-        WEB_DIST: '/nonexistent-web-dist',
-        DATA_DIR: 'memory://',
-      },
-    });
-    child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const port = await new Promise<number>((resolve, reject) => {
-      child.on('message', (message: { type?: string; port?: number }) => {
-        if (message.type === 'portal-ready') resolve(message.port!);
-      });
-      void exited.then((code) => reject(new Error(`${name} exited with ${code}: ${text}`)));
-    });
-    const instance = { name, child, base: `http://127.0.0.1:${port}`, output: () => text, exited };
+    const instance = await startPortalInstance({ name, databaseUrl: database!.url, mqttUrl: broker.portalUrl });
     instances.set(name, instance);
     return instance;
-  }
-
-  /** A signed-in API client of one instance. */
-  async function signIn(instance: Instance, account: { email: string; password: string }) {
-    const call = (method: string, path: string, body?: unknown, cookie = '') =>
-      fetch(`${instance.base}${path}`, {
-        method,
-        headers: {
-          'x-requested-with': 'portal',
-          ...(cookie ? { cookie } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    const login = await call('POST', '/api/auth/login', account);
-    expect(login.status, await login.clone().text()).toBe(200);
-    const cookie = login.headers
-      .getSetCookie()
-      .map((line) => line.split(';')[0])
-      .join('; ');
-    return async (method: string, path: string, body?: unknown) => {
-      const answer = await call(method, path, body, cookie);
-      const text = await answer.text();
-      return { status: answer.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
-    };
   }
 
   let staffOnA: Awaited<ReturnType<typeof signIn>>;
   /** Provisions a device through `instance` (staff); answers its key and setup password. */
   async function provisionOn(instance: Instance) {
     const api = instance.name === 'a' ? staffOnA : await signIn(instance, STAFF);
-    const id = `MI${randomBytes(4).toString('hex').toUpperCase().slice(0, 7)}`;
-    const made = await api('POST', `/api/prov-portal-edit-device/${id}`, { model: 'ORB-C1' });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    return { id, key: made.body!.deviceKey as string, setupPassword: made.body!.setupPassword as string };
+    return provisionDevice(api);
   }
 
   const stored = async (id: string): Promise<number> =>
@@ -118,13 +53,8 @@ describe.skipIf(!usable)('several instances on PostgreSQL behind Mosquitto with 
 
   beforeAll(async () => {
     broker = await startPrivateBroker({ verbose: true });
-    adminUrl = (await findPostgres())!;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${database}`);
-    db = new pg.Client({ connectionString: databaseUrl });
+    database = await createDatabase((await findPostgres())!, 't_multi');
+    db = new pg.Client({ connectionString: database.url });
     await db.connect();
     // One after the other: the first one migrates and seeds.
     await startInstance('a');
@@ -133,17 +63,9 @@ describe.skipIf(!usable)('several instances on PostgreSQL behind Mosquitto with 
   }, 120_000);
 
   afterAll(async () => {
-    for (const instance of instances.values()) {
-      if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
-      await instance.exited;
-    }
+    for (const instance of instances.values()) await killInstance(instance);
     await db?.end();
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
-      await admin.end();
-    }
+    await database?.drop();
     await broker?.stop();
   }, 60_000);
 
