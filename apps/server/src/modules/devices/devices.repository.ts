@@ -87,13 +87,20 @@ export async function updateProvisioning(
   ]);
 }
 
-/** Moves each device's last contact forward to its given time (epoch seconds); never back. */
+/**
+ * Moves each device's last contact forward to its given time (epoch seconds); never back. The
+ * rows are locked in id order (as every ingest upsert takes its rows in key order), so two
+ * instances' batches over the same devices wait for each other instead of deadlocking.
+ */
 export async function markContacts(db: Db, contacts: ReadonlyMap<string, number>): Promise<void> {
+  const sorted = [...contacts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await db.query(
-    `UPDATE devices d SET last_contact = c.ts
-       FROM unnest($1::text[], $2::double precision[]) AS c(id, ts)
-      WHERE d.id = c.id AND (d.last_contact IS NULL OR d.last_contact < c.ts)`,
-    [[...contacts.keys()], [...contacts.values()]],
+    `WITH c AS (SELECT * FROM unnest($1::text[], $2::double precision[]) AS c(id, ts)),
+     locked AS (SELECT d.id FROM devices d JOIN c ON d.id = c.id
+                 WHERE d.last_contact IS NULL OR d.last_contact < c.ts ORDER BY d.id FOR UPDATE OF d)
+     UPDATE devices d SET last_contact = c.ts FROM c, locked
+      WHERE d.id = c.id AND locked.id = c.id AND (d.last_contact IS NULL OR d.last_contact < c.ts)`,
+    [sorted.map(([id]) => id), sorted.map(([, ts]) => ts)],
   );
 }
 

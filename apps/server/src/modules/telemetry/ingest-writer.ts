@@ -167,6 +167,11 @@ export function createIngestWriter(deps: {
     const store = async (tx: Db) => {
       fresh = [];
       contacts.clear();
+      // Every device whose versioned rows this transaction writes, locked first and in order.
+      if (!single) {
+        const devicesWritten = batch.candidates.map((c) => c.deviceId);
+        await repo.lockDeviceData(tx, writeHeld ? [...devicesWritten, ...held.deviceIds()] : devicesWritten);
+      }
       const newest = basic.size > 0 ? await repo.newestRecordTimes(tx, [...basic]) : new Map<string, number>();
       // A record twice in the batch is stored once: the later copies are duplicates.
       const seen = new Map<string, Set<number>>();
@@ -271,6 +276,7 @@ export function createIngestWriter(deps: {
     if (held.isEmpty || options.neverWriteDerived) return;
     try {
       await db.transaction(async (tx) => {
+        await repo.lockDeviceData(tx, held.deviceIds());
         await writeDerived(tx, held);
         if (heldMark !== null) await repo.updateUnflushedSince(tx, null);
       });

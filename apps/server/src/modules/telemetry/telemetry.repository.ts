@@ -19,7 +19,7 @@ const EVENT_COUNT_UPSERT = (table: 'event_hour' | 'event_day', seconds: number) 
        SELECT device_id, (floor(ts / ${seconds}) * ${seconds})::integer,
               count(*) FILTER (WHERE level = 'info')::integer, count(*) FILTER (WHERE level = 'alert')::integer,
               count(*) FILTER (WHERE level = 'warning')::integer, count(*) FILTER (WHERE level = 'alarm')::integer
-         FROM evs GROUP BY 1, 2
+         FROM evs GROUP BY 1, 2 ORDER BY 1, 2
        ON CONFLICT (device_id, bucket) DO UPDATE SET ${EVENT_COUNT_MERGE}`;
 
 /** Newest event messages kept per device in event_newest (core GROUP_DATA_MESSAGES_MAX). */
@@ -40,7 +40,7 @@ export const EVENT_MESSAGE_JSON = `('{"ts":' || ts::text || ',"topic":' || coale
  * device lose nothing.
  */
 const EVENT_NEWEST_MERGE = (src: string) =>
-  `INSERT INTO event_newest AS n (device_id, ts, ids, items) SELECT device_id, ts, ids, items FROM ${src}
+  `INSERT INTO event_newest AS n (device_id, ts, ids, items) SELECT device_id, ts, ids, items FROM ${src} ORDER BY device_id
        ON CONFLICT (device_id) DO UPDATE SET (ts, ids, items) = (
          SELECT (array_agg(t ORDER BY t DESC, i DESC))[1:${EVENT_NEWEST_MAX}],
                 (array_agg(i ORDER BY t DESC, i DESC))[1:${EVENT_NEWEST_MAX}],
@@ -67,6 +67,7 @@ export async function insertRecords(
        INSERT INTO records (device_id, ts, received_at, data)
        SELECT device_id, ts, received_at, data
          FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, ts double precision, received_at timestamptz, data jsonb)
+        ORDER BY device_id, ts
        ON CONFLICT (device_id, ts) DO NOTHING
        RETURNING device_id, ts
      ), ${
@@ -126,6 +127,10 @@ const rollupMerged = (bucketExpr: string, src: string) =>
  * Adds hourly aggregates to the hourly rollups and, in the same statement, to the daily ones
  * (the hours grouped by UTC day), so every writer keeps both. Rows must be unique per
  * (device_id, key, bucket): merge them first.
+ *
+ * Every ingest upsert takes its rows in key order (ORDER BY): two instances writing the same
+ * devices' rows then wait for each other rather than deadlock (which PostgreSQL breaks after
+ * deadlock_timeout, a second, by failing one batch).
  */
 export async function upsertRollups(db: Db, rows: RollupRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -135,10 +140,10 @@ export async function upsertRollups(db: Db, rows: RollupRow[]): Promise<void> {
               min double precision, max double precision, sum double precision, first double precision,
               last double precision, first_ts double precision, last_ts double precision)
      ), hourly AS (
-       INSERT INTO rollup_hour AS r (${ROLLUP_COLUMNS}) SELECT ${ROLLUP_COLUMNS} FROM x
+       INSERT INTO rollup_hour AS r (${ROLLUP_COLUMNS}) SELECT ${ROLLUP_COLUMNS} FROM x ORDER BY device_id, key, bucket
        ON CONFLICT (device_id, key, bucket) DO UPDATE SET ${ROLLUP_MERGE}
      )
-     INSERT INTO rollup_day AS r (${ROLLUP_COLUMNS}) ${rollupMerged('bucket / 86400 * 86400', 'x')}
+     INSERT INTO rollup_day AS r (${ROLLUP_COLUMNS}) ${rollupMerged('bucket / 86400 * 86400', 'x')} ORDER BY 1, 2, 3
      ON CONFLICT (device_id, key, bucket) DO UPDATE SET ${ROLLUP_MERGE}`,
     [JSON.stringify(rows)],
   );
@@ -151,6 +156,7 @@ export async function upsertLatest(db: Db, rows: LatestRow[]): Promise<void> {
     `INSERT INTO latest AS l (device_id, key, value, ts)
      SELECT device_id, key, value, ts
        FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, key text, value jsonb, ts double precision)
+      ORDER BY device_id, key
      ON CONFLICT (device_id, key) DO UPDATE SET value = excluded.value, ts = excluded.ts
        WHERE excluded.ts >= l.ts`,
     [JSON.stringify(rows)],
@@ -164,6 +170,7 @@ export async function upsertBusMessages(db: Db, rows: BusMessageRow[]): Promise<
     `INSERT INTO bus_messages AS b (device_id, bus, pgn, source, ts, dm1)
      SELECT device_id, bus, pgn, source, ts, dm1
        FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, bus smallint, pgn integer, source smallint, ts double precision, dm1 jsonb)
+      ORDER BY device_id, bus, pgn, source
      ON CONFLICT (device_id, bus, pgn, source) DO UPDATE SET ts = excluded.ts, dm1 = excluded.dm1
        WHERE excluded.ts >= b.ts`,
     [JSON.stringify(rows)],
@@ -729,6 +736,23 @@ export async function selectUnflushedSince(db: Db): Promise<Date | null> {
   );
   const value = rows[0]?.unflushed_since ?? null;
   return value === null ? null : new Date(value);
+}
+
+/**
+ * Takes the data-version rows of every device a transaction will write, in id order, before its
+ * first write (and moves their versions, as the triggers would): transactions of several
+ * instances over overlapping devices then wait for each other instead of deadlocking.
+ */
+export async function lockDeviceData(db: Db, deviceIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(deviceIds)].sort();
+  if (ids.length === 0) return;
+  await db.query(
+    `INSERT INTO device_data_versions AS v (device_id, version, xact)
+     SELECT id, 0, txid_current() FROM unnest($1::text[]) AS d(id) ORDER BY id
+     ON CONFLICT (device_id) DO UPDATE SET version = nextval('device_data_version'), xact = excluded.xact
+      WHERE v.xact <> excluded.xact`,
+    [ids],
+  );
 }
 
 export async function updateUnflushedSince(db: Db, since: Date | null): Promise<void> {
