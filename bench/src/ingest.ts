@@ -174,19 +174,23 @@ async function bareAedes(
   };
 }
 
+/** The table the bare pipeline writes (create it in the database its writer is given). */
+export const BARE_RECORDS_TABLE =
+  'CREATE TABLE bare_records (device_id text NOT NULL, ts double precision NOT NULL, data jsonb NOT NULL, PRIMARY KEY (device_id, ts))';
+
 /**
  * Subscribers on Mosquitto that store through the bare writer: as many connections as the
- * portal's default (MQTT_SHARED_CONNECTIONS), one shared subscription; each PUBACK to the
- * broker goes on receipt.
+ * portal's default (MQTT_SHARED_CONNECTIONS), one shared subscription (`$share/{share}/{topic}`);
+ * each PUBACK to the broker goes on receipt.
  */
-async function bareSubscriber(
+export async function bareSubscriber(
   db: Db,
-  prefix: string,
+  target: { url: string; share: string; topic: string },
 ): Promise<{ url: string; writer: ReturnType<typeof bareWriter>; close(): Promise<void> }> {
   const writer = bareWriter(db);
   const clients: mqtt.MqttClient[] = [];
   for (let i = 0; i < loadConfig({}).mqttSharedConnections; i += 1) {
-    const client = await mqtt.connectAsync(MOSQUITTO_URL, {
+    const client = await mqtt.connectAsync(target.url, {
       clientId: `bench-bare-${process.pid}-${i}`,
       clean: true,
       reconnectPeriod: 0,
@@ -194,10 +198,10 @@ async function bareSubscriber(
     client.on('message', (topic, payload) => {
       writer.push(topic.split('/')[1] ?? '', payload, () => undefined);
     });
-    await client.subscribeAsync(`$share/${prefix}/${prefix}/+/data`, { qos: 1 });
+    await client.subscribeAsync(`$share/${target.share}/${target.topic}`, { qos: 1 });
     clients.push(client);
   }
-  return { url: MOSQUITTO_URL, writer, close: async () => void (await Promise.all(clients.map((c) => c.endAsync()))) };
+  return { url: target.url, writer, close: async () => void (await Promise.all(clients.map((c) => c.endAsync()))) };
 }
 
 // ---------------------------------------------------------------- measuring
@@ -219,7 +223,7 @@ function countPortalStores(bp: BenchPortal): { stored: number; lastStoredAt: num
 }
 
 /** Waits until `state.stored` reaches `expected` or stops moving for STALL_MS. */
-async function waitStored(state: { stored: number }, expected: number): Promise<void> {
+export async function waitStored(state: { stored: number }, expected: number): Promise<void> {
   let last = -1;
   let lastChange = Date.now();
   while (state.stored < expected) {
@@ -293,13 +297,14 @@ async function measureMode(store: Store, broker: 'aedes' | 'mosquitto'): Promise
   const lostPortal: number[] = [];
   const lostCeiling: number[] = [];
   try {
-    await db.exec(
-      'CREATE TABLE bare_records (device_id text NOT NULL, ts double precision NOT NULL, data jsonb NOT NULL, PRIMARY KEY (device_id, ts))',
-    );
+    await db.exec(BARE_RECORDS_TABLE);
     const devices = await provisionDevices(bp, DEVICES);
     const portalStores = broker === 'mosquitto' ? countPortalStores(bp) : null;
     const prefix = `benchbare${process.pid}`;
-    const bare = broker === 'aedes' ? await bareAedes(db) : await bareSubscriber(db, prefix);
+    const bare =
+      broker === 'aedes'
+        ? await bareAedes(db)
+        : await bareSubscriber(db, { url: MOSQUITTO_URL, share: prefix, topic: `${prefix}/+/data` });
     const bareTarget = { url: bare.url, topicPrefix: broker === 'aedes' ? 'dev' : prefix, authenticate: false };
     const portalTarget =
       broker === 'aedes'

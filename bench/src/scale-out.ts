@@ -15,10 +15,11 @@
  *   committed (the records of the run counted in the database every 20 ms), in records/s. Every
  *   run has its own record times. The one-instance runs come first (instance b is started after
  *   them), so the two-instance runs have a larger records table under them.
- *   No `ceiling` field: the ingest benchmark's bare-pipeline ceiling needs a broker that
- *   accepts anonymous clients and topics outside the portal's shared subscription, which this
- *   broker refuses; the one-instance figure is the reference the two-instance one is read
- *   against (and `npm run bench -- ingest` gives the Mosquitto ceiling of one process).
+ *   Both carry the `ceiling`: `scale-out-ceiling-bare-pipeline`, the same devices and publishes
+ *   through the same broker to the ingest benchmark's bare pipeline (as many connections as
+ *   MQTT_SHARED_CONNECTIONS on a shared subscription of their own, PUBACK on receipt, group
+ *   commits of plain rows into one table), measured while no portal is subscribed (instance a
+ *   stops gracefully before it and starts again after).
  * - `scale-out-kill-restart-lost-records`: with both instances taking the load, instance a is
  *   killed (SIGKILL) a second in and restarted with the same INSTANCE_ID a second after it died;
  *   the devices publish until a second after it is ready again or their records run out: about
@@ -36,7 +37,8 @@ import pg from 'pg';
 import type { BenchResult } from './run';
 import { median } from './stats';
 import { findPostgres, progress, round1 } from './telemetry-kit';
-import { Publisher } from './ingest';
+import { BARE_RECORDS_TABLE, Publisher, bareSubscriber, waitStored } from './ingest';
+import { openDatabase } from '../../apps/server/src/db/db';
 import { startPrivateBroker, type PrivateBroker } from '../../apps/server/test/private-broker';
 import {
   createDatabase,
@@ -165,6 +167,43 @@ class Bench {
     }
   }
 
+  /**
+   * The ceiling: the same devices and publishes through the same broker to a bare pipeline (the
+   * ingest benchmark's: MQTT_SHARED_CONNECTIONS connections on a shared subscription of their
+   * own, PUBACK on receipt, group commits into a plain table), first publish to last commit.
+   */
+  async ceilingRuns(runs: number): Promise<number[]> {
+    const db = await openDatabase({ dataDir: 'memory://', databaseUrl: this.database.url });
+    const bare = await bareSubscriber(db, { url: this.broker.portalUrl, share: 'bare', topic: 'dev/+/data' });
+    const rates: number[] = [];
+    try {
+      await db.exec(BARE_RECORDS_TABLE);
+      for (let run = -1; run < runs; run += 1) {
+        const records = run < 0 ? Math.max(20, Math.round(RECORDS_PER_DEVICE / 5)) : RECORDS_PER_DEVICE;
+        const publisher = await this.publisher(records, this.takeTs(records));
+        try {
+          const before = bare.writer.state.stored;
+          const done = await publisher.go();
+          if (done.errors > 0) throw new Error(`${done.errors} publishes failed: ${done.firstError}`);
+          const mine = {
+            get stored() {
+              return bare.writer.state.stored - before;
+            },
+          };
+          await waitStored(mine, this.devices.length * records);
+          // The first run warms up and is not counted.
+          if (run >= 0) rates.push(mine.stored / ((bare.writer.state.lastStoredAt - done.firstPublishAt) / 1000));
+        } finally {
+          await publisher.close();
+        }
+      }
+    } finally {
+      await bare.close();
+      await db.close();
+    }
+    return rates;
+  }
+
   /** Two instances under load, a killed and restarted; answers acknowledged and stored records. */
   async killRestartRun(
     recordsPerDevice: number,
@@ -220,6 +259,16 @@ export async function scaleOut(): Promise<BenchResult[]> {
     for (let i = 0; i < DEVICES; i += 1) b.devices.push(await provisionDevice(staff, 'SO'));
     progress(`scale-out: instance a up, ${DEVICES} devices provisioned through the API`);
 
+    // The ceiling with no portal subscribed (a stops gracefully: it unsubscribes), then a again.
+    const first = b.instances.get('a')!;
+    first.child.kill('SIGTERM');
+    await first.exited;
+    const ceiling = await b.ceilingRuns(RUNS);
+    progress(
+      `scale-out ceiling (bare pipeline through the same broker): ${ceiling.map(Math.round).join(', ')} records/s`,
+    );
+    await b.start('a');
+
     const label = `${DEVICES} devices x ${RECORDS_PER_DEVICE} records, window ${WINDOW}`;
     const notes: string[] = [];
     const measure = async (name: string): Promise<number[]> => {
@@ -262,6 +311,7 @@ export async function scaleOut(): Promise<BenchResult[]> {
         value: Math.round(median(one)),
         unit: 'records/s',
         better: 'higher',
+        ceiling: Math.round(median(ceiling)),
         runs: one.map(Math.round),
       },
       {
@@ -269,7 +319,15 @@ export async function scaleOut(): Promise<BenchResult[]> {
         value: Math.round(median(two)),
         unit: 'records/s',
         better: 'higher',
+        ceiling: Math.round(median(ceiling)),
         runs: two.map(Math.round),
+      },
+      {
+        name: 'scale-out-ceiling-bare-pipeline',
+        value: Math.round(median(ceiling)),
+        unit: 'records/s',
+        better: 'higher',
+        runs: ceiling.map(Math.round),
       },
       {
         name: 'scale-out-kill-restart-lost-records',

@@ -53,7 +53,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: 'DATA_DIR',
     default: './data',
     description:
-      "Directory of the embedded database (files in DATA_DIR/pglite; 'memory://' keeps it in memory). Unused with DATABASE_URL.",
+      "Directory of the embedded database (files in DATA_DIR/pglite; 'memory://' keeps it in memory), and of the demo fleet's device keys (demo-fleet.json). The portal does not use it with DATABASE_URL; `npm run demo-fleet` still keeps its keys there.",
   },
   {
     name: 'DATABASE_URL',
