@@ -13,7 +13,7 @@ import { seedDemo } from './seed';
 import { portalBrokerUser } from './modules/mqtt-auth/mqtt-auth.service';
 import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './ingest/mqtt';
 import { connectDynsec, type DynsecClient } from './ingest/broker-accounts';
-import { anonymousCanPublish, urlUsername } from './ingest/broker-check';
+import { anonymousCanPublish, brokerUrlUser } from './ingest/broker-check';
 
 export interface Portal {
   /** The address to open: PUBLIC_URL, else http://localhost:{port}. */
@@ -68,7 +68,7 @@ function listenError(error: unknown, variable: string, port: number): Error {
 async function prepareExternalBroker(config: Config, url: string): Promise<DynsecClient | undefined> {
   let accounts: DynsecClient | undefined;
   if (config.mqttDeviceAuth === 'dynsec') {
-    const user = urlUsername(url);
+    const user = brokerUrlUser(url).username;
     if (!user)
       throw new Error(
         "MQTT_DEVICE_AUTH=dynsec: MQTT_URL must name the dynamic security plugin's admin user (mqtt://user:password@host:port).",

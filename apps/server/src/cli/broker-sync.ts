@@ -19,7 +19,7 @@ import { systemClock } from '../clock';
 import { createDeviceRegistry } from '../modules/devices/devices.registry';
 import { listDeviceIds } from '../modules/devices/devices.repository';
 import { connectDynsec, syncDeviceAccounts } from '../ingest/broker-accounts';
-import { urlUsername } from '../ingest/broker-check';
+import { brokerUrlUser } from '../ingest/broker-check';
 
 const USAGE = 'Usage: MQTT_URL=mqtt://admin:password@broker:1883 npm run broker-sync -- [--keys file.csv ...]';
 
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig();
   if (!config.mqttUrl) throw new Error(`MQTT_URL is not set.\n${USAGE}`);
-  const user = urlUsername(config.mqttUrl);
+  const user = brokerUrlUser(config.mqttUrl).username;
   if (!user) throw new Error("MQTT_URL must name the dynamic security plugin's admin user.");
   const keys = new Map<string, string>();
   for (const file of values.keys ?? [])

@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { unavailable } from '../errors';
+import { DEVICE_MESSAGE_KINDS, commandTopic } from './mqtt-rules';
 
 /** Gives the broker each new device's credentials; the portal's other brokers need nothing. */
 export interface BrokerAccounts {
@@ -56,13 +57,13 @@ type Acl = { acltype: string; topic: string; allow: boolean; priority?: number }
 
 export function deviceAcls(id: string): Acl[] {
   return [
-    ...['data', 'diag', 'ack'].map((kind) => ({
+    ...DEVICE_MESSAGE_KINDS.map((kind) => ({
       acltype: 'publishClientSend',
       topic: `dev/${id}/${kind}`,
       allow: true,
     })),
-    { acltype: 'subscribeLiteral', topic: `dev/${id}/cmd`, allow: true },
-    { acltype: 'publishClientReceive', topic: `dev/${id}/cmd`, allow: true },
+    { acltype: 'subscribeLiteral', topic: commandTopic(id), allow: true },
+    { acltype: 'publishClientReceive', topic: commandTopic(id), allow: true },
   ];
 }
 
@@ -204,16 +205,17 @@ export async function connectDynsec(url: string): Promise<DynsecClient> {
     return answered;
   }
 
-  /** Runs commands whose "already there" answers are fine; any other failure throws. */
-  async function apply(commands: Command[]): Promise<void> {
+  /** Runs commands whose `tolerated` errors ("already there" by default) are fine; any other failure throws. */
+  async function apply(commands: Command[], tolerated = ALREADY): Promise<Answer[]> {
     const answers = await run(commands);
-    const failed = answers.find((a) => a.error && !ALREADY.test(a.error));
+    const failed = answers.find((a) => a.error && !tolerated.test(a.error));
     if (failed) throw new Error(`The MQTT broker refused ${failed.command}: ${failed.error}`);
+    return answers;
   }
 
   async function addDevice(id: string, key: string): Promise<void> {
     const role = deviceRole(id);
-    const answers = await run([
+    const answers = await apply([
       { command: 'createRole', rolename: role, acls: deviceAcls(id) },
       {
         command: 'createClient',
@@ -223,8 +225,6 @@ export async function connectDynsec(url: string): Promise<DynsecClient> {
         roles: [{ rolename: role }],
       },
     ]);
-    const failed = answers.find((a) => a.error && !ALREADY.test(a.error));
-    if (failed) throw new Error(`The MQTT broker refused ${failed.command}: ${failed.error}`);
     // Either existed before (a sync, a device made again): bring both in line.
     if (answers.some((a) => a.error)) {
       await apply([
@@ -242,12 +242,13 @@ export async function connectDynsec(url: string): Promise<DynsecClient> {
     run,
     addDevice,
     async removeDevice(id) {
-      const answers = await run([
-        { command: 'deleteClient', username: id },
-        { command: 'deleteRole', rolename: deviceRole(id) },
-      ]);
-      const failed = answers.find((a) => a.error && !/not found/i.test(a.error));
-      if (failed) throw new Error(`The MQTT broker refused ${failed.command}: ${failed.error}`);
+      await apply(
+        [
+          { command: 'deleteClient', username: id },
+          { command: 'deleteRole', rolename: deviceRole(id) },
+        ],
+        /not found/i,
+      );
     },
     async ensureDeviceRole(id) {
       const role = deviceRole(id);

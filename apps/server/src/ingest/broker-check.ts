@@ -18,10 +18,14 @@ export function anonymousUrl(url: string): string {
   return parsed.toString();
 }
 
-/** MQTT_URL's user name, if it has one. */
-export function urlUsername(url: string): string | undefined {
-  const name = decodeURIComponent(new URL(url).username);
-  return name === '' ? undefined : name;
+/** MQTT_URL's user and password, decoded ('' where it names none, or is no URL at all). */
+export function brokerUrlUser(url: string): { username: string; password: string } {
+  try {
+    const parsed = new URL(url);
+    return { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+  } catch {
+    return { username: '', password: '' };
+  }
 }
 
 export async function anonymousCanPublish(url: string): Promise<boolean> {

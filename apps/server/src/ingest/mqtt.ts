@@ -24,7 +24,7 @@ import type { TelemetryService } from '../modules/telemetry/telemetry.service';
 import type { Db } from '../db/db';
 import type { IngestItem } from './batch';
 import { guardConnection, type ConnectionGuard, type MqttConnectionLimits } from './mqtt-guard';
-import { deviceMessageTopic, isOwnClientId } from './mqtt-rules';
+import { DEVICE_MESSAGE_KINDS, commandTopic, deviceMessageTopic, isOwnClientId } from './mqtt-rules';
 
 /** Through an external broker, a device counts as connected this long after its last message. */
 const SEEN_WINDOW_MS = 5 * 60_000;
@@ -187,7 +187,7 @@ export async function startEmbeddedBroker(options: {
     },
     authorizeSubscribe(client, subscription, callback) {
       const session = sessions.get(client);
-      if (session && subscription.topic === `dev/${session.deviceId}/cmd`) return callback(null, subscription);
+      if (session && subscription.topic === commandTopic(session.deviceId)) return callback(null, subscription);
       if (session) {
         telemetry
           .log(
@@ -251,7 +251,7 @@ export async function startEmbeddedBroker(options: {
         broker.publish(
           {
             cmd: 'publish',
-            topic: `dev/${deviceId}/cmd`,
+            topic: commandTopic(deviceId),
             payload: commandPayload(message),
             qos: 1,
             retain: false,
@@ -518,7 +518,7 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
   const tag = options.instanceId ?? randomBytes(4).toString('hex');
   const clients: MqttClient[] = [];
   const connections: { client: MqttClient; held: HeldPubacks }[] = [];
-  const topics = ['data', 'diag', 'ack'].map((kind) => `$share/${options.shareGroup}/dev/+/${kind}`);
+  const topics = DEVICE_MESSAGE_KINDS.map((kind) => `$share/${options.shareGroup}/dev/+/${kind}`);
   const subscribe = async (i: number) => {
     const client = mqtt.connect(options.url, {
       // mqtt.js would format a debug line for every packet; the portal logs what matters itself.
@@ -569,7 +569,7 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
   const detach = delivery.useTransport({
     async publish(deviceId, message) {
       const client = clients[next++ % clients.length]!;
-      await client.publishAsync(`dev/${deviceId}/cmd`, commandPayload(message), { qos: 1 });
+      await client.publishAsync(commandTopic(deviceId), commandPayload(message), { qos: 1 });
     },
     isOnline,
   });

@@ -9,6 +9,7 @@
  */
 import { isOwnClientId, mayAccessTopic, type MqttAccess, type MqttPrincipal } from '../../ingest/mqtt-rules';
 import { sameDigest, sha256 } from '../../security';
+import { brokerUrlUser } from '../../ingest/broker-check';
 import type { DeviceRegistry } from '../devices/devices.registry';
 
 /** A broker account: username and password. */
@@ -30,14 +31,7 @@ export interface MqttAuthHooksOptions {
  */
 export function portalBrokerUser(mqttUrl: string | undefined): BrokerUser | null {
   if (!mqttUrl) return null;
-  let url: URL;
-  try {
-    url = new URL(mqttUrl);
-  } catch {
-    return null;
-  }
-  const username = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
+  const { username, password } = brokerUrlUser(mqttUrl);
   return username && password ? { username, password } : null;
 }
 
