@@ -118,7 +118,8 @@ async function provisionDemoDevices(httpUrl: string): Promise<FleetDevice[]> {
       const created = await staff.json<{ setupPassword?: string; deviceKey?: string }>(
         'POST',
         `/api/prov-portal-edit-device/${spec.id}`,
-        { model: spec.model, name: spec.name },
+        // The demo account signs up on the default brand's host: its devices are the default brand's.
+        { model: spec.model, name: spec.name, brand: 'default' },
         [201],
       );
       if (!created.setupPassword || !created.deviceKey) throw new Error(`${spec.id} was created without credentials`);

@@ -1,8 +1,10 @@
-// `npm start`: builds what is missing, then starts the portal on its embedded defaults.
-import { spawnSync, spawn } from 'node:child_process';
+// `npm start`: builds what is missing, then runs the portal on its embedded defaults, started again
+// when it dies (scripts/run-portal.mjs).
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { SERVER_BUNDLE, buildServer, whyServerBuildIsStale } from './build-server.mjs';
+import { buildServer, whyServerBuildIsStale } from './build-server.mjs';
+import { runPortal } from './run-portal.mjs';
 import { whyStale } from './stale.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,41 +43,4 @@ if (serverStale) {
   });
 }
 
-// A 32 MB young generation: messages waiting for their group commit die young instead of being
-// promoted (docs/decisions.md, 'Server heap').
-const env = { ...process.env, WEB_DIST: process.env.WEB_DIST ?? join(root, 'apps/web/dist') };
-const server = spawn(process.execPath, ['--max-semi-space-size=32', '--enable-source-maps', SERVER_BUNDLE], {
-  cwd: root,
-  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  env,
-});
-
-// The demo fleet is a client of the running portal (its public API and its broker), in a process
-// of its own, on the ports the portal actually took (PORT=0 picks one). It is one thing per
-// installation: with DATABASE_URL (several instances may share it) no instance starts it; run
-// `npm run demo-fleet` once instead (README, 'Running several instances').
-let fleet = null;
-const startsFleet = !process.env.DATABASE_URL;
-server.on('message', (message) => {
-  if (message?.type !== 'portal-ready' || fleet || !startsFleet) return;
-  const ports = {
-    PORT: String(message.port),
-    ...(message.mqttPort === null ? {} : { MQTT_PORT: String(message.mqttPort) }),
-  };
-  fleet = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/demo-fleet.ts')], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...env, ...ports },
-  });
-  fleet.on('exit', () => (fleet = null));
-});
-
-for (const signal of ['SIGINT', 'SIGTERM'])
-  process.on(signal, () => {
-    fleet?.kill(signal);
-    server.kill(signal);
-  });
-server.on('exit', (code, signal) => {
-  fleet?.kill('SIGTERM');
-  process.exit(code ?? (signal ? 1 : 0));
-});
+await runPortal();

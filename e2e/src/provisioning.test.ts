@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
+import { PUBLIC_ADDRESS_MESSAGES } from '@portal/core';
 import { STAFF_USER } from '../../apps/server/src/seed';
 import { chromiumAvailable } from './browser';
 import { startStack, type Stack } from './harness';
@@ -53,6 +54,8 @@ describe.skipIf(!chromiumAvailable() && !required)('provisioning and packing', (
     await staff.getByLabel('Id prefix (optional)').fill('E2EP');
     await staff.getByRole('button', { name: 'Provision batch' }).click();
     await staff.getByText('Done: 3 of 3 created.').waitFor();
+    // This stack has no PUBLIC_URL: beside the label buttons, the page says the QR codes open localhost.
+    await staff.getByText(PUBLIC_ADDRESS_MESSAGES.labelWithoutPublicUrl).waitFor();
 
     const rows = staff.locator('.prov-table tbody tr');
     expect(await rows.count()).toBe(3);

@@ -13,6 +13,7 @@ import {
   DEFAULT_MAP_TILES,
   tileImageSource,
   type BrandConfig,
+  type BrandHosts,
   type BrandId,
   type MapTiles,
 } from '@portal/core';
@@ -21,10 +22,12 @@ import { systemClock, type Clock } from './clock';
 import { createBackgroundTasks } from './background';
 import { DEFAULT_SUPPORT_EMAIL, type TrustProxy } from './config';
 import { registerDatabase } from './plugins/database';
-import { registerErrorHandling } from './plugins/errors';
+import { ADDRESS_TOO_LONG_MESSAGE, MAX_PARAM_LENGTH, registerErrorHandling } from './plugins/errors';
 import { registerCsrf } from './plugins/csrf';
 import { registerAuth } from './plugins/auth';
 import { registerRequestContext } from './plugins/request-context';
+import { registerGuardPlacement } from './plugins/route-security';
+import { createPublicAddresses } from './public-addresses';
 import { perMinute, registerRateLimit } from './plugins/rate-limit';
 import { registerSwagger } from './plugins/swagger';
 import { registerStatic } from './plugins/static';
@@ -103,8 +106,10 @@ export const BODY_LIMIT = 64 * 1024;
 export interface AppOptions {
   db: Db;
   clock?: Clock;
-  /** Public base URL for e-mailed links; default http://localhost:{listening port}. */
+  /** PUBLIC_URL: the public base URL of links that leave the portal; unset: http://localhost:{listening port}. */
   publicUrl?: string | undefined;
+  /** BRAND_HOSTS: the origins of brands whose hosts are not a prefix of PUBLIC_URL. */
+  brandHosts?: BrandHosts;
   smtpUrl?: string | undefined;
   mailFrom?: string;
   /** Where support requests go (SUPPORT_EMAIL); DEFAULT_SUPPORT_EMAIL by default. */
@@ -219,12 +224,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
     clientErrorHandler: answerClientError,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    // Errors raised by the router before any route (malformed URL, over-long parameter).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised by the router before any route (malformed URL, over-long parameter; a GET or
+    // HEAD the web app's wildcard took instead comes to the not-found handler: plugins/errors.ts).
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;
       void (reply as FastifyReply).code(status).send({
-        message: status === 414 ? 'The address is too long.' : 'The address is malformed.',
+        message: status === 414 ? ADDRESS_TOO_LONG_MESSAGE : 'The address is malformed.',
         code: 'BAD_REQUEST',
       });
     },
@@ -244,6 +250,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const db = options.db;
   const clock = options.clock ?? systemClock;
   const brands = options.brands ?? BRANDS;
+  // The origin of each brand's links, from configuration (mails, labels, the request's own brand).
+  const addresses = createPublicAddresses({
+    brands,
+    publicUrl: options.publicUrl,
+    localUrl: () => `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`,
+    ...(options.brandHosts ? { brandHosts: options.brandHosts } : {}),
+  });
   const background = createBackgroundTasks(app.log);
   const outboxDeps = { db, clock, log: app.log };
   const mailer =
@@ -263,6 +276,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     background,
     limits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits },
+    addresses,
     onSignup: async (user) => {
       await devices.applyInvites(user.id, user.email);
       await groups.applyInvites(user.id, user.email);
@@ -270,7 +284,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const access = createAccessService({ db, clock });
   const deviceLog = createDeviceLogService({ db, clock });
-  const groups = createGroupsService({ db, clock, mailer, log: app.log, access });
+  const groups = createGroupsService({ db, clock, mailer, addresses, log: app.log, access });
   const delivery = createDeliveryService({
     db,
     clock,
@@ -287,7 +301,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailer,
     sms,
     log: app.log,
-    origin: () => publicUrl(),
+    addresses,
     ...(options.alerts ? { options: options.alerts } : {}),
   });
   const telemetry = createTelemetryService({
@@ -309,6 +323,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     clock,
     mailer,
+    addresses,
     log: app.log,
     mfa: auth,
     access,
@@ -357,8 +372,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   alerts.start();
   billing.start();
 
-  const publicUrl = () =>
-    options.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 80}`;
   const rateLimit = perMinute(options.rateLimitPerMinute ?? 20);
 
   registerDatabase(app, db);
@@ -366,7 +379,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const tileSource = tileImageSource(mapTiles.url);
   registerSecurityHeaders(app, tileSource ? [tileSource] : []);
   registerStorableInput(app);
-  registerRequestContext(app, { brands, publicUrl });
+  registerRequestContext(app, addresses);
+  // Credentials before content: every route's guards run onRequest, after these global onRequest
+  // hooks (address text, CSRF header, session, API key) and before the body is read or validated.
+  registerGuardPlacement(app);
   registerCsrf(app);
   await registerAuth(app, auth);
   await registerRateLimit(app, { db, redisUrl: options.redisUrl });
@@ -403,7 +419,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     createVirtualDevicesService({ db, clock, groups, brokerAccounts: options.brokerAccounts }),
   );
   registerStaffRoutes(app, staff);
-  registerProvisioningRoutes(app, createProvisioningService({ db, clock }));
+  registerProvisioningRoutes(app, createProvisioningService({ db, clock, addresses }));
   await registerIngestRoutes(app, telemetry, delivery);
   if (options.mqttAuthHooks) {
     await registerMqttAuthRoutes(app, createMqttAuthService({ registry, options: options.mqttAuthHooks }));

@@ -12,12 +12,14 @@ import {
   DEFAULT_FIRMWARE_VERSIONS,
   DEFAULT_MAP_TILES,
   RECORD_LIMITS,
+  isBrandId,
   isKnownCurrency,
   isTileUrlTemplate,
   isValidEmail,
   normaliseEmail,
   parseFirmwareList,
   type BrandConfig,
+  type BrandHosts,
   type BrandId,
   type MapTiles,
 } from '@portal/core';
@@ -47,7 +49,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   {
     name: 'PUBLIC_URL',
     default: 'http://localhost:{PORT}',
-    description: 'Public address of the portal, used in e-mailed links when a request comes from an unknown host.',
+    description:
+      "Public address of the portal (the default brand's), e.g. https://portal.example.com. Every link that leaves the portal (mails, label QR codes) starts with it, or with the brand's prefix before its host for a user's or device's brand (https://tank.portal.example.com), never with a request's Host header. Unset: links point at localhost, which no phone or other machine reaches; label downloads then warn.",
   },
   {
     name: 'DATA_DIR',
@@ -59,6 +62,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: 'DATABASE_URL',
     default: '(unset: embedded PGlite)',
     description: 'PostgreSQL connection string, e.g. postgres://user@host:5432/portal.',
+  },
+  {
+    name: 'DB_STATEMENT_TIMEOUT_MS',
+    default: '30000',
+    description:
+      "With DATABASE_URL: PostgreSQL's statement_timeout for the portal's connections; a statement running longer is stopped and its request answers 503 (migrations have none). 0 turns it off. The embedded PGlite cannot interrupt a statement: there, the bounds of each call (rows, buckets) must suffice.",
   },
   {
     name: 'SMTP_URL',
@@ -91,9 +100,16 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description: 'JSON object of brand fields to override, keyed by brand id, e.g. {"tank":{"footerText":"..."}}.',
   },
   {
+    name: 'BRAND_HOSTS',
+    default: '{}',
+    description:
+      'JSON object of brand id -> origin for brands whose host is not a prefix of PUBLIC_URL, e.g. {"tank":"https://portal.tankco.example"}: that brand\'s links (mails, label QR codes) use this origin, and requests to its host are that brand. Known brand ids only; http(s) origins only (no path).',
+  },
+  {
     name: 'RATE_LIMIT_PER_MINUTE',
     default: '20',
-    description: 'Requests per minute per client address on each sign-in, sign-up, reset and verification call.',
+    description:
+      'Requests per minute per client address on each sign-up, reset and verification call; each sign-in call (password, MFA code) allows 120, or this many when higher.',
   },
   {
     name: 'REDIS_URL',
@@ -198,6 +214,8 @@ export interface Config {
   publicUrl: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL's statement_timeout in ms (0: none). */
+  statementTimeoutMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   /** The address support requests are mailed to (SUPPORT_EMAIL). */
@@ -207,6 +225,8 @@ export interface Config {
   webDist: string;
   trustProxy: TrustProxy;
   brandOverrides: BrandOverrides;
+  /** BRAND_HOSTS: the origins of brands whose hosts are not a prefix of PUBLIC_URL. */
+  brandHosts: BrandHosts;
   rateLimitPerMinute: number;
   redisUrl: string | undefined;
   mqttPort: number;
@@ -265,6 +285,62 @@ const BrandOverridesSchema = z
   )
   .transform((v) => v as BrandOverrides);
 
+/** An http(s) origin (scheme, host, optional port; no path, query or credentials), without a trailing slash. */
+const HttpOriginSchema = z.string().transform((text, ctx) => {
+  let url: URL | null = null;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    url = null;
+  }
+  if (
+    !url ||
+    !['http:', 'https:'].includes(url.protocol) ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== ''
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must map brand ids to http(s) origins such as https://portal.tankco.example',
+    });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+const BrandHostsSchema = z
+  .string()
+  .transform((text, ctx) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+    // Every own key, '__proto__' too (which a record schema passes over), must be a brand id.
+    const unknown =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.keys(value).filter((key) => !isBrandId(key))
+        : [];
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `names no brand: ${unknown.join(', ')} (brands: ${BRAND_IDS.join(', ')})`,
+      });
+      return z.NEVER;
+    }
+    return value;
+  })
+  .pipe(
+    z.partialRecord(z.enum(BRAND_IDS), HttpOriginSchema, {
+      message: `must map brand ids (${BRAND_IDS.join(', ')}) to http(s) origins`,
+    }),
+  )
+  .transform((v) => v as BrandHosts);
+
 const TrustProxySchema = z.string().transform((text): TrustProxy => {
   const value = text.trim();
   if (value === 'true') return true;
@@ -294,6 +370,15 @@ const EnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
       .optional(),
   ),
+  DB_STATEMENT_TIMEOUT_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be from 0 to 3600000')
+      .max(3_600_000, 'must be from 0 to 3600000')
+      .default(30_000),
+  ),
   SMTP_URL: z.preprocess(
     blankToUndefined,
     z
@@ -318,6 +403,7 @@ const EnvSchema = z.object({
   WEB_DIST: optionalText,
   TRUST_PROXY: z.preprocess(blankToUndefined, TrustProxySchema.default(false)),
   BRAND_OVERRIDES: z.preprocess(blankToUndefined, BrandOverridesSchema.default({})),
+  BRAND_HOSTS: z.preprocess(blankToUndefined, BrandHostsSchema.default({})),
   MAP_TILE_URL: z.preprocess(
     blankToUndefined,
     z
@@ -431,6 +517,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     dataDir: e.DATA_DIR === 'memory://' ? e.DATA_DIR : resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
@@ -439,6 +526,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : resolve(REPO_ROOT, 'apps/web/dist'),
     trustProxy: e.TRUST_PROXY,
     brandOverrides: e.BRAND_OVERRIDES,
+    brandHosts: e.BRAND_HOSTS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     redisUrl: e.REDIS_URL,
     mqttPort: e.MQTT_PORT,

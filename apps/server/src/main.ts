@@ -1,7 +1,14 @@
 /** Starts the portal from the environment; prints where it runs and how to sign in. */
-import { loadConfig } from './config';
+import { ConfigError, loadConfig } from './config';
 import { startPortal, type Portal } from './portal';
 import { DEMO_USER, STAFF_USER } from './seed';
+
+/**
+ * The exit status of a start refused on the configuration (a bad variable, a port taken): sysexits.h
+ * EX_CONFIG, which `npm start` (scripts/restart-policy.mjs) and a systemd unit's
+ * RestartPreventExitStatus never restart. Any other failed start exits 1.
+ */
+const EX_CONFIG = 78;
 
 async function main(): Promise<void> {
   // A closed output (a supervisor or terminal stopping the whole process group takes the reader
@@ -21,12 +28,16 @@ async function main(): Promise<void> {
       console.log(
         `  Mail is not configured (SMTP_URL): messages are logged and kept in the outbox, readable by staff at ${portal.url}/api/outbox`,
       );
+    if (!config.publicUrl)
+      console.log(
+        '  PUBLIC_URL is not set: links in mails and the QR codes of printed labels point at localhost, which no phone or other machine reaches (docs/operations.md, "Public addresses").',
+      );
     console.log(`  API reference: ${portal.url}/api/docs\n`);
     // scripts/start.mjs waits for this to start the demo fleet on the ports actually taken.
     process.send?.({ type: 'portal-ready', port: portal.port, mqttPort: portal.mqttPort });
   } catch (error) {
     console.error(error instanceof Error ? error.message.split('\n')[0] : String(error));
-    process.exit(1);
+    process.exit(error instanceof ConfigError ? EX_CONFIG : 1);
   }
 
   let stopping = false;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { withBrandOverrides } from '@portal/core';
 import { buildApp, type AppOptions } from './app';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 import { openDatabase, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { seedDemo } from './seed';
@@ -32,6 +32,7 @@ export type PortalOptions = Omit<
   AppOptions,
   | 'db'
   | 'publicUrl'
+  | 'brandHosts'
   | 'smtpUrl'
   | 'mailFrom'
   | 'supportEmail'
@@ -50,13 +51,13 @@ export type PortalOptions = Omit<
   mqttConnections?: number;
 };
 
-/** One line for a failed listen, naming the variable to change. */
+/** One line for a failed listen, naming the variable to change (a ConfigError: starting again cannot help). */
 function listenError(error: unknown, variable: string, port: number): Error {
   const code = (error as { code?: string }).code;
-  if (code === 'EADDRINUSE') return new Error(`Port ${port} is already in use: set ${variable} to a free port.`);
+  if (code === 'EADDRINUSE') return new ConfigError(`Port ${port} is already in use: set ${variable} to a free port.`);
   if (code === 'EACCES')
-    return new Error(`Port ${port} needs privileges this process lacks: set ${variable} to a port above 1023.`);
-  if (code === 'EADDRNOTAVAIL') return new Error(`The address to listen on is not available: check HOST.`);
+    return new ConfigError(`Port ${port} needs privileges this process lacks: set ${variable} to a port above 1023.`);
+  if (code === 'EADDRNOTAVAIL') return new ConfigError(`The address to listen on is not available: check HOST.`);
   return error instanceof Error ? error : new Error(String(error));
 }
 
@@ -70,7 +71,7 @@ async function prepareExternalBroker(config: Config, url: string): Promise<Dynse
   if (config.mqttDeviceAuth === 'dynsec') {
     const user = brokerUrlUser(url).username;
     if (!user)
-      throw new Error(
+      throw new ConfigError(
         "MQTT_DEVICE_AUTH=dynsec: MQTT_URL must name the dynamic security plugin's admin user (mqtt://user:password@host:port).",
       );
     accounts = await connectDynsec(url);
@@ -83,7 +84,7 @@ async function prepareExternalBroker(config: Config, url: string): Promise<Dynse
   }
   try {
     if (!config.mqttAllowAnonymous && (await anonymousCanPublish(url)))
-      throw new Error(
+      throw new ConfigError(
         "The MQTT broker at MQTT_URL lets a client without credentials publish to dev/+/data, so any device could be impersonated. Give the broker device authentication (README, 'Running several instances'), or set MQTT_ALLOW_ANONYMOUS=true to start anyway.",
       );
   } catch (error) {
@@ -95,7 +96,12 @@ async function prepareExternalBroker(config: Config, url: string): Promise<Dynse
 
 export async function startPortal(config: Config, options: PortalOptions = {}): Promise<Portal> {
   const { dbSchema, mqttShareGroup, mqttConnections, ...appOptions } = options;
-  const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: dbSchema });
+  const db = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    schema: dbSchema,
+    statementTimeoutMs: config.statementTimeoutMs,
+  });
   let app: FastifyInstance | undefined;
   let mqttIngest: MqttIngest | undefined;
   let brokerAccounts: DynsecClient | undefined;
@@ -112,6 +118,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       telemetry: { derivedHoldMs: config.ingestHoldMs, ...appOptions.telemetry },
       db,
       publicUrl: config.publicUrl,
+      brandHosts: config.brandHosts,
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
       supportEmail: config.supportEmail,

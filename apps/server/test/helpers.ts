@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { authenticator } from 'otplib';
-import type { UserGroup } from '@portal/core';
+import type { BrandId, UserGroup } from '@portal/core';
 import { loadConfig, type Config } from '../src/config';
 import { startPortal, type Portal, type PortalOptions } from '../src/portal';
 import type { Clock } from '../src/clock';
@@ -121,6 +121,8 @@ export interface TestPortalOptions {
   rateLimitPerMinute?: number;
   webDist?: string;
   publicUrl?: string;
+  /** BRAND_HOSTS (a JSON object of brand id -> origin). */
+  brandHosts?: string;
   seed?: boolean;
   authLimits?: PortalOptions['authLimits'];
   /** Ingest queue and writer options (a small queue to exercise backpressure). */
@@ -130,6 +132,8 @@ export interface TestPortalOptions {
   mqttShareGroup?: string;
   /** MQTT_AUTH_HOOK_SECRET: the broker HTTP hooks (/api/mqtt-auth/...) are registered. */
   mqttAuthHookSecret?: string;
+  /** DB_STATEMENT_TIMEOUT_MS (PostgreSQL). */
+  statementTimeoutMs?: number;
 }
 
 /** One answer a client received; route is the document's path template of the operation it reached. */
@@ -174,12 +178,14 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     DATABASE_URL: databaseUrl,
     SMTP_URL: options.smtpUrl,
     PUBLIC_URL: options.publicUrl,
+    BRAND_HOSTS: options.brandHosts,
     SEED_DEMO: options.seed === false ? 'false' : 'true',
     LOG_LEVEL: 'info',
     WEB_DIST: options.webDist ?? '/nonexistent-web-dist',
     RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 10_000),
     MAP_TILE_URL: options.mapTileUrl,
     MQTT_AUTH_HOOK_SECRET: options.mqttAuthHookSecret,
+    DB_STATEMENT_TIMEOUT_MS: options.statementTimeoutMs === undefined ? undefined : String(options.statementTimeoutMs),
   });
   return startPortalForTest(
     config,
@@ -261,7 +267,7 @@ export interface MadeUser {
 /** Inserts a user through the repository (verified unless told otherwise). */
 export async function makeUser(
   tp: TestPortal,
-  overrides: { email?: string; password?: string; verified?: boolean; userGroups?: UserGroup[] } = {},
+  overrides: { email?: string; password?: string; verified?: boolean; userGroups?: UserGroup[]; brand?: BrandId } = {},
 ): Promise<MadeUser> {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? `pw-${randomBytes(6).toString('hex')}`;
@@ -272,6 +278,7 @@ export async function makeUser(
     emailVerified: overrides.verified ?? true,
     marketingOptIn: false,
     userGroups: overrides.userGroups ?? [],
+    brand: overrides.brand ?? 'default',
     createdAt: tp.clock.now(),
   });
   return { id: user.id, email, password };

@@ -158,7 +158,11 @@ export class MqttLink implements DeviceLink {
     });
     client.on('error', () => {});
     client.once('close', () => {
-      if (this.client === client) this.disconnectHandler('Connection closed');
+      if (this.client !== client) return;
+      // mqtt.js keeps a QoS 1 publish in flight for a reconnect of its own, which this link never
+      // makes: ending the client fails it, so the contact waiting on it ends and the device reconnects.
+      client.end(true);
+      this.disconnectHandler('Connection closed');
     });
   }
 

@@ -8,6 +8,7 @@ import {
   connect as netConnect,
   type AddressInfo,
   type Server as NetServer,
+  type Socket,
 } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
@@ -184,6 +185,56 @@ describe.skipIf(!broker)(`MQTT device protocol (${broker?.kind ?? 'no broker'})`
     }
     await fleet.stop();
     fleet = null;
+  });
+
+  it('a publish in flight when the connection drops (a portal killed) fails, and the device reconnects and sends again', async () => {
+    // A relay between the device and the broker that can swallow the broker's answers and cut the line.
+    const target = new URL(broker!.url);
+    let swallow = false;
+    const sockets = new Set<Socket>();
+    const relay = createNetServer((inbound) => {
+      const outbound = netConnect({ host: target.hostname, port: Number(target.port) });
+      for (const [from, to] of [
+        [inbound, outbound],
+        [outbound, inbound],
+      ] as const) {
+        sockets.add(from);
+        from.on('data', (chunk: Buffer) => {
+          if (from === inbound || !swallow) to.write(chunk);
+        });
+        from.on('close', () => to.destroy());
+        from.on('error', () => to.destroy());
+      }
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const id = randomDeviceId();
+    keys.set(id, randomBytes(32).toString('base64url'));
+    await observer.subscribeAsync(`dev/${id}/#`, { qos: 1 });
+    const relayed = startFleet({
+      devices: [{ id, key: keys.get(id)!, model: 'ORB-C1' }],
+      transport: 'mqtt',
+      mqttUrl: `mqtt://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+      baseInterval: 1,
+      staggerMs: 0,
+      maxBackoffMs: 500,
+    });
+    try {
+      const [device] = relayed.devices;
+      await waitFor(() => device!.stats.records >= 1, 'the first record acknowledged');
+      // A record reaches the broker, but its PUBACK never reaches the device; then the line drops.
+      swallow = true;
+      await waitFor(() => records(id).length > device!.stats.records, 'a record in flight');
+      const taken = records(id).length;
+      for (const socket of sockets) socket.destroy();
+      swallow = false;
+      await waitFor(() => device!.stats.records >= taken, 'the record in flight acknowledged after a reconnection');
+      expect(device!.stats.reconnects).toBeGreaterThanOrEqual(1);
+    } finally {
+      // Bounded: a device stuck on its publish (the failure this shows) would never stop.
+      await Promise.race([relayed.stop(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+    }
   });
 });
 

@@ -27,6 +27,7 @@ export * from './domain/map-markers';
 export * from './domain/view-range';
 export * from './contracts/errors';
 export * from './contracts/fields';
+export * from './contracts/brands';
 export * from './contracts/auth';
 export * from './contracts/system';
 export * from './contracts/mqtt-auth';

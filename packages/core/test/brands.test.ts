@@ -3,10 +3,14 @@ import {
   BRAND_IDS,
   BRANDS,
   DEFAULT_DOCS_URL,
+  BrandIdSchema,
   brandForHost,
+  brandOrigin,
+  isBrandId,
   isDevHost,
   pageTitle,
   withBrandOverrides,
+  type BrandHosts,
   type BrandId,
 } from '../src/index';
 
@@ -167,6 +171,81 @@ describe('brandForHost', () => {
     expect(brands.pump.id).toBe('pump');
     expect(brands.blast).toEqual(BRANDS.blast);
   });
+});
+
+describe('brand hosts (BRAND_HOSTS)', () => {
+  const hosts: BrandHosts = { tank: 'https://portal.tankco.example', pump: 'http://pumps.example:8080' };
+
+  it.each<[string, BrandId]>([
+    ['portal.tankco.example', 'tank'],
+    ['PORTAL.TankCo.example:443', 'tank'],
+    ['dev.portal.tankco.example', 'tank'],
+    ['pumps.example', 'pump'],
+    ['pumps.example:8080', 'pump'],
+    ['tank.portal.example.com', 'tank'],
+    ['blast.portal.example.com', 'blast'],
+    ['tankco.example', 'default'],
+    ['x.portal.tankco.example', 'default'],
+    ['portal.tankco.example.evil.com', 'default'],
+    ['', 'default'],
+    ['__proto__', 'default'],
+  ])('%s -> %s', (host, id) => {
+    expect(brandForHost(host, BRANDS, hosts).id).toBe(id);
+  });
+
+  it('an unparsable configured host matches nothing', () => {
+    expect(brandForHost('', BRANDS, { tank: 'not a url' }).id).toBe('default');
+    expect(brandForHost('not a url', BRANDS, { tank: 'not a url' }).id).toBe('default');
+  });
+});
+
+describe('brandOrigin', () => {
+  it.each<[string, BrandId, string]>([
+    ['https://portal.example.com', 'default', 'https://portal.example.com'],
+    ['https://portal.example.com', 'tank', 'https://tank.portal.example.com'],
+    ['https://portal.example.com', 'air-quality', 'https://airquality.portal.example.com'],
+    ['https://Portal.Example.com/app', 'remote-monitoring', 'https://remote.portal.example.com'],
+    ['http://localhost:8080', 'default', 'http://localhost:8080'],
+    ['http://localhost:8080', 'tank', 'http://tank.localhost:8080'],
+    ['https://dev.portal.example.com', 'tank', 'https://dev.tank.portal.example.com'],
+    ['https://dev-portal.example.com', 'carbon', 'https://dev-carbon.portal.example.com'],
+  ])('%s, %s -> %s', (publicUrl, id, origin) => {
+    expect(brandOrigin(BRANDS[id], publicUrl)).toBe(origin);
+    // The brand the origin's host selects is the brand it was made for.
+    expect(brandForHost(new URL(origin).host).id).toBe(id);
+  });
+
+  it("a brand's own host (BRAND_HOSTS) wins; other brands keep the prefix rule", () => {
+    const hosts: BrandHosts = { tank: 'https://portal.tankco.example' };
+    expect(brandOrigin(BRANDS.tank, 'https://portal.example.com', hosts)).toBe('https://portal.tankco.example');
+    expect(brandOrigin(BRANDS.pump, 'https://portal.example.com', hosts)).toBe('https://pump.portal.example.com');
+    expect(brandOrigin(BRANDS.default, 'https://portal.example.com', hosts)).toBe('https://portal.example.com');
+  });
+
+  it('follows an overridden prefix', () => {
+    const brands = withBrandOverrides({ tank: { hostPrefix: 'cistern.' } });
+    expect(brandOrigin(brands.tank, 'https://portal.example.com')).toBe('https://cistern.portal.example.com');
+  });
+
+  it('refuses a public address that is not http(s)', () => {
+    expect(() => brandOrigin(BRANDS.tank, 'portal.example.com')).toThrow(/http/);
+    expect(() => brandOrigin(BRANDS.tank, '')).toThrow(/http/);
+  });
+});
+
+describe('brand ids', () => {
+  it.each([...BRAND_IDS])('%s is a brand id', (id) => {
+    expect(isBrandId(id)).toBe(true);
+    expect(BrandIdSchema.parse(id)).toBe(id);
+  });
+
+  it.each<unknown>(['', 'Tank', 'tanker', '__proto__', 'constructor', 'toString', null, undefined, 7, {}, ['tank']])(
+    '%j is not',
+    (value) => {
+      expect(isBrandId(value)).toBe(false);
+      expect(BrandIdSchema.safeParse(value).success).toBe(false);
+    },
+  );
 });
 
 describe('page title and dev host', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECORD_LIMITS, RecordValueSchema, parseDeviceRecord } from '../src/index';
+import { RECORD_LIMITS, RecordValueSchema, VALUE_MAX, parseDeviceRecord } from '../src/index';
 
 const NOW = 1_700_000_000;
 
@@ -15,6 +15,12 @@ const VALUES: unknown[] = [
   Number.NaN,
   Number.POSITIVE_INFINITY,
   Number.NEGATIVE_INFINITY,
+  VALUE_MAX,
+  -VALUE_MAX,
+  VALUE_MAX + 2,
+  1e23,
+  -1e23,
+  [1, 1e308],
   '',
   'ok',
   'x'.repeat(RECORD_LIMITS.maxStringLength),
@@ -62,10 +68,33 @@ describe('parseDeviceRecord', () => {
         expect(parsed.dropped).toEqual([]);
       } else {
         expect('k' in parsed.record).toBe(false);
-        expect(parsed.dropped).toEqual([{ key: 'k', reason: 'Key "k" has a value of the wrong type' }]);
+        expect(parsed.dropped).toHaveLength(1);
+        expect(parsed.dropped[0]!.reason).toMatch(
+          /^Key "k" (has a value of the wrong type|holds a number outside -9007199254740991 to 9007199254740991)$/,
+        );
       }
     },
   );
+
+  it('drops numbers beyond 2^53 - 1 with a reason naming the range, and keeps the rest of the record', () => {
+    for (const big of [1e308, -1e308, 1e23, VALUE_MAX + 2]) {
+      const parsed = parseDeviceRecord({ ts: NOW, big, ok: 1, list: [1, big] }, NOW);
+      expect(parsed).toEqual({
+        ok: true,
+        record: { ts: NOW, ok: 1 },
+        dropped: [
+          { key: 'big', reason: 'Key "big" holds a number outside -9007199254740991 to 9007199254740991' },
+          { key: 'list', reason: 'Key "list" holds a number outside -9007199254740991 to 9007199254740991' },
+        ],
+      });
+    }
+    const event = parseDeviceRecord({ ts: NOW, events: [{ msg: 'm', lv: 1e308 }] }, NOW);
+    expect(event).toMatchObject({
+      ok: true,
+      record: { ts: NOW },
+      dropped: [{ key: 'events', reason: 'Malformed events' }],
+    });
+  });
 
   it('drops events holding text the database cannot store (U+0000, unpaired surrogates)', () => {
     for (const msg of ['x\u0000', '\udfff']) {

@@ -6,6 +6,7 @@ import {
   GroupMetricsResponseSchema,
   METRIC_KINDS,
   METRICS_MAX_DAYS,
+  METRICS_MAX_INTERMEDIATE,
   MetricsQuerySchema,
   floorToHour,
   metricsPeriods,
@@ -111,7 +112,9 @@ describe('GroupMetricsQuerySchema', () => {
     [{ ...ok, previousStartTime: '0' }, 'previousStartTime and previousEndTime go together'],
     [{ ...ok, previousStartTime: '9', previousEndTime: '1' }, 'previousStartTime must not be after previousEndTime'],
     [{ ...ok, currentEndTime: undefined }, 'currentEndTime is required'],
-    [{ ...ok, currentEndTime: 'x' }, 'currentEndTime must be a number'],
+    [{ ...ok, currentEndTime: 'x' }, 'currentEndTime must be epoch seconds from 0 to 4102444800'],
+    [{ ...ok, currentEndTime: '99999999999999999999999' }, 'currentEndTime must be epoch seconds from 0 to 4102444800'],
+    [{ ...ok, currentStartTime: '-1e23' }, 'currentStartTime must be epoch seconds from 0 to 4102444800'],
     [{ ...ok, currentStartTime: null }, undefined],
     [{ ...ok, extra: '1' }, undefined],
   ])('%j is refused', (query, message) => {
@@ -129,21 +132,26 @@ describe('GroupMetricsQuerySchema', () => {
 });
 
 describe('MetricsQuerySchema (device)', () => {
-  it('dataKeys is a comma list of distinct keys; any finite times (open ranges), previous times in pairs', () => {
+  it('dataKeys is a comma list of distinct keys; times from 0 to 2100 (open ranges), previous times in pairs', () => {
     expect(
       MetricsQuerySchema.parse({ currentStartTime: '0', currentEndTime: '3600', dataKeys: 'a, b,a' }).dataKeys,
     ).toEqual(['a', 'b']);
     expect(MetricsQuerySchema.parse({ currentStartTime: '0', currentEndTime: '3600' }).dataKeys).toBeUndefined();
     expect(
       MetricsQuerySchema.parse({
-        currentStartTime: '-1e15',
-        currentEndTime: '1e15',
+        currentStartTime: '0',
+        currentEndTime: '4102444800',
         previousStartTime: '9',
         previousEndTime: '1',
       }),
-    ).toMatchObject({ currentStartTime: -1e15, currentEndTime: 1e15, previousStartTime: 9, previousEndTime: 1 });
+    ).toMatchObject({ currentStartTime: 0, currentEndTime: 4102444800, previousStartTime: 9, previousEndTime: 1 });
     for (const bad of [
       { currentStartTime: '0' },
+      { currentStartTime: '1795764516', currentEndTime: '99999999999999999999999' },
+      { currentStartTime: '-1e23', currentEndTime: '1e23' },
+      { currentStartTime: '0', currentEndTime: '1e308' },
+      { currentStartTime: '-1', currentEndTime: '3600' },
+      { currentStartTime: '0', currentEndTime: '3600', previousStartTime: '0', previousEndTime: '4102444801' },
       { currentStartTime: '0', currentEndTime: 'Infinity' },
       { currentStartTime: null, currentEndTime: '3600' },
       { currentStartTime: '0', currentEndTime: '3600', previousEndTime: '0' },
@@ -151,5 +159,14 @@ describe('MetricsQuerySchema (device)', () => {
       { currentStartTime: '0', currentEndTime: '3600', dataKeys: 'a\u0000' },
     ])
       expect(MetricsQuerySchema.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe('intermediatePeriods', () => {
+  it('stays within METRICS_MAX_INTERMEDIATE + 1 slots over the widest period a request may name', () => {
+    const { periods } = intermediatePeriods({ startTime: 0, endTime: 4_102_444_800 });
+    expect(periods.length).toBeLessThanOrEqual(METRICS_MAX_INTERMEDIATE + 1);
+    expect(periods[0]!.startTime).toBe(0);
+    expect(periods.at(-1)!.endTime).toBe(4_102_444_800);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Provisions a batch of devices and prints their credentials (shown only here, once):
  *
- *   npm run provision -- --model ORB-C1 --count 5 [--prefix ORB] [--database-url postgres://...|--data-dir ./data] [--json]
+ *   npm run provision -- --model ORB-C1 --count 5 [--prefix ORB] [--brand tank] [--database-url postgres://...|--data-dir ./data] [--json]
  *
  * Uses the same devices service as POST /api/prov-portal-edit-device/{id}. With the embedded
  * database (PGlite) stop the portal first: one process at a time may open DATA_DIR.
@@ -10,13 +10,16 @@ import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import {
+  BRAND_IDS,
   DEVICE_ID_ALPHABET,
   DEVICE_ID_PREFIX_MAX_LENGTH,
   DEVICE_MODELS,
   FIRMWARE_PATTERN,
   ProvEditDeviceBodySchema,
+  isBrandId,
   isDeviceIdPrefix,
   newDeviceId,
+  type BrandId,
   type DeviceModel,
 } from '@portal/core';
 import { openDatabase } from '../db/db';
@@ -29,7 +32,7 @@ import type { ProvisionedDevice } from '../modules/devices/devices.summary';
 
 const MAX_COUNT = 10_000;
 
-const USAGE = `Usage: npm run provision -- --model ${DEVICE_MODELS.join('|')} [--count N] [--prefix ABC] [--fw SFW003-1.0.0] [--database-url URL | --data-dir DIR] [--json]`;
+const USAGE = `Usage: npm run provision -- --model ${DEVICE_MODELS.join('|')} [--count N] [--prefix ABC] [--fw SFW003-1.0.0] [--brand ${BRAND_IDS.join('|')}] [--database-url URL | --data-dir DIR] [--json]`;
 
 class UsageError extends Error {}
 
@@ -42,6 +45,8 @@ interface Options {
   count: number;
   prefix: string;
   fw: string | undefined;
+  /** The brand the devices are for: their labels' QR codes open that brand's host. */
+  brand: BrandId;
   databaseUrl: string | undefined;
   dataDir: string;
   json: boolean;
@@ -55,6 +60,7 @@ function readOptions(argv: string[]): Options {
       count: { type: 'string', default: '1' },
       prefix: { type: 'string', default: '' },
       fw: { type: 'string' },
+      brand: { type: 'string', default: 'default' },
       'database-url': { type: 'string' },
       'data-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -75,6 +81,7 @@ function readOptions(argv: string[]): Options {
   const prefix = values.prefix.toUpperCase();
   if (!isDeviceIdPrefix(prefix)) fail(`--prefix must be at most ${DEVICE_ID_PREFIX_MAX_LENGTH} letters or digits`);
   if (values.fw !== undefined && !FIRMWARE_PATTERN.test(values.fw)) fail('--fw must look like SFW003-1.2.3');
+  if (!isBrandId(values.brand)) fail(`--brand must be one of ${BRAND_IDS.join(', ')}`);
   const databaseUrl = values['database-url'] ?? (process.env.DATABASE_URL || undefined);
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail('--database-url must start with postgres://');
   const dataDirText = values['data-dir'] ?? (process.env.DATA_DIR || './data');
@@ -83,6 +90,7 @@ function readOptions(argv: string[]): Options {
     count,
     prefix,
     fw: values.fw,
+    brand: values.brand,
     databaseUrl,
     dataDir: dataDirText === 'memory://' ? dataDirText : resolve(dataDirText),
     json: values.json,
@@ -119,7 +127,11 @@ async function main(): Promise<void> {
     brokerAccounts =
       config.mqttUrl && config.mqttDeviceAuth === 'dynsec' ? await connectDynsec(config.mqttUrl) : undefined;
     const devices = createDeviceRegistry({ db, clock: systemClock, ...(brokerAccounts ? { brokerAccounts } : {}) });
-    const body = ProvEditDeviceBodySchema.parse({ model: options.model, ...(options.fw ? { fw: options.fw } : {}) });
+    const body = ProvEditDeviceBodySchema.parse({
+      model: options.model,
+      brand: options.brand,
+      ...(options.fw ? { fw: options.fw } : {}),
+    });
     const made: ProvisionedDevice[] = [];
     for (let attempts = 0; made.length < options.count; attempts += 1) {
       if (attempts > options.count * 20)
@@ -134,6 +146,7 @@ async function main(): Promise<void> {
             deviceid: d.deviceid,
             model: d.model,
             fw: d.fw,
+            brand: d.brand,
             setupPassword: d.setupPassword,
             deviceKey: d.deviceKey,
           })),

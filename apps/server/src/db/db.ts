@@ -27,6 +27,11 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/** True when `error` is a statement stopped by statement_timeout (SQLSTATE 57014, query_canceled). */
+export function isStatementTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '57014';
+}
+
 /** True when `error` is a unique-constraint violation (SQLSTATE 23505), on either engine. */
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
@@ -39,13 +44,15 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   /** PostgreSQL only: the schema to work in (created when missing); tests isolate runs with it. */
   schema?: string | undefined;
+  /** PostgreSQL only: statement_timeout of every connection in ms (0 or unset: none). */
+  statementTimeoutMs?: number | undefined;
 }
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite database. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Db> {
   if (options.databaseUrl) {
     const { openPostgres } = await import('./postgres');
-    return openPostgres(options.databaseUrl, options.schema);
+    return openPostgres(options.databaseUrl, options.schema, options.statementTimeoutMs);
   }
   const { openPglite } = await import('./pglite');
   return openPglite(options.dataDir);

@@ -29,6 +29,8 @@ export async function loadMigrations(): Promise<Migration[]> {
 export async function migrate(db: Db, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? (await loadMigrations());
   return db.transaction(async (tx) => {
+    // A migration may take long on a big database: no statement timeout (DB_STATEMENT_TIMEOUT_MS) applies.
+    await tx.exec('SET LOCAL statement_timeout = 0');
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await tx.exec(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',

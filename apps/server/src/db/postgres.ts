@@ -116,12 +116,20 @@ class PostgresDb implements Db {
   }
 }
 
-/** Connects to PostgreSQL; with `schema`, every connection works in that schema (created when missing). */
-export async function openPostgres(databaseUrl: string, schema?: string): Promise<Db> {
+/**
+ * Connects to PostgreSQL; with `schema`, every connection works in that schema (created when
+ * missing); with `statementTimeoutMs` (> 0), PostgreSQL stops any statement that runs longer
+ * (SQLSTATE 57014, answered 503 by the error handler): a runaway query cannot hold a connection.
+ */
+export async function openPostgres(databaseUrl: string, schema?: string, statementTimeoutMs?: number): Promise<Db> {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new DbError(`Invalid schema name: ${schema}`);
+  const options = [
+    ...(schema ? [`-c search_path=${schema}`] : []),
+    ...(statementTimeoutMs ? [`-c statement_timeout=${Math.floor(statementTimeoutMs)}`] : []),
+  ];
   const connection: pg.ClientConfig = {
     connectionString: databaseUrl,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    ...(options.length > 0 ? { options: options.join(' ') } : {}),
   };
   const pool = new pg.Pool({ ...connection, max: 10 });
   // An idle client losing its connection must not crash the process; the next query reconnects.

@@ -1,6 +1,7 @@
 /**
- * Sessions: the `portal_session` cookie is resolved to `request.user` on every /api call;
- * `requireUser` and `requireGroup` guard routes. Cookies are HttpOnly, SameSite=Lax, host-only,
+ * Sessions: the `portal_session` cookie is resolved to `request.user` on every /api call (a global
+ * onRequest hook, so before any route's own hooks); `requireUser` and `requireGroup` guard routes
+ * as their `onRequest` hook, before the body is read or validated (route-security.ts). Cookies are HttpOnly, SameSite=Lax, host-only,
  * and Secure except on localhost, *.localhost and loopback addresses.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -70,12 +71,12 @@ export async function registerAuth(app: FastifyInstance, auth: AuthService): Pro
   });
 }
 
-/** preHandler: 401 'No current user' without a live session. */
+/** A route's onRequest guard: 401 'No current user' without a live session (or API key, bearer.ts). */
 export const requireUser = guardOf('session', async function requireUser(request: FastifyRequest): Promise<void> {
   if (!request.user) throw unauthenticated();
 });
 
-/** preHandler: the signed-in user must belong to one of `groups` (staff groups), else 403. */
+/** A route's onRequest guard: 401 without a session; the user must belong to one of `groups` (staff groups), else 403. */
 export function requireGroup(...groups: [UserGroup, ...UserGroup[]]) {
   return guardOf('session', async (request: FastifyRequest): Promise<void> => {
     if (!request.user) throw unauthenticated();

@@ -1,6 +1,8 @@
 /**
  * CSRF guard: a state-changing call must carry `X-Requested-With: portal`. A cross-site form
  * cannot set the header, and a cross-site fetch that sets it needs a CORS preflight we never grant.
+ * Checked onRequest, before the session, the API key and every route's guard, so before the body
+ * is read or validated (decisions.md, 'Order of checks').
  */
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { bearerKeyOf } from '@portal/core';

@@ -2,12 +2,21 @@
  * Every error leaves as HTTP status + { message, code }: validation failures name the field,
  * unknown /api routes are 404, and anything unexpected is a logged 500 without details.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ErrorBodySchema, type ErrorCode } from '@portal/core';
+import { isStatementTimeout } from '../db/db';
 import { AppError, UNKNOWN_ERROR_MESSAGE } from '../errors';
 
+/** The answer to a request whose query ran past the statement timeout (DB_STATEMENT_TIMEOUT_MS). */
+export const STATEMENT_TIMEOUT_MESSAGE =
+  'The database took too long to answer. Try again, or ask for less (a shorter range).';
+
 type Issue = { instancePath?: string; message?: string; keyword?: string };
+
+/** The router's limit on a path parameter (app.ts, routerOptions.maxParamLength); longer is 414. */
+export const MAX_PARAM_LENGTH = 500;
+export const ADDRESS_TOO_LONG_MESSAGE = 'The address is too long.';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
@@ -25,11 +34,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Request body too large',
-  414: 'The address is too long (a path parameter over 500 characters)',
+  414: `The address is too long (a path parameter over ${MAX_PARAM_LENGTH} characters)`,
   415: 'Unsupported content type (send application/json)',
   429: 'Too many attempts',
   502: 'The mail server did not take the message',
-  503: 'The MQTT broker did not take the change; nothing was changed',
+  503: 'Unavailable: the MQTT broker did not take the change, or the database took too long to answer; nothing was changed',
 };
 
 /** An error answer of a route's `schema.response`: { message, code } as JSON, with its description (OpenAPI). */
@@ -61,7 +70,10 @@ export function describeValidation(issues: Issue[], context: string | undefined)
   }
   if (/expected object, received/.test(message) && !field) return 'The request body must be a JSON object';
   if (/received undefined$/.test(message)) message = 'Required';
-  return field ? `${field}: ${message}` : message;
+  if (!field) return message;
+  // A message that names its field already ('to must be ...', core's bounded numbers) names it in full.
+  const name = field.slice(field.lastIndexOf('.') + 1);
+  return message.startsWith(`${name} `) ? `${field}${message.slice(name.length)}` : `${field}: ${message}`;
 }
 
 function send(reply: FastifyReply, statusCode: number, code: ErrorCode, message: string): FastifyReply {
@@ -70,6 +82,30 @@ function send(reply: FastifyReply, statusCode: number, code: ErrorCode, message:
 
 /** An answer for requests no route matched outside /api (the web app's history fallback). */
 export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/**
+ * Whether `path` reaches a route of `method` that has path parameters, once each segment over
+ * MAX_PARAM_LENGTH is cut short: a path parameter over the limit. The router answers those 414
+ * itself, unless a wildcard route (the web app's files, GET and HEAD) took the request instead,
+ * which then comes here as not found.
+ */
+function hasOverlongParameter(app: FastifyInstance, method: string, path: string): boolean {
+  const segments = path.split('/');
+  const overlong = (segment: string) => decodedLength(segment) > MAX_PARAM_LENGTH;
+  if (!segments.some(overlong)) return false;
+  const url = segments.map((segment) => (overlong(segment) ? '_' : segment)).join('/');
+  // null when no route matches (the type says otherwise).
+  const found: { params: Record<string, unknown> } | null = app.findRoute({ method: method as HTTPMethods, url });
+  return found !== null && !Object.hasOwn(found.params, '*');
+}
+
+function decodedLength(segment: string): number {
+  try {
+    return decodeURIComponent(segment).length;
+  } catch {
+    return segment.length;
+  }
+}
 
 export function registerErrorHandling(app: FastifyInstance, options: { fallback?: NotFoundFallback } = {}): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -92,6 +128,10 @@ export function registerErrorHandling(app: FastifyInstance, options: { fallback?
     if (error instanceof SyntaxError && error.statusCode === 400) {
       return send(reply, 400, 'BAD_REQUEST', 'The request body is not valid JSON.');
     }
+    if (isStatementTimeout(error)) {
+      request.log.warn({ err: error }, 'Statement timeout');
+      return send(reply, 503, 'UNAVAILABLE', STATEMENT_TIMEOUT_MESSAGE);
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       request.log.info({ err: error }, 'Request refused');
@@ -106,6 +146,9 @@ export function registerErrorHandling(app: FastifyInstance, options: { fallback?
     const isApi = path === '/api' || path.startsWith('/api/');
     if (!isApi && options.fallback && (request.method === 'GET' || request.method === 'HEAD')) {
       return options.fallback(request, reply);
+    }
+    if (isApi && hasOverlongParameter(app, request.method, path)) {
+      return send(reply, 414, 'BAD_REQUEST', ADDRESS_TOO_LONG_MESSAGE);
     }
     return send(reply, 404, 'NOT_FOUND', 'Not found');
   });

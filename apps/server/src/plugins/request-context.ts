@@ -1,10 +1,14 @@
 /**
- * What every request carries besides its body: its brand (by host name) and the origin to put in
- * e-mailed links. Links use the request's own origin only when it is the public host or a brand
- * prefix of it, so a forged Host header cannot point a reset link at another site.
+ * What every request carries besides its body: its brand (by host name: a brand's own configured
+ * host, else its prefix) and the origin of that brand's links. The origin comes from the
+ * configured public addresses, never from the Host header, so a forged Host header cannot point a
+ * link at another site; mails about a user or a device use that user's or device's brand instead
+ * (public-addresses.ts), this one only answers the request itself (an invitation to an address
+ * without an account, the billing portal's address).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BRAND_IDS, brandForHost, type BrandConfig, type BrandId } from '@portal/core';
+import type { BrandConfig } from '@portal/core';
+import type { PublicAddresses } from '../public-addresses';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,42 +17,15 @@ declare module 'fastify' {
   }
 }
 
-export interface RequestContextOptions {
-  brands: Readonly<Record<BrandId, BrandConfig>>;
-  /** The public base URL (no trailing slash); read per request because the port may be ephemeral. */
-  publicUrl: () => string;
-}
-
-/** Host names that may appear in links: the public host and each brand prefix of it (also dev.). */
-export function allowedLinkHosts(publicHost: string, brands: Readonly<Record<BrandId, BrandConfig>>): Set<string> {
-  const hosts = new Set<string>([publicHost]);
-  for (const id of BRAND_IDS) {
-    const prefix = brands[id].hostPrefix;
-    if (prefix) hosts.add(`${prefix}${publicHost}`);
-  }
-  for (const host of [...hosts]) hosts.add(`dev.${host}`);
-  return hosts;
-}
-
-export function linkOriginFor(
-  request: Pick<FastifyRequest, 'host'>,
-  publicUrl: string,
-  brands: Readonly<Record<BrandId, BrandConfig>>,
-): string {
-  const base = new URL(publicUrl);
-  const host = (request.host ?? '').toLowerCase();
-  return allowedLinkHosts(base.host, brands).has(host) ? `${base.protocol}//${host}` : base.origin;
-}
-
-export function registerRequestContext(app: FastifyInstance, options: RequestContextOptions): void {
+export function registerRequestContext(app: FastifyInstance, addresses: PublicAddresses): void {
   app.decorateRequest('brand', {
     getter(this: FastifyRequest) {
-      return brandForHost(this.hostname ?? '', options.brands);
+      return addresses.brandOfHost(this.hostname ?? '');
     },
   });
   app.decorateRequest('linkOrigin', {
     getter(this: FastifyRequest) {
-      return linkOriginFor(this, options.publicUrl(), options.brands);
+      return addresses.originOf(this.brand.id);
     },
   });
 }

@@ -146,6 +146,8 @@ function pluginErrorStatuses(route: RouteOptions, schema: FastifySchema, secured
   const apiKey = acceptsApiKey(route);
   if (apiKey || refusesApiKey(route)) statuses.push(403);
   if (route.config?.rateLimit || apiKey) statuses.push(429);
+  // Every call reads the database: on PostgreSQL a statement past DB_STATEMENT_TIMEOUT_MS is stopped (503).
+  statuses.push(503);
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
 

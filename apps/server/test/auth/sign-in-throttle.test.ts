@@ -12,16 +12,38 @@ const POLICY: SignInThrottlePolicy = {
   freeFailuresPerClient: 5,
   firstDelayMs: 1000,
   failuresPerAccount: 100,
+  failuresPerClient: 100,
   windowMs: 15 * 60_000,
 };
 const NOW = new Date('2026-11-22T10:00:00Z');
 const ago = (ms: number) => new Date(NOW.getTime() - ms);
-const none: SignInFailures = { client: 0, clientLatest: null, account: 0, accountOldest: null };
+const none: SignInFailures = {
+  client: 0,
+  clientLatest: null,
+  account: 0,
+  accountOldest: null,
+  clientAllAccounts: 0,
+  clientAllAccountsOldest: null,
+};
 const fromClient = (count: number, latestAgoMs = 0): SignInFailures => ({
   client: count,
   clientLatest: ago(latestAgoMs),
   account: count,
   accountOldest: ago(latestAgoMs + 1000),
+  clientAllAccounts: count,
+  clientAllAccountsOldest: ago(latestAgoMs + 1000),
+});
+/** `account` failures of the account from other addresses, none from this one. */
+const fromElsewhere = (account: number, oldestAgoMs: number): SignInFailures => ({
+  ...none,
+  account,
+  accountOldest: ago(oldestAgoMs),
+});
+/** `count` failures of other accounts from this address, none of this account. */
+const otherAccounts = (count: number, oldestAgoMs: number): SignInFailures => ({
+  ...none,
+  clientAllAccounts: count,
+  clientAllAccountsOldest: ago(oldestAgoMs),
 });
 
 describe('signInWaitMs', () => {
@@ -42,18 +64,35 @@ describe('signInWaitMs', () => {
   });
 
   it("other clients' failures never delay a client, below the account's ceiling", () => {
-    expect(signInWaitMs({ client: 0, clientLatest: null, account: 99, accountOldest: ago(1000) }, POLICY, NOW)).toBe(0);
-    expect(signInWaitMs({ client: 2, clientLatest: ago(0), account: 99, accountOldest: ago(1000) }, POLICY, NOW)).toBe(
-      0,
-    );
+    expect(signInWaitMs(fromElsewhere(99, 1000), POLICY, NOW)).toBe(0);
+    expect(signInWaitMs({ ...fromElsewhere(99, 1000), client: 2, clientLatest: ago(0) }, POLICY, NOW)).toBe(0);
   });
 
   it("at the account's ceiling every client waits until the oldest failure leaves the window", () => {
-    const full = { client: 0, clientLatest: null, account: 100, accountOldest: ago(60_000) };
+    const full = fromElsewhere(100, 60_000);
     expect(signInWaitMs(full, POLICY, NOW)).toBe(POLICY.windowMs - 60_000);
     expect(signInWaitMs({ ...full, account: 150 }, POLICY, NOW)).toBe(POLICY.windowMs - 60_000);
     expect(signInWaitMs({ ...full, accountOldest: ago(POLICY.windowMs) }, POLICY, NOW)).toBe(0);
     // The longer of the two waits.
+    expect(signInWaitMs({ ...full, client: 20, clientLatest: ago(0) }, POLICY, NOW)).toBe(POLICY.windowMs);
+  });
+
+  it("other accounts' failures from the same address never delay an account, below the address's ceiling", () => {
+    expect(signInWaitMs(otherAccounts(5, 1000), POLICY, NOW)).toBe(0);
+    expect(signInWaitMs(otherAccounts(99, 1000), POLICY, NOW)).toBe(0);
+    // Its own free failures from this address still cost nothing.
+    expect(signInWaitMs({ ...otherAccounts(99, 1000), client: 4, clientLatest: ago(0) }, POLICY, NOW)).toBe(0);
+  });
+
+  it("at the address's ceiling every account waits from that address until its oldest failure leaves the window", () => {
+    const full = otherAccounts(100, 60_000);
+    expect(signInWaitMs(full, POLICY, NOW)).toBe(POLICY.windowMs - 60_000);
+    expect(signInWaitMs({ ...full, clientAllAccounts: 5000 }, POLICY, NOW)).toBe(POLICY.windowMs - 60_000);
+    expect(signInWaitMs({ ...full, clientAllAccountsOldest: ago(POLICY.windowMs) }, POLICY, NOW)).toBe(0);
+    // The longest of the waits.
+    expect(signInWaitMs({ ...full, account: 100, accountOldest: ago(120_000) }, POLICY, NOW)).toBe(
+      POLICY.windowMs - 60_000,
+    );
     expect(signInWaitMs({ ...full, client: 20, clientLatest: ago(0) }, POLICY, NOW)).toBe(POLICY.windowMs);
   });
 });

@@ -364,7 +364,7 @@ function describeMetrics(dbKind: DbKind): void {
         expect(count('a')).toBe(days.currentPeriod.data.a?.count);
         expect(count('c')).toBe(1);
         // An open range has at most 400 slices of whole days.
-        const open = await deviceMetrics(fx.users.VIEW.client, 'currentStartTime=0&currentEndTime=1000000000000');
+        const open = await deviceMetrics(fx.users.VIEW.client, 'currentStartTime=0&currentEndTime=4102444800');
         expect(open.currentIntermediatePeriods.length).toBeLessThanOrEqual(400);
         expect(open.currentIntermediatePeriods.reduce((n, s) => n + (s.data.a?.count ?? 0), 0)).toBe(4);
         // An empty period has none.
@@ -412,7 +412,10 @@ function describeMetrics(dbKind: DbKind): void {
         // Open and reversed ranges are answered (as the device calls always have): a reversed one is empty.
         const reversed = await deviceMetrics(fx.users.VIEW.client, `currentStartTime=${h}&currentEndTime=${h - DAY}`);
         expect(reversed.currentPeriod).toEqual({ startTime: h, endTime: h - DAY, data: {} });
-        const open = await deviceMetrics(fx.users.VIEW.client, 'currentStartTime=0&currentEndTime=1e12&dataKeys=a');
+        const open = await deviceMetrics(
+          fx.users.VIEW.client,
+          'currentStartTime=0&currentEndTime=4102444800&dataKeys=a',
+        );
         expect(open.currentPeriod.data.a).toMatchObject({ count: 4, min: 1, max: 7, sum: 16 });
       });
     });

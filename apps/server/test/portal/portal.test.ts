@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/db/db';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { EX_CONFIG } from '../../../../scripts/restart-policy.mjs';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
 import { startPortal } from '../../src/portal';
 
@@ -28,6 +29,7 @@ describe('configuration', () => {
       logLevel: 'info',
       trustProxy: false,
       brandOverrides: {},
+      brandHosts: {},
       rateLimitPerMinute: 20,
     });
     expect(config.dataDir).toMatch(/\/data$/);
@@ -41,6 +43,7 @@ describe('configuration', () => {
       PUBLIC_URL: 'https://portal.example.com/',
       DATA_DIR: 'memory://',
       DATABASE_URL: 'postgres://u@db:5432/portal',
+      DB_STATEMENT_TIMEOUT_MS: '5000',
       SMTP_URL: 'smtp://mail:25',
       MAIL_FROM: 'Ops <ops@example.com>',
       SUPPORT_EMAIL: 'Help@Example.com',
@@ -49,6 +52,7 @@ describe('configuration', () => {
       WEB_DIST: '/srv/web',
       TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
       BRAND_OVERRIDES: '{"tank":{"footerText":"Tanks Ltd"}}',
+      BRAND_HOSTS: '{"tank":"https://Portal.TankCo.example/","pump":"http://pumps.example:8080"}',
       RATE_LIMIT_PER_MINUTE: '50',
       MQTT_PORT: '0',
       MQTT_URL: 'mqtt://broker:1883',
@@ -72,6 +76,7 @@ describe('configuration', () => {
       publicUrl: 'https://portal.example.com',
       dataDir: 'memory://',
       databaseUrl: 'postgres://u@db:5432/portal',
+      statementTimeoutMs: 5000,
       smtpUrl: 'smtp://mail:25',
       mailFrom: 'Ops <ops@example.com>',
       supportEmail: 'help@example.com',
@@ -80,6 +85,7 @@ describe('configuration', () => {
       webDist: '/srv/web',
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       brandOverrides: { tank: { footerText: 'Tanks Ltd' } },
+      brandHosts: { tank: 'https://portal.tankco.example', pump: 'http://pumps.example:8080' },
       rateLimitPerMinute: 50,
       mqttPort: 0,
       mqttUrl: 'mqtt://broker:1883',
@@ -115,6 +121,18 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL /],
     [{ BRAND_OVERRIDES: '{not json' }, 'Invalid configuration: BRAND_OVERRIDES must be a JSON object.'],
     [{ BRAND_OVERRIDES: '{"nobrand":{}}' }, /^Invalid configuration: BRAND_OVERRIDES /],
+    [{ BRAND_HOSTS: '{not json' }, 'Invalid configuration: BRAND_HOSTS must be a JSON object.'],
+    [{ BRAND_HOSTS: '["https://tank.example"]' }, /^Invalid configuration: BRAND_HOSTS must map brand ids/],
+    [{ BRAND_HOSTS: '{"tanker":"https://tank.example"}' }, /^Invalid configuration: BRAND_HOSTS /],
+    [{ BRAND_HOSTS: '{"__proto__":"https://tank.example"}' }, /^Invalid configuration: BRAND_HOSTS /],
+    [
+      { BRAND_HOSTS: '{"tank":"ftp://tank.example"}' },
+      /^Invalid configuration: BRAND_HOSTS must map brand ids to http\(s\) origins/,
+    ],
+    [{ BRAND_HOSTS: '{"tank":"https://tank.example/portal"}' }, /^Invalid configuration: BRAND_HOSTS .*origins/],
+    [{ BRAND_HOSTS: '{"tank":"https://user:pw@tank.example"}' }, /^Invalid configuration: BRAND_HOSTS .*origins/],
+    [{ BRAND_HOSTS: '{"tank":"tank.example"}' }, /^Invalid configuration: BRAND_HOSTS .*origins/],
+    [{ BRAND_HOSTS: '{"tank":7}' }, /^Invalid configuration: BRAND_HOSTS /],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be at least 1.'],
     [{ MQTT_SHARED_CONNECTIONS: '0' }, 'Invalid configuration: MQTT_SHARED_CONNECTIONS must be 1-1000.'],
     [{ MQTT_DEVICE_AUTH: 'acl' }, 'Invalid configuration: MQTT_DEVICE_AUTH must be broker or dynsec.'],
@@ -138,6 +156,7 @@ describe('configuration', () => {
         'PUBLIC_URL',
         'DATA_DIR',
         'DATABASE_URL',
+        'DB_STATEMENT_TIMEOUT_MS',
         'SMTP_URL',
         'MAIL_FROM',
         'SUPPORT_EMAIL',
@@ -146,6 +165,7 @@ describe('configuration', () => {
         'WEB_DIST',
         'TRUST_PROXY',
         'BRAND_OVERRIDES',
+        'BRAND_HOSTS',
         'RATE_LIMIT_PER_MINUTE',
         'REDIS_URL',
         'MQTT_PORT',
@@ -267,7 +287,7 @@ describe('start-up', () => {
     }
   });
 
-  it('main.ts on a taken port prints one line and exits 1', async () => {
+  it('main.ts on a taken port prints one line and exits 78 (EX_CONFIG: npm start does not restart it)', async () => {
     const taken = await takePort();
     try {
       const run = runMain({
@@ -277,7 +297,7 @@ describe('start-up', () => {
         DATA_DIR: 'memory://',
         SEED_DEMO: 'false',
       });
-      expect(await run.exited).toBe(1);
+      expect(await run.exited).toBe(EX_CONFIG);
       const { stderr, stdout } = run.text();
       expect(stderr.trim()).toBe(`Port ${taken.port} is already in use: set PORT to a free port.`);
       expect(stdout.trim()).toBe('');
@@ -286,9 +306,9 @@ describe('start-up', () => {
     }
   });
 
-  it('main.ts with a bad variable prints one line and exits 1', async () => {
+  it('main.ts with a bad variable prints one line and exits 78 (EX_CONFIG)', async () => {
     const run = runMain({ PORT: 'eighty' });
-    expect(await run.exited).toBe(1);
+    expect(await run.exited).toBe(EX_CONFIG);
     expect(run.text().stderr.trim()).toBe('Invalid configuration: PORT must be a number.');
   });
 });

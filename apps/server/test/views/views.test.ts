@@ -440,12 +440,12 @@ function describeViews(dbKind: DbKind): void {
       for (const [what, body, message] of bad) {
         const res = await put(client, fx.groupid, body);
         expect(res.status, `${what}: ${res.text}`).toBe(400);
-        // Contract messages come prefixed with their field ('view.widgets: ...').
+        // Contract messages come prefixed with their field ('view.widgets: ...', or 'view.version is ...' when they name it).
         expectError(
           res,
           400,
           'BAD_REQUEST',
-          typeof message === 'string' ? new RegExp(`(^|: )${escape(message)}$`) : message,
+          typeof message === 'string' ? new RegExp(`(^|: |\\.)${escape(message)}$`) : message,
         );
       }
       for (const body of [{}, { view: newView(), extra: 1 }, []]) {

@@ -13,6 +13,8 @@ export const ALERT_SCHEDULE_MESSAGE = `schedule must be one of ${ALERT_SCHEDULE_
 /** One of the spec's schedule seconds: 2592000 Once, 600 Every 10 Minutes, 3600 Hourly, 86400 Daily. */
 export const AlertScheduleSchema = z
   .number({ message: ALERT_SCHEDULE_MESSAGE })
+  .min(0, ALERT_SCHEDULE_MESSAGE)
+  .max(Math.max(...ALERT_SCHEDULE_OPTIONS.map((o) => o.value)), ALERT_SCHEDULE_MESSAGE)
   .refine(isAlertSchedule, { message: ALERT_SCHEDULE_MESSAGE });
 
 /** What a user is alerted about on a device, how, and how often. */

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { API_ACCESS_LEVELS, API_CREDENTIAL_MESSAGES, API_CREDENTIAL_NAME_MAX_LENGTH } from '../domain/api-credentials';
 import { DeviceModelSchema, DeviceNameSchema } from './devices';
-import { safeString } from './fields';
+import { REQUEST_EPOCH_S_MAX, safeString } from './fields';
 import { GroupIdSchema } from './groups';
 
 export const ApiAccessSchema = z.enum(API_ACCESS_LEVELS, {
@@ -44,7 +44,12 @@ export const ApiCredentialCreateBodySchema = z.strictObject({
     ),
   access: ApiAccessSchema,
   /** Epoch seconds; in the future and at most 5 years away (checked by the server's clock). */
-  expiresAt: z.number({ message: 'expiresAt must be epoch seconds' }).int('expiresAt must be whole seconds').optional(),
+  expiresAt: z
+    .number({ message: 'expiresAt must be epoch seconds' })
+    .int('expiresAt must be whole seconds')
+    .min(0, 'expiresAt must be epoch seconds')
+    .max(REQUEST_EPOCH_S_MAX, 'expiresAt must be epoch seconds')
+    .optional(),
 });
 export type ApiCredentialCreateBody = z.input<typeof ApiCredentialCreateBodySchema>;
 

@@ -9,7 +9,7 @@ import { CUSTOM_CHART_LIMIT, CUSTOM_WIDGET_LIMIT } from '../domain/constants';
 import { widgetLimitMessage } from '../domain/messages';
 import { unavailableFeatureMessage } from '../domain/plans';
 import { ChartSettingsSchema } from './views';
-import { ColourSchema, safeString } from './fields';
+import { ColourSchema, safeString, valueNumber } from './fields';
 
 // ---- Keys --------------------------------------------------------------------------------------
 
@@ -71,8 +71,8 @@ const dataKey = safeString().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'dataElement 
 export const IndicatorSettingsSchema = z.strictObject({
   displayType: z.enum(['default', 'hide']).optional(),
   dataElement: dataKey.optional(),
-  min: z.number().default(0),
-  max: z.number().default(100),
+  min: valueNumber('min').default(0),
+  max: valueNumber('max').default(100),
   rotation: z
     .number()
     .refine((r) => (INDICATOR_ROTATIONS as readonly number[]).includes(r), 'rotation must be 0, 90 or 180')
@@ -82,10 +82,10 @@ export const IndicatorSettingsSchema = z.strictObject({
   normalColor: ColourSchema.optional(),
   warningColor: ColourSchema.optional(),
   alarmColor: ColourSchema.optional(),
-  highWarning: z.number().default(INDICATOR_DEFAULT_THRESHOLDS.highWarning),
-  lowWarning: z.number().default(INDICATOR_DEFAULT_THRESHOLDS.lowWarning),
-  highAlarm: z.number().default(INDICATOR_DEFAULT_THRESHOLDS.highAlarm),
-  lowAlarm: z.number().default(INDICATOR_DEFAULT_THRESHOLDS.lowAlarm),
+  highWarning: valueNumber('highWarning').default(INDICATOR_DEFAULT_THRESHOLDS.highWarning),
+  lowWarning: valueNumber('lowWarning').default(INDICATOR_DEFAULT_THRESHOLDS.lowWarning),
+  highAlarm: valueNumber('highAlarm').default(INDICATOR_DEFAULT_THRESHOLDS.highAlarm),
+  lowAlarm: valueNumber('lowAlarm').default(INDICATOR_DEFAULT_THRESHOLDS.lowAlarm),
   width: size.optional(),
   height: size.optional(),
   radius: z.number().min(0).max(WIDGET_MAX_SIZE_PX).optional(),

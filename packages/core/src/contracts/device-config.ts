@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { customSettingError } from '../domain/validation';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../domain/text';
 import { DeviceNameSchema, FIRMWARE_PATTERN } from './devices';
-import { ColourSchema, safeString } from './fields';
+import { ColourSchema, VALUE_MAX, safeString } from './fields';
 
 // ---- Limits and messages ---------------------------------------------------------------------
 
@@ -71,7 +71,7 @@ const text = (name: string, max: number) =>
   safeString({ message: `${name} must be text` }).max(max, `${name}: at most ${max} characters`);
 
 const DAY_SECONDS = 86_400;
-const BAUD_RATES: readonly number[] = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200];
+const BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200] as const;
 
 const DeviceSectionSchema = z.strictObject({
   name: DeviceNameSchema.optional(),
@@ -187,7 +187,9 @@ export const DeviceConfigSettingsSchema = z.strictObject({
       enabled: bool('enabled').optional(),
       baud: z
         .number({ message: 'baud must be a number' })
-        .refine((b) => BAUD_RATES.includes(b), 'baud must be a standard rate (1200 to 115200)')
+        .min(BAUD_RATES[0], 'baud must be a standard rate (1200 to 115200)')
+        .max(BAUD_RATES[7], 'baud must be a standard rate (1200 to 115200)')
+        .refine((b) => (BAUD_RATES as readonly number[]).includes(b), 'baud must be a standard rate (1200 to 115200)')
         .optional(),
       capture: z
         .strictObject({
@@ -243,7 +245,7 @@ export const CustomSettingsBodySchema = z.strictObject({
       z.union(
         [
           safeString().max(CUSTOM_TEXT_MAX_LENGTH, `values: text of at most ${CUSTOM_TEXT_MAX_LENGTH} characters`),
-          z.number(),
+          z.number().min(-VALUE_MAX).max(VALUE_MAX),
         ],
         {
           message: 'values: each value must be text or a number',

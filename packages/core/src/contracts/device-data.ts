@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MAX_DATA_POINTS } from '../domain/constants';
 import { CommandViewSchema } from './device-record';
-import { safeString } from './fields';
+import { REQUEST_EPOCH_S_MAX, queryNumber, queryTime, safeString } from './fields';
 
 /** Most records one import may carry. */
 export const MAX_IMPORT_RECORDS = 5000;
@@ -49,20 +49,11 @@ export type ExportRecords = z.infer<typeof ExportRecordsSchema>;
 
 // ---- Queries of the read calls (spec 2 section 7) ------------------------------------------------
 
-/** A number in a query string: '' counts as missing, anything else must read as a finite number. */
-const optionalNumber = (name: string) =>
-  z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.coerce
-      .number({ message: `${name} must be a number` })
-      .finite()
-      .optional(),
-  );
-
 /** dataPoints of a query: a whole number from 1 to MAX_DATA_POINTS. */
-const dataPoints = optionalNumber('dataPoints').pipe(
-  z.number().int('dataPoints must be a whole number').min(1).max(MAX_DATA_POINTS).optional(),
-);
+const dataPoints = queryNumber('dataPoints', 1, MAX_DATA_POINTS, { int: true });
+
+/** Most milliseconds `relative` may reach back: to the epoch from 2100 (the latest time a request may name). */
+export const RELATIVE_MS_MAX = REQUEST_EPOCH_S_MAX * 1000;
 
 /** A comma list of record keys (every key when missing). */
 const dataKeys = safeString().max(5000).optional();
@@ -75,9 +66,9 @@ const dataKeys = safeString().max(5000).optional();
 export const DataQuerySchema = z.object({
   dataPoints,
   dataKeys,
-  fromTime: optionalNumber('fromTime'),
-  toTime: optionalNumber('toTime'),
-  relative: optionalNumber('relative').pipe(z.number().min(0).optional()),
+  fromTime: queryTime('fromTime'),
+  toTime: queryTime('toTime'),
+  relative: queryNumber('relative', 0, RELATIVE_MS_MAX),
   downsample: safeString().max(20).optional(),
   events: z.enum(['true', 'false'], { message: 'events must be true or false' }).optional(),
 });
@@ -89,8 +80,8 @@ export type DataPointsQuery = z.infer<typeof DataPointsQuerySchema>;
 
 /** GET /device/{id}/export: a time range (epoch seconds, inclusive), the keys and the format (csv by default). */
 export const ExportQuerySchema = z.object({
-  fromTime: optionalNumber('fromTime'),
-  toTime: optionalNumber('toTime'),
+  fromTime: queryTime('fromTime'),
+  toTime: queryTime('toTime'),
   dataKeys,
   format: z.enum(EXPORT_FORMATS, { message: 'format must be csv, json or config' }).optional(),
 });
@@ -184,9 +175,7 @@ export const ServerLogQuerySchema = z.object({
   kind: safeString()
     .regex(/^[A-Za-z0-9_-]{1,32}$/, 'kind must be 1 to 32 letters, digits, _ or -')
     .optional(),
-  before: optionalNumber('before').pipe(
-    z.number().int('before must be an entry id').positive('before must be an entry id').max(2_147_483_647).optional(),
-  ),
+  before: queryNumber('before', 1, 2_147_483_647, { int: true, kind: 'an entry id' }),
 });
 export type ServerLogQuery = z.infer<typeof ServerLogQuerySchema>;
 

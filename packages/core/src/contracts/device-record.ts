@@ -9,17 +9,18 @@
  * - a record is a JSON object with `ts`, epoch seconds (fraction allowed), not older than
  *   7 days and not more than 5 minutes in the future; otherwise the record is refused;
  * - at most 200 keys; more and the record is refused;
- * - a measurement key matches /^[A-Za-z][A-Za-z0-9_]{0,63}$/ and holds a number, a string of
- *   at most 1024 characters, a boolean or an array of at most 256 numbers; any other key or
+ * - a measurement key matches /^[A-Za-z][A-Za-z0-9_]{0,63}$/ and holds a number (of magnitude at
+ *   most VALUE_MAX, 2^53 - 1, so that no sum of stored values can overflow), a string of at most
+ *   1024 characters, a boolean or an array of at most 256 such numbers; any other key or
  *   value (including `__proto__`, nested objects, null) is dropped and reported,
  *   and the rest of the record is kept; so is a string (also in events) holding U+0000 or an
  *   unpaired surrogate, which the database cannot store;
- * - `events` is an array of {topic?, msg, lv?, severity?}; `can1`/`can2` arrays of {id, data}
+ * - `events` is an array of {topic?, msg, lv? (a number as above), severity?}; `can1`/`can2` arrays of {id, data}
  *   with `data` a hex string; a malformed one of these is dropped like any other key.
  */
 import { z } from 'zod';
 import { isStorableText } from '../domain/text';
-import { safeString, storableJson } from './fields';
+import { VALUE_MAX, boundedNumber, queryText, safeString, storableJson } from './fields';
 
 export const RECORD_LIMITS = {
   maxKeys: 200,
@@ -45,11 +46,19 @@ export const RECORD_STRUCTURED_KEYS = ['ts', 'events', 'can1', 'can2'] as const;
 /** A string of at most `max` characters that the database can store. */
 const storableString = (max: number) => safeString().max(max);
 
+/** A number a record may hold: finite, of magnitude at most VALUE_MAX. */
+const RecordNumberSchema = z.number().min(-VALUE_MAX).max(VALUE_MAX);
+
+/** Whether a number is one a record may hold (RecordNumberSchema, checked without the schema). */
+export function isRecordNumber(n: unknown): n is number {
+  return typeof n === 'number' && n >= -VALUE_MAX && n <= VALUE_MAX;
+}
+
 export const RecordValueSchema = z.union([
-  z.number().finite(),
+  RecordNumberSchema,
   storableString(RECORD_LIMITS.maxStringLength),
   z.boolean(),
-  z.array(z.number().finite()).max(RECORD_LIMITS.maxArrayLength),
+  z.array(RecordNumberSchema).max(RECORD_LIMITS.maxArrayLength),
 ]);
 export type RecordValue = z.infer<typeof RecordValueSchema>;
 
@@ -57,7 +66,7 @@ export type RecordValue = z.infer<typeof RecordValueSchema>;
 export const DeviceEventSchema = z.object({
   topic: storableString(64).optional(),
   msg: storableString(RECORD_LIMITS.maxStringLength),
-  lv: z.number().finite().optional(),
+  lv: RecordNumberSchema.optional(),
   severity: storableString(16).optional(),
 });
 export type DeviceEvent = z.infer<typeof DeviceEventSchema>;
@@ -177,7 +186,9 @@ export const RpcRequestSchema = z.strictObject({
 export type RpcRequest = z.infer<typeof RpcRequestSchema>;
 
 /** The body of `DELETE /api/device/{id}/rpc`. */
-export const RpcCancelSchema = z.strictObject({ commandID: z.coerce.number().int() });
+export const RpcCancelSchema = z.strictObject({
+  commandID: z.preprocess(queryText, boundedNumber('commandID', 1, 2_147_483_647, { int: true })),
+});
 
 export const COMMAND_STATES = ['queued', 'sent', 'delivered', 'cancelled', 'expired'] as const;
 export type CommandState = (typeof COMMAND_STATES)[number];
@@ -205,7 +216,7 @@ function codePoints(text: string): number {
 function recordValue(value: unknown): RecordValue | undefined {
   switch (typeof value) {
     case 'number':
-      return Number.isFinite(value) ? value : undefined;
+      return isRecordNumber(value) ? value : undefined;
     case 'string':
       return (value.length <= RECORD_LIMITS.maxStringLength || codePoints(value) <= RECORD_LIMITS.maxStringLength) &&
         isStorableText(value)
@@ -215,10 +226,18 @@ function recordValue(value: unknown): RecordValue | undefined {
       return value;
     default: {
       if (!Array.isArray(value) || value.length > RECORD_LIMITS.maxArrayLength) return undefined;
-      for (const n of value) if (typeof n !== 'number' || !Number.isFinite(n)) return undefined;
+      for (const n of value) if (!isRecordNumber(n)) return undefined;
       return (value as number[]).slice();
     }
   }
+}
+
+/** Why a measurement's value was dropped: a number out of range, or not a value a record holds. */
+function droppedValueReason(key: string, value: unknown): string {
+  const numbers = Array.isArray(value) ? value : [value];
+  if (numbers.some((n) => typeof n === 'number' && !isRecordNumber(n)))
+    return `Key ${printable(key)} holds a number outside -${VALUE_MAX} to ${VALUE_MAX}`;
+  return `Key ${printable(key)} has a value of the wrong type`;
 }
 
 /** Key names already found valid: a fleet sends the same few keys again and again. */
@@ -290,7 +309,7 @@ export function parseDeviceRecord(input: unknown, nowSeconds: number): RecordPar
     }
     const valid = recordValue(value);
     if (valid !== undefined) out[key] = valid;
-    else dropped.push({ key, reason: `Key ${printable(key)} has a value of the wrong type` });
+    else dropped.push({ key, reason: droppedValueReason(key, value) });
   }
   return { ok: true, record: out as DeviceRecord, dropped };
 }

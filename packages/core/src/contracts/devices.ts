@@ -17,7 +17,8 @@ import {
   sanitise,
 } from '../domain/validation';
 import { EmailSchema, MfaCodeSchema } from './auth';
-import { ColourSchema, safeString } from './fields';
+import { BrandIdSchema } from './brands';
+import { ColourSchema, safeString, valueNumber } from './fields';
 import { authoredKindOf, authoredSchemaOf, type DeviceChart, type WidgetCard } from './device-authoring';
 
 // ---- Models, firmware, ids -------------------------------------------------------------------
@@ -150,6 +151,8 @@ export const ProvEditDeviceBodySchema = z.strictObject({
   model: DeviceModelSchema,
   fw: FirmwareSchema.optional(),
   name: DeviceNameSchema.optional(),
+  /** The brand the device is for (its label and mails use that brand's host): 'default' when a new device names none; an edit without it keeps the device's. */
+  brand: BrandIdSchema.optional(),
 });
 export type ProvEditDeviceBody = z.infer<typeof ProvEditDeviceBodySchema>;
 
@@ -163,6 +166,10 @@ export const ProvDeviceSchema = z.object({
   added: z.boolean(),
   createdAt: z.string(),
   lastContact: z.number().nullable(),
+  /** The brand the device was provisioned for. */
+  brand: BrandIdSchema,
+  /** False when PUBLIC_URL is not set: its label's QR code points at this machine's localhost, which no phone reaches. */
+  publicUrlConfigured: z.boolean(),
   /** Only in the answer that created the device. */
   setupPassword: z.string().optional(),
   deviceKey: z.string().optional(),
@@ -289,16 +296,16 @@ export const DISPLAY_TYPES = [
 ] as const;
 
 export const GaugeSettingsSchema = z.strictObject({
-  min: z.number(),
-  max: z.number(),
-  warnLow: z.number(),
-  warnHigh: z.number(),
-  alarmLow: z.number(),
-  alarmHigh: z.number(),
+  min: valueNumber('min'),
+  max: valueNumber('max'),
+  warnLow: valueNumber('warnLow'),
+  warnHigh: valueNumber('warnHigh'),
+  alarmLow: valueNumber('alarmLow'),
+  alarmHigh: valueNumber('alarmHigh'),
 });
 
 export const DigitalSettingsSchema = z.strictObject({
-  lowThreshold: z.number().default(0.5),
+  lowThreshold: valueNumber('lowThreshold').default(0.5),
   lowString: displayText('lowString').default('OFF'),
   highString: displayText('highString').default('ON'),
 });

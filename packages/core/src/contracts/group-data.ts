@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MAP_SEVERITIES } from '../domain/severity';
-import { safeString } from './fields';
+import { queryNumber, queryTime, safeString } from './fields';
 import { GroupDeviceSummarySchema } from './groups';
 import { GroupSummarySchema } from './system';
 
@@ -19,18 +19,6 @@ export const GROUP_DATA_MAX_KEYS = 50;
 /** Newest event messages per device unless asked otherwise, and the most that may be asked. */
 export const GROUP_DATA_MESSAGES_DEFAULT = 5;
 export const GROUP_DATA_MESSAGES_MAX = 20;
-
-/** A whole number of epoch seconds in a query string ('' counts as missing). */
-const epochSeconds = (name: string) =>
-  z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.coerce
-      .number({ message: `${name} must be a number` })
-      .int(`${name} must be whole epoch seconds`)
-      .min(0, `${name} must be whole epoch seconds`)
-      .max(4_102_444_800, `${name} must be whole epoch seconds`)
-      .optional(),
-  );
 
 /** A comma list of record keys in a query string (each once, at most GROUP_DATA_MAX_KEYS). */
 const keyList = (name: string) =>
@@ -53,21 +41,11 @@ const keyList = (name: string) =>
  */
 export const GroupDataQuerySchema = z
   .strictObject({
-    from: epochSeconds('from'),
-    to: epochSeconds('to'),
+    from: queryTime('from', { int: true }),
+    to: queryTime('to', { int: true }),
     keys: keyList('keys'),
     stats: keyList('stats'),
-    messages: z
-      .preprocess(
-        (v) => (v === '' ? undefined : v),
-        z.coerce
-          .number({ message: 'messages must be a number' })
-          .int('messages must be a whole number')
-          .min(0)
-          .max(GROUP_DATA_MESSAGES_MAX)
-          .optional(),
-      )
-      .optional(),
+    messages: queryNumber('messages', 0, GROUP_DATA_MESSAGES_MAX, { int: true }),
   })
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
     message: 'from must not be after to',

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { DataPointSchema } from './device-data';
-import { safeString } from './fields';
+import { REQUEST_EPOCH_S_MAX, queryText, rangeMessage, safeString } from './fields';
 import { GROUP_DATA_MAX_DAYS } from './group-data';
 import { COLUMN_OPERATORS } from '../domain/widget-kinds';
 
@@ -76,7 +76,9 @@ export function intermediatePeriods(p: MetricsPeriod): { width: number; periods:
       ? METRICS_PERIOD_SECONDS
       : Math.max(1, Math.ceil(span / DAY_SECONDS / METRICS_MAX_INTERMEDIATE)) * DAY_SECONDS;
   const periods: MetricsPeriod[] = [];
-  for (let start = p.startTime; start < p.endTime;) {
+  // At most METRICS_MAX_INTERMEDIATE + 1 slots (one more where the period starts mid-slot); the
+  // count bounds the loop as well, whatever the period's numbers.
+  for (let start = p.startTime; start < p.endTime && periods.length <= METRICS_MAX_INTERMEDIATE;) {
     const end = Math.min(p.endTime, (Math.floor(start / width) + 1) * width);
     periods.push({ startTime: start, endTime: end });
     start = end;
@@ -84,21 +86,18 @@ export function intermediatePeriods(p: MetricsPeriod): { width: number; periods:
   return { width, periods };
 }
 
-/** Query text as a number ('' and blanks count as missing; text that is not a number stays NaN and is refused). */
-const queryNumber = (v: unknown) => {
-  if (typeof v !== 'string') return v;
-  return v.trim() === '' ? undefined : Number(v);
-};
-
-/** Epoch seconds in a query string: a finite number from 0 to 2100-01-01. */
+const TIME = { kind: 'epoch seconds' };
+/** Epoch seconds in a query string: a finite number from 0 to 2100-01-01 (REQUEST_EPOCH_S_MAX). */
 const epochSeconds = (name: string) =>
   z
-    .number({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a number`) })
-    .finite(`${name} must be a number`)
-    .min(0, `${name} must be epoch seconds`)
-    .max(4_102_444_800, `${name} must be epoch seconds`);
-const requiredTime = (name: string) => z.preprocess(queryNumber, epochSeconds(name));
-const optionalTime = (name: string) => z.preprocess(queryNumber, epochSeconds(name).optional());
+    .number({
+      error: (issue) =>
+        issue.input === undefined ? `${name} is required` : rangeMessage(name, 0, REQUEST_EPOCH_S_MAX, TIME),
+    })
+    .min(0, rangeMessage(name, 0, REQUEST_EPOCH_S_MAX, TIME))
+    .max(REQUEST_EPOCH_S_MAX, rangeMessage(name, 0, REQUEST_EPOCH_S_MAX, TIME));
+const requiredTime = (name: string) => z.preprocess(queryText, epochSeconds(name));
+const optionalTime = (name: string) => z.preprocess(queryText, epochSeconds(name).optional());
 
 const periodTimes = {
   currentStartTime: requiredTime('currentStartTime'),
@@ -148,25 +147,17 @@ const includeLatestData = z
 
 // ---- GET /device/{id}/metrics ------------------------------------------------------------------
 
-/** A finite number in a query string, any sign or size (the device call answers open ranges). */
-const anyTime = (name: string) =>
-  z
-    .number({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a number`) })
-    .finite(`${name} must be a number`);
-
 /**
  * GET /device/{id}/metrics: the current period (required), the previous one (both times, or
  * neither for the hours just before the current period), `dataKeys` a comma list of keys
- * (default every key), and includeLatestData. Times may be any finite numbers, as since the
- * device calls came (issue 3): an open range such as 0 to 1e12 reads everything, a start after
- * its end is an empty period; one device's rollups are small.
+ * (default every key), and includeLatestData. Times are epoch seconds from 0 to 2100-01-01, like
+ * every time a request carries (DESIGN.md section 5): an open range such as 0 to 4102444800 reads
+ * everything (one device's rollups are small, and the intermediate periods are at most
+ * METRICS_MAX_INTERMEDIATE), a start after its end is an empty period.
  */
 export const MetricsQuerySchema = z
   .object({
-    currentStartTime: z.preprocess(queryNumber, anyTime('currentStartTime')),
-    currentEndTime: z.preprocess(queryNumber, anyTime('currentEndTime')),
-    previousStartTime: z.preprocess(queryNumber, anyTime('previousStartTime').optional()),
-    previousEndTime: z.preprocess(queryNumber, anyTime('previousEndTime').optional()),
+    ...periodTimes,
     dataKeys: safeString()
       .max(2000)
       .optional()

@@ -87,7 +87,7 @@ export type VernemqHook = (typeof VERNEMQ_HOOKS)[number];
 /** auth_on_register: a client connects. VerneMQ sends null for a missing username or password. */
 export const VernemqRegisterBodySchema = z.object({
   peer_addr: safeString().max(64).nullable().optional(),
-  peer_port: z.number().int().nullable().optional(),
+  peer_port: z.number().int().min(0).max(65_535).nullable().optional(),
   username: username.nullable(),
   password: password.nullable(),
   mountpoint: mountpoint.optional(),

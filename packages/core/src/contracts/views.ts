@@ -37,10 +37,10 @@ import {
   WIDGET_TYPES,
   type WidgetType,
 } from '../domain/widget-kinds';
-import { ColourSchema, safeString } from './fields';
+import { ColourSchema, REQUEST_EPOCH_S_MAX, VALUE_MAX, boundedNumber, safeString, valueNumber } from './fields';
 
 const ColumnThresholdSchema = z.strictObject({
-  value: z.number(),
+  value: valueNumber('value'),
   colour: ColourSchema,
 });
 
@@ -65,8 +65,8 @@ export const TableFilterSchema = z.strictObject({
   key: KeySchema,
   operator: z.enum([...TEXT_FILTER_OPERATORS, ...NUMBER_FILTER_OPERATORS]),
   // null inside the union: OpenAPI 3.0 wants a type beside `nullable`.
-  value: z.union([safeString().max(200).nullable(), z.number()]),
-  value2: z.number().nullable().optional(),
+  value: z.union([safeString().max(200).nullable(), valueNumber('value')]),
+  value2: valueNumber('value2').nullable().optional(),
 });
 export type TableFilter = z.infer<typeof TableFilterSchema>;
 
@@ -91,32 +91,34 @@ export const HeadlineSettingsSchema = z.strictObject({
   operator: z.enum(HEADLINE_OPERATORS).default(DEFAULT_HEADLINE_OPERATOR),
   unit: safeString().max(15).optional(),
   trendColor: ColourSchema.optional(),
-  dp: z
-    .number()
-    .int()
+  dp: boundedNumber('dp', -100, 100, { int: true })
     .optional()
     .transform((dp) => (dp === undefined ? undefined : clampHeadlineDecimalPlaces(dp))),
 });
 export type HeadlineSettings = z.infer<typeof HeadlineSettingsSchema>;
 
+/** An axis' decimal places and tick spacing (0: automatic). */
+const AXIS_DP = boundedNumber('dp', 0, 10, { int: true });
+const AXIS_TICK = boundedNumber('tick', 0, VALUE_MAX);
+
 /** A chart axis (ax1, ax2): name, unit, bounds (absent: automatic), dp, tick, colour, displayType. */
 export const ChartAxisSchema = z.strictObject({
   name: safeString().max(64).optional(),
   unit: safeString().max(15).optional(),
-  min: z.number().nullable().optional(),
-  max: z.number().nullable().optional(),
-  dp: z.number().int().optional(),
-  tick: z.number().optional(),
+  min: valueNumber('min').nullable().optional(),
+  max: valueNumber('max').nullable().optional(),
+  dp: AXIS_DP.optional(),
+  tick: AXIS_TICK.optional(),
   colour: ColourSchema.optional(),
   displayType: safeString().max(32).optional(),
 });
 
 /** The x axis xa1: tick, offset, scale, dp, name, colour. */
 export const ChartXAxisSchema = z.strictObject({
-  tick: z.number().optional(),
-  offset: z.number().optional(),
-  scale: z.number().optional(),
-  dp: z.number().int().optional(),
+  tick: AXIS_TICK.optional(),
+  offset: valueNumber('offset').optional(),
+  scale: valueNumber('scale').optional(),
+  dp: AXIS_DP.optional(),
   name: safeString().max(64).optional(),
   colour: ColourSchema.optional(),
 });
@@ -189,9 +191,10 @@ export const WidgetLayoutsSchema = z.strictObject({
 export type WidgetLayouts = z.infer<typeof WidgetLayoutsSchema>;
 
 export const TIME_RANGE_TYPES = ['day', 'week', 'month', 'custom'] as const;
-/** Latest epoch second a custom range may name (the end of year 9999). */
-export const EPOCH_S_MAX = 253_402_300_799;
-const EpochSecondsSchema = z.number().int().min(0).max(EPOCH_S_MAX);
+/** A custom range's time: whole epoch seconds up to 2100-01-01, like every time a request carries. */
+const EpochSecondsSchema = boundedNumber('time', 0, REQUEST_EPOCH_S_MAX, { int: true, kind: 'whole epoch seconds' });
+/** The highest version a view may reach (a PostgreSQL integer). */
+const VERSION_MAX = 2_147_483_647;
 
 /**
  * A view's range: day, week or month with an amount (and rolling), or custom with from and to
@@ -254,7 +257,7 @@ export const ViewSchema = z.object({
   sortOrder: z.number().int().min(SORT_ORDER_MIN).max(SORT_ORDER_MAX),
   timeRange: TimeRangeSchema,
   widgets: z.record(z.string(), WidgetSchema),
-  version: z.number().int().min(0),
+  version: z.number().int().min(0).max(VERSION_MAX),
 });
 export type View = z.infer<typeof ViewSchema>;
 
@@ -326,7 +329,7 @@ export const ViewInputSchema = z
     sortOrder: z.number().int().min(SORT_ORDER_MIN).max(SORT_ORDER_MAX),
     timeRange: TimeRangeSchema,
     widgets: z.record(WidgetIdSchema, WidgetInputSchema),
-    version: z.number().int().min(0).optional(),
+    version: z.number().int().min(0).max(VERSION_MAX).optional(),
   })
   .superRefine(checkViewDraft);
 export type ViewInput = z.infer<typeof ViewInputSchema>;

@@ -31,7 +31,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
   r.put(
     '/api/account/profile',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: "Update the user's phone number and marketing e-mail choice",
@@ -46,7 +46,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
     '/api/account/password',
     {
       ...limited,
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Change the password; ends the other sessions of the user',
@@ -60,7 +60,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
   r.post(
     '/api/account/mfa/totp/setup',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Start enrolling an authenticator app: a new secret, pending until enabled',
@@ -74,7 +74,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
     '/api/account/mfa/totp/enable',
     {
       ...limited,
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -90,7 +90,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
     '/api/account/mfa/sms/setup',
     {
       ...limited,
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Start enrolling SMS codes: a code is sent to the number',
@@ -105,7 +105,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
     '/api/account/mfa/sms/enable',
     {
       ...limited,
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -121,7 +121,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
     '/api/account/mfa/disable',
     {
       ...limited,
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Turn multi-factor authentication off (password required); deletes the recovery codes',
@@ -135,7 +135,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
   r.get(
     '/api/account/mfa/recovery-codes',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'How many unused one-time recovery codes the user has (never the codes)',
@@ -149,7 +149,7 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
     '/api/account/mfa/recovery-codes',
     {
       ...limited,
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:

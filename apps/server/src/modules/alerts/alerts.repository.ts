@@ -43,6 +43,8 @@ export async function upsertSubscription(
 export interface SubscriberRow extends SubscriptionRow {
   user_id: string;
   user_email: string;
+  /** The brand the user signed up under: the alert's links use its host. */
+  user_brand: string;
   /** The verified phone, or null. */
   phone: string | null;
 }
@@ -55,7 +57,7 @@ const HOLDS_ROLE = `(EXISTS (SELECT 1 FROM device_users du WHERE du.device_id = 
 /** The subscribers of a device that want some channel, in a stable order. */
 export function selectSubscribers(db: Db, deviceId: string): Promise<SubscriberRow[]> {
   return db.query<SubscriberRow>(
-    `SELECT s.user_id, u.email AS user_email, p.phone, s.email, s.sms, s.events, s.limits, s.offline, s.schedule
+    `SELECT s.user_id, u.email AS user_email, u.brand AS user_brand, p.phone, s.email, s.sms, s.events, s.limits, s.offline, s.schedule
        FROM alert_subscriptions s
        JOIN users u ON u.id = s.user_id
        LEFT JOIN alert_phones p ON p.user_id = s.user_id AND p.verified_at IS NOT NULL

@@ -30,7 +30,7 @@ export function registerAlertsRoutes(app: FastifyInstance, alerts: AlertsService
   r.get(
     '/api/device/:id/alerts',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: "The caller's alert subscription for the device (any device user; all off and Hourly when none)",
@@ -44,7 +44,7 @@ export function registerAlertsRoutes(app: FastifyInstance, alerts: AlertsService
   r.put(
     '/api/device/:id/alerts',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: "Set the caller's alert subscription for the device: channels, what alerts, and the schedule",
@@ -61,7 +61,7 @@ export function registerAlertsRoutes(app: FastifyInstance, alerts: AlertsService
   r.get(
     '/api/account/notifications',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: "The caller's alert notifications, newest first: sent, refused by the device's quota, or failed",
@@ -74,7 +74,7 @@ export function registerAlertsRoutes(app: FastifyInstance, alerts: AlertsService
   r.get(
     '/api/account/alert-phone',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'The verified phone SMS alerts go to, and one waiting for its code',
@@ -88,7 +88,7 @@ export function registerAlertsRoutes(app: FastifyInstance, alerts: AlertsService
     '/api/account/alert-phone',
     {
       ...limited,
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Start verifying a phone for SMS alerts: a 6-digit code is sent to it (valid 10 minutes)',
@@ -103,7 +103,7 @@ export function registerAlertsRoutes(app: FastifyInstance, alerts: AlertsService
     '/api/account/alert-phone/confirm',
     {
       ...limited,
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Verify the phone with the code sent to it; SMS alerts go there from now on',
@@ -117,7 +117,7 @@ export function registerAlertsRoutes(app: FastifyInstance, alerts: AlertsService
   r.delete(
     '/api/account/alert-phone',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Remove the phone; SMS alerts are turned off on every subscription',

@@ -56,6 +56,7 @@ import type { AccessService } from '../access/access.service';
 import { MAX_MFA_ATTEMPTS } from '../auth/auth.service';
 import type { DeviceLogService } from '../device-log/device-log.service';
 import type { Mailer, SmsSender } from '../mail/mail.service';
+import type { PublicAddresses } from '../../public-addresses';
 import * as repo from './alerts.repository';
 
 export interface AlertsOptions {
@@ -119,8 +120,8 @@ export function createAlertsService(deps: {
   mailer: Mailer;
   sms: SmsSender;
   log: FastifyBaseLogger;
-  /** The portal's public address, for links in e-mails. */
-  origin: () => string;
+  /** The configured origin of each brand: an alert's links use its recipient's brand. */
+  addresses: Pick<PublicAddresses, 'originOf'>;
   options?: Partial<AlertsOptions>;
 }) {
   const { db, clock, access, deviceLog, log } = deps;
@@ -207,13 +208,14 @@ export function createAlertsService(deps: {
     }
   }
 
-  function messageInput(device: repo.AlertDeviceRow, schedule: number, period: AlertPeriod, token?: string) {
+  /** What an alert message to `sub` says of the device, its period and links (under the subscriber's brand). */
+  function messageInput(device: repo.AlertDeviceRow, sub: repo.SubscriberRow, period: AlertPeriod, token?: string) {
     return {
       deviceId: device.id,
       deviceName: device.name,
-      schedule,
+      schedule: sub.schedule,
       period,
-      origin: deps.origin(),
+      origin: deps.addresses.originOf(sub.user_brand),
       ...(token ? { unsubscribeToken: token } : {}),
     };
   }
@@ -229,7 +231,7 @@ export function createAlertsService(deps: {
     const period = alertPeriod(now.getTime(), sub.schedule);
     const periodStart = new Date(period.startMs);
     const token = channel === 'email' ? randomToken() : undefined;
-    const message = firstAlertMessage(messageInput(device, sub.schedule, period, token), alert);
+    const message = firstAlertMessage(messageInput(device, sub, period, token), alert);
     const out = await db.transaction(async (tx) => {
       const id = await repo.insertNotification(
         tx,
@@ -355,7 +357,7 @@ export function createAlertsService(deps: {
         const items = await repo.takePending(tx, due);
         // Gone: another instance took them, or the user no longer wants this channel or lost the device.
         if (items.length === 0 || !device || !sub || !channelsOf(sub).includes(due.channel)) return null;
-        const message = digestAlertMessage(messageInput(device, sub.schedule, period, token), items);
+        const message = digestAlertMessage(messageInput(device, sub, period, token), items);
         const id = await repo.insertNotification(
           tx,
           {

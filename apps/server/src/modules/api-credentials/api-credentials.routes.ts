@@ -19,19 +19,19 @@ import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { ApiCredentialsService } from './api-credentials.service';
 
-/** preHandler after requireUser: 403 on a brand without API access. */
+/** After requireUser, before the body is read: 403 on a brand without API access. */
 async function requireApiBrand(request: FastifyRequest): Promise<void> {
   if (!request.brand.allowAPI) throw forbidden(API_CREDENTIAL_MESSAGES.brandUnavailable);
 }
 
 export function registerApiCredentialsRoutes(app: FastifyInstance, credentials: ApiCredentialsService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = [requireUser, requireApiBrand];
+  const onRequest = [requireUser, requireApiBrand];
 
   r.get(
     '/api/api-credentials',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags: ['account'],
         summary: "The signed-in user's API keys (never their secrets), newest first",
@@ -46,7 +46,7 @@ export function registerApiCredentialsRoutes(app: FastifyInstance, credentials: 
   r.post(
     '/api/api-credentials',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags: ['account'],
         summary: 'Create an API key; the answer carries its secret, once',
@@ -61,7 +61,7 @@ export function registerApiCredentialsRoutes(app: FastifyInstance, credentials: 
   r.delete(
     '/api/api-credentials/:id',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags: ['account'],
         summary: 'Delete an API key: it stops working at once',

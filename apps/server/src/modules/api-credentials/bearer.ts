@@ -80,8 +80,9 @@ export function registerBearerAuth(
     request.user = found.user;
   });
 
-  // The handler (and every guard before it) runs in the credential's scope; callback style, so
-  // the route's hooks and handler are called inside `run`.
+  // The handler (and the route's preHandler hooks) runs in the credential's scope; callback style,
+  // so they are called inside `run`. The route's guards ran already (onRequest, after this file's
+  // onRequest hook): they read request.user, which the key set.
   app.addHook('preHandler', (request, _reply, done) => {
     if (request.apiCredential) scope.run(request.apiCredential, done);
     else done();

@@ -18,6 +18,8 @@ export interface User {
   smsPending: { phone: string; codeHash: string; expiresAt: Date; attempts: number } | null;
   userGroups: string[];
   brandImageUrl: string | null;
+  /** The brand the user signed up under (a brand id): the links of mails to the user use its host. */
+  brand: string;
   createdAt: Date;
 }
 
@@ -38,12 +40,13 @@ interface UserRow {
   sms_pending_attempts: number;
   user_groups: string[];
   brand_image_url: string | null;
+  brand: string;
   created_at: Date;
 }
 
 const USER_COLUMNS = `u.id, u.email, u.password_hash, u.email_verified, u.marketing_opt_in, u.phone, u.mfa_type,
   u.totp_secret, u.totp_pending_secret, u.totp_last_step, u.sms_pending_phone, u.sms_pending_code_hash, u.sms_pending_expires_at,
-  u.sms_pending_attempts, u.user_groups, u.brand_image_url, u.created_at`;
+  u.sms_pending_attempts, u.user_groups, u.brand_image_url, u.brand, u.created_at`;
 
 function toUser(row: UserRow): User {
   return {
@@ -68,6 +71,7 @@ function toUser(row: UserRow): User {
         : null,
     userGroups: row.user_groups,
     brandImageUrl: row.brand_image_url,
+    brand: row.brand,
     createdAt: row.created_at,
   };
 }
@@ -81,15 +85,26 @@ export interface NewUser {
   emailVerified: boolean;
   marketingOptIn: boolean;
   userGroups: string[];
+  /** The brand of the host the user signs up on (a brand id). */
+  brand: string;
   createdAt: Date;
 }
 
 /** Inserts a user; throws a unique violation when the e-mail is taken. */
 export async function insertUser(db: Db, user: NewUser): Promise<User> {
   const rows = await db.query<UserRow>(
-    `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${USER_COLUMNS}`,
-    [user.id, user.email, user.passwordHash, user.emailVerified, user.marketingOptIn, user.userGroups, user.createdAt],
+    `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, brand, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${USER_COLUMNS}`,
+    [
+      user.id,
+      user.email,
+      user.passwordHash,
+      user.emailVerified,
+      user.marketingOptIn,
+      user.userGroups,
+      user.brand,
+      user.createdAt,
+    ],
   );
   return toUser(rows[0]!);
 }
@@ -97,9 +112,18 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
 /** Inserts a user unless the e-mail exists; the new user, or null when the e-mail is taken. */
 export async function insertUserIfAbsent(db: Db, user: NewUser): Promise<User | null> {
   const rows = await db.query<UserRow>(
-    `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLUMNS}`,
-    [user.id, user.email, user.passwordHash, user.emailVerified, user.marketingOptIn, user.userGroups, user.createdAt],
+    `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, brand, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLUMNS}`,
+    [
+      user.id,
+      user.email,
+      user.passwordHash,
+      user.emailVerified,
+      user.marketingOptIn,
+      user.userGroups,
+      user.brand,
+      user.createdAt,
+    ],
   );
   return rows[0] ? toUser(rows[0]) : null;
 }
@@ -324,15 +348,19 @@ export async function recordAttempt(db: Db, key: string, now: Date, forgetBefore
 
 // ---- failed sign-ins per account e-mail and client address
 
-/** Key space of the per-address locks (two int4 keys never meet the migrations' bigint key). */
+/** Key spaces of the per-e-mail and per-client locks (two int4 keys never meet the migrations' bigint key). */
 const SIGN_IN_LOCK_SPACE = 727_002;
+const SIGN_IN_CLIENT_LOCK_SPACE = 727_003;
 
 /**
- * Inside a transaction: waits for, then holds until the end, the lock of `email`'s failures, so
- * attempts on one address are judged one after the other on every server instance.
+ * Inside a transaction: waits for, then holds until the end, the locks of `email`'s failures and
+ * of `client`'s, so attempts on one e-mail address, and attempts from one client, are judged one
+ * after the other on every server instance. Always the e-mail's lock first, then the client's:
+ * two attempts never wait for each other in a cycle.
  */
-export async function lockSignInFailures(tx: Db, email: string): Promise<void> {
+export async function lockSignInFailures(tx: Db, email: string, client: string): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SIGN_IN_LOCK_SPACE, email]);
+  await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SIGN_IN_CLIENT_LOCK_SPACE, client]);
 }
 
 /** Records an attempt as a failure until it is known to be none; returns its id. */
@@ -347,19 +375,23 @@ export async function insertSignInFailure(
   return rows[0]!.id;
 }
 
-/** The failures of `email` made after `since`, from `client` and from every client. */
+/** The failures made after `since`: of `email` from `client` and from every client, and of every e-mail from `client`. */
 export async function findSignInFailures(db: Db, email: string, client: string, since: Date): Promise<SignInFailures> {
   const rows = await db.query<{
     client: number;
     client_latest: Date | null;
     account: number;
     account_oldest: Date | null;
+    client_all_accounts: number;
+    client_all_accounts_oldest: Date | null;
   }>(
-    `SELECT count(*) FILTER (WHERE client = $2)::int AS client,
-       max(created_at) FILTER (WHERE client = $2) AS client_latest,
-       count(*)::int AS account,
-       min(created_at) AS account_oldest
-     FROM sign_in_failures WHERE email = $1 AND created_at > $3`,
+    `SELECT count(*) FILTER (WHERE email = $1 AND client = $2)::int AS client,
+       max(created_at) FILTER (WHERE email = $1 AND client = $2) AS client_latest,
+       count(*) FILTER (WHERE email = $1)::int AS account,
+       min(created_at) FILTER (WHERE email = $1) AS account_oldest,
+       count(*) FILTER (WHERE client = $2)::int AS client_all_accounts,
+       min(created_at) FILTER (WHERE client = $2) AS client_all_accounts_oldest
+     FROM sign_in_failures WHERE (email = $1 OR client = $2) AND created_at > $3`,
     [email, client, since],
   );
   const row = rows[0];
@@ -368,6 +400,8 @@ export async function findSignInFailures(db: Db, email: string, client: string, 
     clientLatest: row?.client_latest ?? null,
     account: row?.account ?? 0,
     accountOldest: row?.account_oldest ?? null,
+    clientAllAccounts: row?.client_all_accounts ?? 0,
+    clientAllAccountsOldest: row?.client_all_accounts_oldest ?? null,
   };
 }
 

@@ -32,7 +32,6 @@ const CodeParamsSchema = z.strictObject({ code: z.string().min(1).max(200) });
 
 const context = (request: FastifyRequest): RequestContext => ({
   brand: request.brand,
-  linkOrigin: request.linkOrigin,
   clientAddress: request.ip,
 });
 
@@ -47,9 +46,22 @@ function signedInAfterMfa<U>(
   return { status: 'SIGNED_IN', user: result.user };
 }
 
+/**
+ * Requests a minute per client address on each sign-in call (password, code, recovery code), or
+ * RATE_LIMIT_PER_MINUTE when that is higher. A flood limit only: guessing is limited by the failed
+ * sign-ins (sign-in-throttle.ts), counted per account, so that one person's mistakes never refuse
+ * the others behind the same address (an office, a carrier's NAT). At RATE_LIMIT_PER_MINUTE (20)
+ * ten wrong passwords and ten retries, each answered 429 by the throttle but counted here, refused
+ * every account from that address for the rest of the minute.
+ */
+export const SIGN_IN_REQUESTS_PER_MINUTE = 120;
+
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rateLimit: RateLimit): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const limited = { config: { rateLimit } };
+  const signInLimited = {
+    config: { rateLimit: { ...rateLimit, max: Math.max(rateLimit.max, SIGN_IN_REQUESTS_PER_MINUTE) } },
+  };
 
   r.post(
     '/api/auth/signup',
@@ -83,7 +95,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
   r.post(
     '/api/auth/login',
     {
-      ...limited,
+      ...signInLimited,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password; may answer with a multi-factor challenge',
@@ -106,7 +118,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
   r.post(
     '/api/auth/mfa',
     {
-      ...limited,
+      ...signInLimited,
       schema: {
         tags: ['auth'],
         summary: 'Second sign-in step: the 6-digit code of the challenge (cookie portal_mfa)',
@@ -128,7 +140,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
   r.post(
     '/api/auth/mfa/recovery',
     {
-      ...limited,
+      ...signInLimited,
       schema: {
         tags: ['auth'],
         summary:
@@ -192,7 +204,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
         response: { 200: MessageResponseSchema, ...errorResponses(400, 403, 413, 429) },
       },
     },
-    (request) => auth.requestReset(request.body.email, context(request)),
+    (request) => auth.requestReset(request.body.email),
   );
 
   r.post(
@@ -213,7 +225,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
   r.get(
     '/api/user-login',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user',

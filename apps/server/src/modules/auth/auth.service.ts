@@ -35,6 +35,7 @@ import {
   verifyPassword,
 } from '../../security';
 import type { Mailer, SmsSender } from '../mail/mail.service';
+import type { PublicAddresses } from '../../public-addresses';
 import { resetMail, signInCodeSms, signupAttemptMail, stepUpCodeSms, verificationMail } from './auth.mail';
 import * as repo from './auth.repository';
 import type { Challenge, ChallengeKind, User } from './auth.repository';
@@ -85,6 +86,7 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
   freeFailuresPerClient: 10,
   firstDelayMs: 1000,
   failuresPerAccount: 100,
+  failuresPerClient: 100,
   resetRequestsPerAddress: 5,
   signupWarningsPerAddress: 3,
   windowMs: 15 * MINUTE,
@@ -98,14 +100,15 @@ export interface AuthDeps {
   log: FastifyBaseLogger;
   background: BackgroundTasks;
   limits: AuthLimits;
+  /** The configured brand origins: a mail's links use the brand its recipient signed up under. */
+  addresses: Pick<PublicAddresses, 'brand' | 'originOf'>;
   /** Called once a new account exists (device invitations are applied here). */
   onSignup?: (user: { id: string; email: string }) => Promise<void>;
 }
 
-/** What a request contributes to a flow: its brand, the origin for links in e-mail, the client's address. */
+/** What a request contributes to a flow: its brand (a new account's, SMS texts) and the client's address. */
 export interface RequestContext {
   brand: BrandConfig;
-  linkOrigin: string;
   clientAddress: string;
 }
 
@@ -204,7 +207,12 @@ export function createAuthService(deps: AuthDeps) {
   const after = (ms: number) => new Date(clock.now().getTime() + ms);
   const windowStart = () => new Date(clock.now().getTime() - limits.windowMs);
 
-  async function sendVerification(user: User, ctx: RequestContext): Promise<void> {
+  /** The brand of mails to `user` and the origin of their links: the brand the user signed up under. */
+  function mailBrandOf(user: Pick<User, 'brand'>): { brand: BrandConfig; origin: string } {
+    return { brand: deps.addresses.brand(user.brand), origin: deps.addresses.originOf(user.brand) };
+  }
+
+  async function sendVerification(user: User): Promise<void> {
     const code = randomToken();
     const now = clock.now();
     await repo.deleteStaleUserCodes(db, user.id, now);
@@ -217,18 +225,22 @@ export function createAuthService(deps: AuthDeps) {
     });
     // Sent after answering, as every sign-up mail is, so the answer's time tells nothing. If it
     // fails the account stands; signing in again re-sends the link.
-    const mail = verificationMail(ctx.brand, user.email, `${ctx.linkOrigin}/verify/${code}`);
+    const { brand, origin } = mailBrandOf(user);
+    const mail = verificationMail(brand, user.email, `${origin}/verify/${code}`);
     deps.background.run('Sending the verification mail', () => deps.mailer.send(mail));
   }
 
   /** Tells the owner of `email` that someone tried to sign up with it (a few mails a window at most). */
-  async function warnAccountOwner(email: string, ctx: RequestContext): Promise<void> {
+  async function warnAccountOwner(email: string): Promise<void> {
     const key = signupWarningKey(email);
     if ((await repo.countAttempts(db, key, windowStart())) >= limits.signupWarningsPerAddress) return;
     await repo.recordAttempt(db, key, clock.now(), windowStart());
-    const mail = signupAttemptMail(ctx.brand, email, {
-      signIn: `${ctx.linkOrigin}/login`,
-      resetPassword: `${ctx.linkOrigin}/resetpassword`,
+    const owner = await repo.findUserByEmail(db, email);
+    if (!owner) return;
+    const { brand, origin } = mailBrandOf(owner);
+    const mail = signupAttemptMail(brand, email, {
+      signIn: `${origin}/login`,
+      resetPassword: `${origin}/resetpassword`,
     });
     deps.background.run('Sending the sign-up attempt mail', () => deps.mailer.send(mail));
   }
@@ -251,13 +263,14 @@ export function createAuthService(deps: AuthDeps) {
   /**
    * Starts a sign-in attempt of `email` from a client: throws a 429 with Retry-After while the
    * failures so far make it wait, else records it as a failure before the password or code is checked.
-   * One attempt per address at a time is judged and recorded, so parallel guesses count too.
+   * One attempt per e-mail address, and one per client, at a time is judged and recorded, so
+   * parallel guesses count too.
    */
   async function beginSignInAttempt(email: string, clientAddress: string): Promise<SignInAttempt> {
     const client = clientKey(clientAddress);
     const now = clock.now();
     const judged = await db.transaction(async (tx): Promise<{ waitMs: number } | { id: string }> => {
-      await repo.lockSignInFailures(tx, email);
+      await repo.lockSignInFailures(tx, email, client);
       const waitMs = signInWaitMs(await repo.findSignInFailures(tx, email, client, windowStart()), limits, now);
       if (waitMs > 0) return { waitMs };
       return { id: await repo.insertSignInFailure(tx, { email, client, createdAt: now }) };
@@ -333,14 +346,16 @@ export function createAuthService(deps: AuthDeps) {
         emailVerified: false,
         marketingOptIn: ctx.brand.hideMarketingEmailSignup ? false : (body.marketingOptIn ?? false),
         userGroups: [],
+        // The account keeps the brand of the host it signed up on: its mails' links use that host.
+        brand: ctx.brand.id,
         createdAt: clock.now(),
       });
       if (user) {
         // The account cannot sign in before its address is verified, so grants may wait here.
         await deps.onSignup?.(user);
-        await sendVerification(user, ctx);
+        await sendVerification(user);
       } else {
-        await warnAccountOwner(body.email, ctx);
+        await warnAccountOwner(body.email);
       }
       return { message: AUTH_MESSAGES.signedUp };
     },
@@ -372,7 +387,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       await notAFailure(attempt);
       if (!user.emailVerified) {
-        await sendVerification(user, ctx);
+        await sendVerification(user);
         throw new AppError(403, 'EMAIL_NOT_VERIFIED', AUTH_MESSAGES.notVerified);
       }
       // MFA is enforced on every brand for a user who turned it on, whatever the host.
@@ -478,7 +493,7 @@ export function createAuthService(deps: AuthDeps) {
       return { user: found.user, sessionHash };
     },
 
-    async requestReset(email: string, ctx: RequestContext): Promise<{ message: string }> {
+    async requestReset(email: string): Promise<{ message: string }> {
       // Counted per address whether or not the account exists, so the answer reveals nothing.
       if ((await repo.countAttempts(db, resetKey(email), windowStart())) >= limits.resetRequestsPerAddress)
         throw rateLimited();
@@ -496,7 +511,8 @@ export function createAuthService(deps: AuthDeps) {
           expiresAt: after(RESET_CODE_TTL_MS),
         });
         // Sent after answering, so an existing address does not take measurably longer.
-        const mail = resetMail(ctx.brand, user.email, `${ctx.linkOrigin}/resetpassword/${code}`);
+        const { brand, origin } = mailBrandOf(user);
+        const mail = resetMail(brand, user.email, `${origin}/resetpassword/${code}`);
         deps.background.run('Sending the reset mail', () => deps.mailer.send(mail));
       }
       return { message: AUTH_MESSAGES.resetRequested };
@@ -609,6 +625,7 @@ export function createAuthService(deps: AuthDeps) {
         emailVerified: true,
         marketingOptIn: false,
         userGroups: seed.userGroups,
+        brand: 'default',
         createdAt: clock.now(),
       });
       return created !== null;

@@ -1,6 +1,11 @@
 /**
  * How failed sign-ins slow the next attempt (OWASP authentication guidance: progressive delay,
  * no lock-out an attacker can trigger). Pure: the service reads the failures and asks here.
+ *
+ * Three counts, each over the window: one account from one client address (free, then a growing
+ * delay), one account from every address (a ceiling), and one address for every account (a
+ * ceiling far above the first count, so that one person's mistakes slow only their own account
+ * from an address shared with others: an office, a mobile carrier's NAT).
  */
 import { isIP } from 'node:net';
 
@@ -11,6 +16,8 @@ export interface SignInThrottlePolicy {
   firstDelayMs: number;
   /** Failures of one account from every address together; at this many, every address waits. */
   failuresPerAccount: number;
+  /** Failures of every account together from one client address; at this many, that address waits for every account. */
+  failuresPerClient: number;
   /** Failures older than this are forgotten. */
   windowMs: number;
 }
@@ -23,6 +30,9 @@ export interface SignInFailures {
   /** From every address, the client's included. */
   account: number;
   accountOldest: Date | null;
+  /** From the client address of the attempt, for every account (this one included). */
+  clientAllAccounts: number;
+  clientAllAccountsOldest: Date | null;
 }
 
 /** Milliseconds the attempt must wait (0: it may go now). */
@@ -33,9 +43,12 @@ export function signInWaitMs(failures: SignInFailures, policy: SignInThrottlePol
     const delay = Math.min(policy.firstDelayMs * 2 ** doublings, policy.windowMs);
     allowedAt = failures.clientLatest.getTime() + delay;
   }
+  // A ceiling lifts when the oldest failure it counts leaves the window.
   if (failures.account >= policy.failuresPerAccount && failures.accountOldest) {
-    // The ceiling lifts when the oldest failure leaves the window.
     allowedAt = Math.max(allowedAt, failures.accountOldest.getTime() + policy.windowMs);
+  }
+  if (failures.clientAllAccounts >= policy.failuresPerClient && failures.clientAllAccountsOldest) {
+    allowedAt = Math.max(allowedAt, failures.clientAllAccountsOldest.getTime() + policy.windowMs);
   }
   return Math.max(0, allowedAt - now.getTime());
 }

@@ -26,7 +26,7 @@ export function registerBillingRoutes(app: FastifyInstance, billing: BillingServ
   r.get(
     '/api/billing-get-customer',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['billing'],
         summary: "The signed-in user's devices with their plans and subscriptions, the prices and their invoices",
@@ -41,7 +41,7 @@ export function registerBillingRoutes(app: FastifyInstance, billing: BillingServ
   r.post(
     '/api/billing-update-subscription',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['billing'],
         summary: 'Subscribe, change or cancel the subscription of one or more devices (all or nothing)',
@@ -57,7 +57,7 @@ export function registerBillingRoutes(app: FastifyInstance, billing: BillingServ
   r.post(
     '/api/billing-create-stripe-portal',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['billing'],
         summary: "Where the customer manages billing: the payment provider's portal",
@@ -72,7 +72,7 @@ export function registerBillingRoutes(app: FastifyInstance, billing: BillingServ
   r.get(
     '/api/billing-invoice/:invoiceid',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['billing'],
         summary: 'An invoice as a PDF (its owner or staff)',
@@ -108,7 +108,7 @@ export function registerBillingRoutes(app: FastifyInstance, billing: BillingServ
   r.post(
     '/api/billing-update-plan',
     {
-      preHandler: requireStaff,
+      onRequest: requireStaff,
       schema: {
         tags: ['billing'],
         summary: 'Staff: put a device on Hosted, Trial or Basic (recorded with who and why)',
@@ -124,7 +124,7 @@ export function registerBillingRoutes(app: FastifyInstance, billing: BillingServ
   r.post(
     '/api/billing-invoice-paid/:invoiceid',
     {
-      preHandler: requireStaff,
+      onRequest: requireStaff,
       schema: {
         tags: ['billing'],
         summary: 'Staff: mark an invoice paid',
@@ -140,7 +140,7 @@ export function registerBillingRoutes(app: FastifyInstance, billing: BillingServ
   r.get(
     '/api/billing-admin-device/:id',
     {
-      preHandler: requireStaff,
+      onRequest: requireStaff,
       schema: {
         tags: ['billing'],
         summary: "Staff: a device's plan, subscription, invoices and billing events",

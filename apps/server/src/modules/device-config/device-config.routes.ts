@@ -39,7 +39,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.get(
     '/api/device/:id/config',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -54,7 +54,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.put(
     '/api/device/:id/config',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -70,7 +70,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.post(
     '/api/device/:id/import',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         tags,
@@ -88,7 +88,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.put(
     '/api/device/:id/custom-settings',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Queue custom script settings (num* numeric, str* text; customSettings: OPERATOR and above)',
@@ -103,7 +103,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.get(
     '/api/device/:id/script',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'The device script as base64 (the saved one while it waits for delivery) and its lock (scripting)',
@@ -117,7 +117,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.put(
     '/api/device/:id/script',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       bodyLimit: SCRIPT_BODY_LIMIT,
       schema: {
         tags,
@@ -134,7 +134,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.put(
     '/api/device/:id/script-lock',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -150,7 +150,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.put(
     '/api/device/:id/force-script-unlock',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: "Release another user's script lock (ADMIN)",
@@ -164,7 +164,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.get(
     '/api/firmware',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'The known firmware (FIRMWARE_VERSIONS): the firmware strings a firmware update may name',
@@ -177,7 +177,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.post(
     '/api/device/:id/firmware',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -193,7 +193,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
   r.put(
     '/api/device/:id/file',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       bodyLimit: FILE_BODY_LIMIT,
       schema: {
         tags,

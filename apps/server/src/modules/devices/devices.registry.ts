@@ -39,11 +39,18 @@ export function createDeviceRegistry(deps: { db: Db; clock: Clock; brokerAccount
       const config = defaultDeviceConfig({ id, model: body.model, name: body.name ?? id, fw });
       const now = clock.now();
       const family = deviceFamily(body.model);
-      const device = { id, model: body.model, family, fw, keyHash: sha256(deviceKey), setupPassword, config };
+      const brand = body.brand ?? 'default';
+      const device = { id, model: body.model, family, fw, keyHash: sha256(deviceKey), setupPassword, config, brand };
       // The device and its first provisioning-log line, or neither.
       const inserted = await db.transaction(async (tx) => {
         if (!(await repo.insertDevice(tx, { ...device, createdAt: now }))) return false;
-        await repo.insertProvLog(tx, id, `Provisioned: ${body.model} ${fw}`, author, now);
+        await repo.insertProvLog(
+          tx,
+          id,
+          `Provisioned: ${body.model} ${fw}${brand === 'default' ? '' : ` for the ${brand} brand`}`,
+          author,
+          now,
+        );
         // The broker's account before the commit: refused, and the device is not made either.
         await giveBrokerAccount(accounts, id, deviceKey);
         return true;

@@ -28,10 +28,12 @@ export interface DeviceRow {
   pending_config: Record<string, unknown> | null;
   created_at: Date;
   last_contact: number | null;
+  /** The brand the device was provisioned for (a brand id): its label's QR code uses that brand's host. */
+  brand: string;
 }
 
 const DEVICE_COLUMNS = `id, model, family, fw, key_hash, setup_password, tier, added_ts, trial_reset_ts, trial_reset_state,
-  add_without_pass, portal_name, notes, display_settings, config, pending_config, created_at, last_contact`;
+  add_without_pass, portal_name, notes, display_settings, config, pending_config, created_at, last_contact, brand`;
 
 export interface NewDevice {
   id: string;
@@ -41,15 +43,17 @@ export interface NewDevice {
   keyHash: string;
   setupPassword: string;
   config: Record<string, unknown>;
+  /** The brand the device is for (a brand id). */
+  brand: string;
   createdAt: Date;
 }
 
 /** Inserts a device unless the id exists; true when inserted. */
 export async function insertDevice(db: Db, d: NewDevice): Promise<boolean> {
   const rows = await db.query(
-    `INSERT INTO devices (id, model, family, fw, key_hash, setup_password, config, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [d.id, d.model, d.family, d.fw, d.keyHash, d.setupPassword, JSON.stringify(d.config), d.createdAt],
+    `INSERT INTO devices (id, model, family, fw, key_hash, setup_password, config, brand, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING id`,
+    [d.id, d.model, d.family, d.fw, d.keyHash, d.setupPassword, JSON.stringify(d.config), d.brand, d.createdAt],
   );
   return rows.length === 1;
 }
@@ -76,14 +80,15 @@ export async function findKeyHash(db: Db, id: string): Promise<string | null> {
 export async function updateProvisioning(
   db: Db,
   id: string,
-  fields: { model: string; family: string; fw: string; config: Record<string, unknown> },
+  fields: { model: string; family: string; fw: string; config: Record<string, unknown>; brand: string },
 ): Promise<void> {
-  await db.query('UPDATE devices SET model = $2, family = $3, fw = $4, config = $5 WHERE id = $1', [
+  await db.query('UPDATE devices SET model = $2, family = $3, fw = $4, config = $5, brand = $6 WHERE id = $1', [
     id,
     fields.model,
     fields.family,
     fields.fw,
     JSON.stringify(fields.config),
+    fields.brand,
   ]);
 }
 

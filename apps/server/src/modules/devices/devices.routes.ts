@@ -58,7 +58,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.post(
     '/api/prov-portal-edit-device/:id',
     {
-      preHandler: requireProvisioning,
+      onRequest: requireProvisioning,
       schema: {
         tags: ['provisioning'],
         summary: 'Create a device (answers its setup password and device key, once) or edit it',
@@ -76,7 +76,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.get(
     '/api/prov-portal-get-device/:id',
     {
-      preHandler: requireProvisioning,
+      onRequest: requireProvisioning,
       schema: {
         tags: ['provisioning'],
         summary: 'The provisioning record of a device',
@@ -90,7 +90,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.get(
     '/api/prov-portal-get-device-log/:id',
     {
-      preHandler: requireProvisioning,
+      onRequest: requireProvisioning,
       schema: {
         tags: ['provisioning'],
         summary: 'The provisioning log of a device',
@@ -104,7 +104,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.post(
     '/api/prov-portal-add-device-log/:id',
     {
-      preHandler: requireProvisioning,
+      onRequest: requireProvisioning,
       schema: {
         tags: ['provisioning'],
         summary: 'Add an entry to the provisioning log of a device',
@@ -119,7 +119,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.post(
     '/api/prov-portal-run-test/:id',
     {
-      preHandler: requireProvisioning,
+      onRequest: requireProvisioning,
       schema: {
         tags: ['provisioning'],
         summary: `Queue a provisioning test: command '${PROV_TEST_COMMAND}' {method, fw}, written to the provisioning log; a device a customer has added needs its setup password as provLockOverrideCode`,
@@ -136,7 +136,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.post(
     '/api/device/:id/user',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary:
@@ -163,7 +163,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.put(
     '/api/device/:id/user',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary: "Change a user's permission on the device (ADMIN)",
@@ -179,7 +179,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.delete(
     '/api/device/:id/user',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary: 'Remove a user from the device (ADMIN, or the user themselves)',
@@ -194,7 +194,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.get(
     '/api/device/:id/permissions',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary:
@@ -212,7 +212,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.get(
     '/api/device/:id/settings',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary: 'The device settings record, with myPermission and requesterUserId',
@@ -226,7 +226,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.put(
     '/api/device/:id/settings',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary:
@@ -244,7 +244,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.get(
     '/api/device/:id/notes-image/:slot',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary:
@@ -270,7 +270,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.put(
     '/api/device/:id/notes-image/:slot',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       bodyLimit: NOTES_IMAGE_BODY_LIMIT,
       schema: {
         tags: ['device'],
@@ -286,7 +286,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.delete(
     '/api/device/:id/notes-image/:slot',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary:
@@ -301,7 +301,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.post(
     '/api/device/:id/passwords',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary:
@@ -319,7 +319,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
   r.post(
     '/api/billing-distributor-action/:id',
     {
-      preHandler: requireGroup(DISTRIBUTOR_GROUP, STAFF_ADMIN_GROUP),
+      onRequest: requireGroup(DISTRIBUTOR_GROUP, STAFF_ADMIN_GROUP),
       schema: {
         tags: ['billing'],
         summary:

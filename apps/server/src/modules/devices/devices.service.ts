@@ -54,6 +54,7 @@ import type { Clock } from '../../clock';
 import { AppError, conflict, forbidden, rateLimited } from '../../errors';
 import { sameDigest, sha256 } from '../../security';
 import type { Mailer } from '../mail/mail.service';
+import type { PublicAddresses } from '../../public-addresses';
 import type { User } from '../auth/auth.service';
 import { deviceNotFound, type AccessService } from '../access/access.service';
 import type { DeliveryService } from '../delivery/delivery.service';
@@ -63,7 +64,7 @@ import type { DeviceRegistry } from './devices.registry';
 import { accessGrantedMail } from '../mail/access-granted-mail';
 import * as repo from './devices.repository';
 import type { DeviceRow } from './devices.repository';
-import { asRecord, deviceName, toProvDevice, type ProvisionedDevice } from './devices.summary';
+import { asRecord, deviceName, toProvDevice, type ProvRecord, type ProvisionedDevice } from './devices.summary';
 
 export type { DeviceRow } from './devices.repository';
 export type { DeviceSummary, ProvisionedDevice } from './devices.summary';
@@ -84,6 +85,8 @@ export interface DevicesDeps {
   clock: Clock;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** Whether PUBLIC_URL is set: the provisioning record says so, as its label's QR code opens localhost otherwise. */
+  addresses: Pick<PublicAddresses, 'configured'>;
   limits?: DeviceLimits;
   /** The caller's second factor (auth service), asked before a setup password is shown; absent: refused for MFA users. */
   mfa?: MfaStepUp;
@@ -151,6 +154,11 @@ export function createDevicesService(deps: DevicesDeps) {
   const { db, clock, access, registry } = deps;
   const limits = deps.limits ?? DEFAULT_DEVICE_LIMITS;
   const nowSeconds = () => clock.now().getTime() / 1000;
+
+  /** A provisioning record as answered: with whether its label's QR code works from a phone (PUBLIC_URL set). */
+  function withLabelFacts<T extends ProvRecord>(record: T): T & Pick<ProvDevice, 'publicUrlConfigured'> {
+    return { ...record, publicUrlConfigured: deps.addresses.configured };
+  }
 
   async function loadDevice(deviceId: string): Promise<DeviceRow> {
     const row = await repo.findDevice(db, deviceId);
@@ -256,32 +264,33 @@ export function createDevicesService(deps: DevicesDeps) {
       id: string,
       body: ProvEditDeviceBody,
       author: string | null,
-    ): Promise<{ created: boolean; device: ProvDevice | ProvisionedDevice }> {
+    ): Promise<{ created: boolean; device: ProvDevice | (ProvDevice & ProvisionedDevice) }> {
       const existing = await repo.findDevice(db, id);
       const family = deviceFamily(body.model);
       const now = clock.now();
       if (existing) {
         const fw = body.fw ?? existing.fw;
+        const brand = body.brand ?? existing.brand;
         const config = withDeviceBlock(existing.config, { model: body.model, fw, name: body.name });
-        await repo.updateProvisioning(db, id, { model: body.model, family, fw, config });
+        await repo.updateProvisioning(db, id, { model: body.model, family, fw, config, brand });
         await repo.insertProvLog(
           db,
           id,
-          `Edited: ${body.model} ${fw}${body.name !== undefined ? ` name ${body.name}` : ''}`,
+          `Edited: ${body.model} ${fw}${body.name !== undefined ? ` name ${body.name}` : ''}${brand !== existing.brand ? ` brand ${brand}` : ''}`,
           author,
           now,
         );
-        return { created: false, device: toProvDevice(await loadDevice(id)) };
+        return { created: false, device: withLabelFacts(toProvDevice(await loadDevice(id))) };
       }
       const device = await registry.createDevice(id, body, author);
       if (!device) throw conflict('The device was created at the same time by another request.');
-      return { created: true, device };
+      return { created: true, device: withLabelFacts(device) };
     },
 
     /** Creates a device with new credentials; null when the id is taken (nothing changes then). */
 
     async provDevice(id: string): Promise<ProvDevice> {
-      return toProvDevice(await loadDevice(id));
+      return withLabelFacts(toProvDevice(await loadDevice(id)));
     },
 
     async provLog(id: string): Promise<{ deviceid: string; entries: ProvLogEntry[] }> {

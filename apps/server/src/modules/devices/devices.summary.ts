@@ -1,6 +1,12 @@
 /** What other modules read of a device, and the name it shows under. */
 import { randomInt } from 'node:crypto';
-import { SETUP_PASSWORD_ALPHABET, SETUP_PASSWORD_LENGTH, type DeviceModel, type ProvDevice } from '@portal/core';
+import {
+  SETUP_PASSWORD_ALPHABET,
+  SETUP_PASSWORD_LENGTH,
+  isBrandId,
+  type DeviceModel,
+  type ProvDevice,
+} from '@portal/core';
 import type { DeviceRow } from './devices.repository';
 
 /** What other modules (ingest, device calls) read of a device. */
@@ -47,8 +53,11 @@ export function toSummary(row: DeviceRow): DeviceSummary {
   };
 }
 
+/** The provisioning record of a device, as the database holds it (the service adds what configuration says). */
+export type ProvRecord = Omit<ProvDevice, 'publicUrlConfigured'>;
+
 /** The credentials of a device, returned once when it is made. */
-export interface ProvisionedDevice extends ProvDevice {
+export interface ProvisionedDevice extends ProvRecord {
   setupPassword: string;
   deviceKey: string;
 }
@@ -61,7 +70,7 @@ export function newSetupPassword(): string {
   return out;
 }
 
-export function toProvDevice(row: DeviceRow): ProvDevice {
+export function toProvDevice(row: DeviceRow): ProvRecord {
   return {
     deviceid: row.id,
     model: row.model as DeviceModel,
@@ -72,5 +81,6 @@ export function toProvDevice(row: DeviceRow): ProvDevice {
     added: row.added_ts !== null,
     createdAt: row.created_at.toISOString(),
     lastContact: row.last_contact,
+    brand: isBrandId(row.brand) ? row.brand : 'default',
   };
 }

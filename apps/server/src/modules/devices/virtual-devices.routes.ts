@@ -10,7 +10,7 @@ export function registerVirtualDevicesRoutes(app: FastifyInstance, virtualDevice
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/virtual-devices',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary: 'Create a virtual device: the caller becomes its ADMIN; answers its device key once',

@@ -70,6 +70,8 @@ export function createVirtualDevicesService(deps: {
             keyHash: sha256(deviceKey),
             setupPassword,
             config: defaultDeviceConfig({ id, model, name: body.name, fw }),
+            // API keys work on the default brand only.
+            brand: 'default',
             createdAt: now,
           });
           if (!inserted) return false;

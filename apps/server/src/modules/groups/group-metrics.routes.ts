@@ -16,7 +16,7 @@ export function registerGroupMetricsRoutes(app: FastifyInstance, groupMetrics: G
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/group/:groupid/metrics',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['groups'],
         summary: "One key under one operator over the group's devices, current and previous period (members)",

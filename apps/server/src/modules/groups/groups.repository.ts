@@ -126,9 +126,10 @@ export function takeInvites(db: Db, email: string): Promise<{ groupid: string; p
   return db.query('DELETE FROM group_invites WHERE email = $1 RETURNING groupid, permission', [email]);
 }
 
-export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  return rows[0]?.id ?? null;
+/** The account of an address: its id and the brand it signed up under (its mails' links use that brand's host). */
+export async function findAccountByEmail(db: Db, email: string): Promise<{ id: string; brand: string } | null> {
+  const rows = await db.query<{ id: string; brand: string }>('SELECT id, brand FROM users WHERE email = $1', [email]);
+  return rows[0] ?? null;
 }
 
 // ---- devices --------------------------------------------------------------------------------

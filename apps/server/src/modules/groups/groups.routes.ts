@@ -39,7 +39,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.get(
     '/api/groups',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'The groups the signed-in user belongs to',
@@ -52,7 +52,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.post(
     '/api/group',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Create a group ({groupName}); the caller is its ADMIN',
@@ -66,7 +66,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.get(
     '/api/group/:groupid',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'The group: name, device summaries and the caller level (members)',
@@ -80,7 +80,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.get(
     '/api/group/:groupid/data',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       compress: LARGE_ANSWER_COMPRESSION,
       schema: {
         tags,
@@ -105,7 +105,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.put(
     '/api/group/:groupid',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Rename the group (ADMIN)',
@@ -120,7 +120,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.delete(
     '/api/group/:groupid',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Delete the group (ADMIN); its devices stay',
@@ -134,7 +134,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.get(
     '/api/group/:groupid/serverlog',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'The group server log: every change and who made it, newest first (ADMIN)',
@@ -148,7 +148,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.post(
     '/api/group/:groupid/user',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Share the group with an address at a level (ADMIN); an address without an account is invited',
@@ -173,7 +173,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.put(
     '/api/group/:groupid/user',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: "Change a member's level (targetUserID) or an invitation's (targetEmail) (ADMIN)",
@@ -188,7 +188,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.delete(
     '/api/group/:groupid/user',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Remove a member or an invitation (ADMIN), or yourself (resultCode REMOVED_SELF)',
@@ -203,7 +203,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.get(
     '/api/group/:groupid/permissions',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'The members and pending invitations; e-mails to ADMIN and USER (members)',
@@ -217,7 +217,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.put(
     '/api/group/:groupid/devices',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Move or copy devices to targetGroupid (ADMIN of both groups and of each device)',
@@ -232,7 +232,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
   r.delete(
     '/api/group/:groupid/devices',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Take devices out of the group; the devices stay (ADMIN)',

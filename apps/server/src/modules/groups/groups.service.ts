@@ -38,6 +38,7 @@ import { AppError, conflict, forbidden } from '../../errors';
 import type { AccessService } from '../access/access.service';
 import type { User } from '../auth/auth.service';
 import type { Mailer } from '../mail/mail.service';
+import type { PublicAddresses } from '../../public-addresses';
 import { accessGrantedMail, type AccessGranted } from '../mail/access-granted-mail';
 import * as repo from './groups.repository';
 
@@ -47,7 +48,7 @@ const SERVER_LOG_LIMIT = 500;
 export const groupNotFound = () => new AppError(404, 'NOT_FOUND', GROUP_MESSAGES.notFound);
 const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
 
-/** Where request-dependent text comes from (brand, link origin). */
+/** The request's brand and the configured origin of its links: an invitation to an address without an account uses them. */
 export interface GroupRequestContext {
   brand: BrandConfig;
   linkOrigin: string;
@@ -57,6 +58,8 @@ export interface GroupsDeps {
   db: Db;
   clock: Clock;
   mailer: Mailer;
+  /** The configured brand origins: a share mail to a user uses the brand that user signed up under. */
+  addresses: Pick<PublicAddresses, 'brand' | 'originOf'>;
   log: FastifyBaseLogger;
   access: AccessService;
 }
@@ -208,36 +211,38 @@ export function createGroupsService(deps: GroupsDeps) {
     ): Promise<GroupUserResult> {
       const result = await db.transaction(async (tx) => {
         const { group_name } = await member(tx, user.id, groupid, 'manageMembers', true);
-        const targetId = await repo.findUserIdByEmail(tx, email);
-        if (targetId === null) {
+        const target = await repo.findAccountByEmail(tx, email);
+        if (target === null) {
           await repo.upsertInvite(tx, groupid, email, permission, user.id, clock.now());
           await log(tx, groupid, user, `Invited ${email} as ${permission}`);
           return {
             groupName: group_name,
-            targetId,
+            target,
             out: { message: GROUP_MESSAGES.invited, groupid, permission, invited: true },
           };
         }
+        const targetId = target.id;
         const members = await repo.listMembers(tx, groupid);
         if (members.some((m) => m.user_id === targetId)) await changeMember(tx, groupid, targetId, permission);
         else await repo.upsertMember(tx, groupid, targetId, permission);
         await log(tx, groupid, user, `Shared with ${email} as ${permission}`);
         return {
           groupName: group_name,
-          targetId,
+          target,
           out: { message: GROUP_MESSAGES.userAdded, groupid, permission, userID: targetId, invited: false },
         };
       });
-      const invited = result.targetId === null;
+      // A member is mailed under their own brand; an address without an account under the inviter's request's.
+      const { target } = result;
       await sendShareMail({
-        brand: ctx.brand,
+        brand: target ? deps.addresses.brand(target.brand) : ctx.brand,
         to: email,
         by: user.email,
         what: 'group',
         name: result.groupName,
         permission,
-        link: invited ? `${ctx.linkOrigin}/signup` : `${ctx.linkOrigin}/group/${groupid}`,
-        invited,
+        link: target ? `${deps.addresses.originOf(target.brand)}/group/${groupid}` : `${ctx.linkOrigin}/signup`,
+        invited: target === null,
       });
       return result.out;
     },

@@ -9,7 +9,7 @@ export function registerMailRoutes(app: FastifyInstance, outbox: OutboxService):
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/outbox',
     {
-      preHandler: requireGroup('senquip_admin'),
+      onRequest: requireGroup('senquip_admin'),
       schema: {
         tags: ['staff'],
         summary: 'The last 50 messages kept by the built-in mail and SMS senders (staff only)',

@@ -6,15 +6,18 @@ export interface LabelDeviceRow {
   model: string;
   fw: string;
   setup_password: string;
+  /** The brand the device was provisioned for: its label's QR code opens that brand's host. */
+  brand: string;
 }
 
 /** The devices among `ids` that exist (any order). */
 export async function findLabelDevices(db: Db, ids: readonly string[]): Promise<LabelDeviceRow[]> {
   if (ids.length === 0) return [];
   const placeholders = ids.map((_, i) => `$${i + 1}`).join(', ');
-  return db.query<LabelDeviceRow>(`SELECT id, model, fw, setup_password FROM devices WHERE id IN (${placeholders})`, [
-    ...ids,
-  ]);
+  return db.query<LabelDeviceRow>(
+    `SELECT id, model, fw, setup_password, brand FROM devices WHERE id IN (${placeholders})`,
+    [...ids],
+  );
 }
 
 /** One provisioning-log line per device, all with the same message, author and time. */

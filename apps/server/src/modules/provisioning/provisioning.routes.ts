@@ -1,12 +1,13 @@
 /**
  * Device labels (GET /prov-portal-get-device-label/{id}, POST /prov-portal-labels: provisioning
  * staff) and packing slips (POST /billing-packing-slip: staff admins). Each answers a file as an
- * attachment.
+ * attachment; a label answer made without PUBLIC_URL carries the X-Portal-Warning header.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   LABEL_CONTENT_TYPES,
+  PORTAL_WARNING_HEADER,
   PROV_LIMITS,
   STAFF_ADMIN_GROUP,
   DeviceIdParamsSchema,
@@ -24,6 +25,7 @@ import { forbidden, unauthenticated } from '../../errors';
 import type { FileAnswer, ProvisioningService } from './provisioning.service';
 
 function sendFile(reply: FastifyReply, file: FileAnswer) {
+  if (file.warning) reply.header(PORTAL_WARNING_HEADER, file.warning);
   return reply
     .type(file.contentType)
     .header('content-disposition', `attachment; filename="${file.filename}"`)
@@ -45,11 +47,11 @@ export function registerProvisioningRoutes(app: FastifyInstance, provisioning: P
   r.get(
     '/api/prov-portal-get-device-label/:id',
     {
-      preHandler: requireProvisioning,
+      onRequest: requireProvisioning,
       schema: {
         tags: ['provisioning'],
         summary:
-          'The printable label of a device as a blob: a PDF page (format=pdf, the default) or a PNG of the same drawing (format=png, 300 dpi): id, model, firmware, setup password and a QR code of {origin}/add?device={id}. Written to the provisioning log.',
+          "The printable label of a device as a blob: a PDF page (format=pdf, the default) or a PNG of the same drawing (format=png, 300 dpi): id, model, firmware, setup password and a QR code of {origin}/add?device={id}, {origin} being the configured host of the device's brand (PUBLIC_URL, BRAND_HOSTS). Without PUBLIC_URL the answer carries the header X-Portal-Warning (the QR code opens localhost). Written to the provisioning log.",
         params: DeviceIdParamsSchema,
         querystring: ProvLabelQuerySchema,
         response: {
@@ -63,19 +65,16 @@ export function registerProvisioningRoutes(app: FastifyInstance, provisioning: P
       },
     },
     async (request, reply) =>
-      sendFile(
-        reply,
-        await provisioning.label(request.params.id, request.query.format, request.linkOrigin, author(request)),
-      ),
+      sendFile(reply, await provisioning.label(request.params.id, request.query.format, author(request))),
   );
 
   r.post(
     '/api/prov-portal-labels',
     {
-      preHandler: requireProvisioning,
+      onRequest: requireProvisioning,
       schema: {
         tags: ['provisioning'],
-        summary: `The labels of 1 to ${PROV_LIMITS.batchMax} devices as one PDF, one page per device in the order given; each written to the provisioning log. Unknown ids: 404 naming them, nothing made.`,
+        summary: `The labels of 1 to ${PROV_LIMITS.batchMax} devices as one PDF, one page per device in the order given, each QR code on the host of its device's brand; each written to the provisioning log. Unknown ids: 404 naming them, nothing made. Without PUBLIC_URL the answer carries the header X-Portal-Warning.`,
         body: ProvLabelsBodySchema,
         response: {
           200: fileResponse(
@@ -87,14 +86,13 @@ export function registerProvisioningRoutes(app: FastifyInstance, provisioning: P
         },
       },
     },
-    async (request, reply) =>
-      sendFile(reply, await provisioning.labels(request.body.deviceList, request.linkOrigin, author(request))),
+    async (request, reply) => sendFile(reply, await provisioning.labels(request.body.deviceList, author(request))),
   );
 
   r.post(
     '/api/billing-packing-slip',
     {
-      preHandler: requireGroup(STAFF_ADMIN_GROUP),
+      onRequest: requireGroup(STAFF_ADMIN_GROUP),
       schema: {
         tags: ['billing'],
         summary: `A packing slip (PDF) for 1 to ${PROV_LIMITS.batchMax} devices: date, reference, address, a table of the devices (id, model, firmware) and their count (staff admins). Unknown ids: 404 naming them, nothing made.`,

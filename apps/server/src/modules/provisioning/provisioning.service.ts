@@ -2,12 +2,14 @@
  * Device labels and packing slips (DESIGN.md section 5): a device's label as a PDF or a PNG of the
  * same drawing, the labels of a batch as one PDF, and the packing slip of a shipment. Every label
  * download is written to the devices' provisioning log. Unknown ids are named in a 404 and
- * nothing is made.
+ * nothing is made. A label's QR code opens the add page on the configured host of the device's
+ * brand, whoever prints it and from whichever host; without PUBLIC_URL the answer carries a warning.
  */
 import {
   DEVICE_MESSAGES,
   LABEL_CONTENT_TYPES,
   PROV_MESSAGES,
+  PUBLIC_ADDRESS_MESSAGES,
   labelFileName,
   labelsFileName,
   packingSlipFileName,
@@ -18,6 +20,7 @@ import {
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/db';
 import { AppError } from '../../errors';
+import type { PublicAddresses } from '../../public-addresses';
 import { claimUrl, labelDrawing, type LabelDrawing } from './label-drawing';
 import { labelPng, labelsPdf } from './label-render';
 import { packingSlipPdf } from './packing-slip';
@@ -26,6 +29,8 @@ import * as repo from './provisioning.repository';
 export interface ProvisioningDeps {
   db: Db;
   clock: Clock;
+  /** The configured origin of each brand (label QR codes), and whether PUBLIC_URL is set. */
+  addresses: Pick<PublicAddresses, 'originOf' | 'configured'>;
 }
 
 /** A file the routes send as an attachment. */
@@ -33,10 +38,14 @@ export interface FileAnswer {
   filename: string;
   contentType: string;
   body: Buffer;
+  /** Sent as the X-Portal-Warning header: what about the file will not work (labels without PUBLIC_URL). */
+  warning?: string;
 }
 
 export function createProvisioningService(deps: ProvisioningDeps) {
-  const { db, clock } = deps;
+  const { db, clock, addresses } = deps;
+  /** Label answers warn while no public address is configured: their QR codes open localhost. */
+  const labelWarning = () => (addresses.configured ? {} : { warning: PUBLIC_ADDRESS_MESSAGES.labelWithoutPublicUrl });
 
   /**
    * The devices of `ids` in that order. Unknown ids: 404, 'Device not found' for one device
@@ -51,34 +60,34 @@ export function createProvisioningService(deps: ProvisioningDeps) {
     return ids.map((id) => byId.get(id)!);
   }
 
-  const drawingOf = (row: repo.LabelDeviceRow, origin: string): LabelDrawing =>
+  const drawingOf = (row: repo.LabelDeviceRow): LabelDrawing =>
     labelDrawing({
       deviceid: row.id,
       model: row.model,
       fw: row.fw,
       setupPassword: row.setup_password,
-      claimUrl: claimUrl(origin, row.id),
+      claimUrl: claimUrl(addresses.originOf(row.brand), row.id),
     });
 
   return {
     /** One device's label, as a PDF page or a PNG; the download is logged. */
-    async label(id: string, format: LabelFormat, origin: string, author: string | null): Promise<FileAnswer> {
+    async label(id: string, format: LabelFormat, author: string | null): Promise<FileAnswer> {
       const [row] = await devicesInOrder([id], false);
-      const drawing = drawingOf(row!, origin);
+      const drawing = drawingOf(row!);
       const body = format === 'png' ? labelPng(drawing) : await labelsPdf([drawing], drawing.title);
       await repo.insertProvLogLines(db, [id], PROV_MESSAGES.labelDownloaded, author, clock.now());
-      return { filename: labelFileName(id, format), contentType: LABEL_CONTENT_TYPES[format], body };
+      return { filename: labelFileName(id, format), contentType: LABEL_CONTENT_TYPES[format], body, ...labelWarning() };
     },
 
     /** The labels of a batch as one PDF, one page per device in the order given; each download is logged. */
-    async labels(ids: readonly string[], origin: string, author: string | null): Promise<FileAnswer> {
+    async labels(ids: readonly string[], author: string | null): Promise<FileAnswer> {
       const rows = await devicesInOrder(ids, true);
       const body = await labelsPdf(
-        rows.map((row) => drawingOf(row, origin)),
+        rows.map((row) => drawingOf(row)),
         `Labels of ${ids.length} device${ids.length === 1 ? '' : 's'}`,
       );
       await repo.insertProvLogLines(db, ids, PROV_MESSAGES.labelDownloaded, author, clock.now());
-      return { filename: labelsFileName(ids), contentType: LABEL_CONTENT_TYPES.pdf, body };
+      return { filename: labelsFileName(ids), contentType: LABEL_CONTENT_TYPES.pdf, body, ...labelWarning() };
     },
 
     /** The packing slip of the devices (in the order given), dated today (UTC), from the brand. */

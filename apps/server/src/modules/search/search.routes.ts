@@ -10,7 +10,7 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/search',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['groups'],
         summary: 'Devices and groups of the caller whose id or name contains q',

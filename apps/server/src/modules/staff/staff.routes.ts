@@ -32,7 +32,7 @@ export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): 
   r.get(
     '/api/distributors',
     {
-      preHandler: staffOnly,
+      onRequest: staffOnly,
       schema: {
         tags: ['staff'],
         summary: 'Every distributor, by name, with the number of devices assigned to it (staff admins)',
@@ -45,7 +45,7 @@ export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): 
   r.post(
     '/api/distributors',
     {
-      preHandler: staffOnly,
+      onRequest: staffOnly,
       schema: {
         tags: ['staff'],
         summary: 'Create a distributor: id 0 (any other id is 400; PUT edits) (staff admins)',
@@ -61,7 +61,7 @@ export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): 
   r.put(
     '/api/distributors',
     {
-      preHandler: staffOnly,
+      onRequest: staffOnly,
       schema: {
         tags: ['staff'],
         summary: 'Edit an existing distributor: every field, by its id (0 is 400; an unknown id 404) (staff admins)',
@@ -75,7 +75,7 @@ export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): 
   r.put(
     '/api/distributor-devices',
     {
-      preHandler: staffOnly,
+      onRequest: staffOnly,
       schema: {
         tags: ['staff'],
         summary:
@@ -91,7 +91,7 @@ export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): 
   r.get(
     '/api/staff/search',
     {
-      preHandler: staffOnly,
+      onRequest: staffOnly,
       schema: {
         tags: ['staff'],
         summary:
@@ -107,7 +107,7 @@ export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): 
   r.get(
     '/api/staff/device/:id',
     {
-      preHandler: staffOnly,
+      onRequest: staffOnly,
       schema: {
         tags: ['staff'],
         summary:
@@ -122,7 +122,7 @@ export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): 
   r.get(
     '/api/staff/user/:userid',
     {
-      preHandler: staffOnly,
+      onRequest: staffOnly,
       schema: {
         tags: ['staff'],
         summary: "A user's dossier: their devices (highest role of each), groups and staff groups (staff admins)",
@@ -136,7 +136,7 @@ export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): 
   r.get(
     '/api/billing-admin-stats',
     {
-      preHandler: staffOnly,
+      onRequest: staffOnly,
       schema: {
         tags: ['billing'],
         summary: 'Statistics of /sqstats (staff admins)',

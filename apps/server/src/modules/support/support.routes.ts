@@ -13,10 +13,10 @@ export function registerSupportRoutes(app: FastifyInstance, support: SupportServ
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/support-request',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: {
-        // Per user, counted after the sign-in check and the body's validation (preHandler), so
-        // refused bodies cost nothing of the allowance.
+        // Per user, counted after the sign-in check (onRequest) and the body's validation (this
+        // limiter runs preHandler), so refused bodies cost nothing of the allowance.
         rateLimit: {
           max: SUPPORT_LIMITS.requestsPerHour,
           timeWindow: HOUR_MS,

@@ -3,15 +3,20 @@
  * column per key) or JSON, read a page at a time while the answer streams; or the applied config
  * as the import takes it back.
  */
-import { csvCell, type ExportQuery } from '@portal/core';
+import { REQUEST_EPOCH_S_MAX, csvCell, type ExportQuery } from '@portal/core';
 import type { Db } from '../../db/db';
 import { AppError } from '../../errors';
 import * as repo from './telemetry.repository';
 
 /** Records per page when exporting. */
 export const EXPORT_PAGE_SIZE = 1000;
-/** Time used as "no upper bound" (year 33658). */
-export const FAR_FUTURE = 1e12;
+/** Time used as "no upper bound": the latest a request may name (2100-01-01). */
+export const FAR_FUTURE = REQUEST_EPOCH_S_MAX;
+/**
+ * Most records one export holds (500 pages): an export with no range reads everything the plan
+ * keeps, so its work is bounded by rows, not days. Narrow the range for more.
+ */
+export const EXPORT_MAX_RECORDS = 500_000;
 
 export interface ExportFile {
   contentType: string;
@@ -55,9 +60,10 @@ export async function exportFile(
   const columns = wanted ?? (await repo.selectLatest(db, deviceId)).map((l) => l.key);
   async function* pages(): AsyncGenerator<{ ts: number; data: Record<string, unknown> }[]> {
     let range = { from, to, inclusive: true };
-    for (;;) {
+    for (let read = 0; read < EXPORT_MAX_RECORDS;) {
       const page = await repo.selectRecordPage(db, deviceId, range, EXPORT_PAGE_SIZE);
       if (page.length > 0) yield page;
+      read += page.length;
       if (page.length < EXPORT_PAGE_SIZE) return;
       range = { from: page[page.length - 1]!.ts, to, inclusive: false };
     }

@@ -3,7 +3,7 @@
  * rollups. Batches go in as one jsonb array per table (jsonb_to_recordset), so a group commit of
  * 500 records is a handful of statements on both engines.
  */
-import { GROUP_DATA_MESSAGES_MAX, type CanFrame, type DeviceRecord } from '@portal/core';
+import { GROUP_DATA_MESSAGES_MAX, VALUE_MAX, type CanFrame, type DeviceRecord } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { BusMessageRow, DiagnosticsRow, EventRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
 
@@ -103,6 +103,14 @@ export async function insertRecords(
   const { stored, keys } = result!;
   return { stored, keys: stored < rows.length ? (JSON.parse(keys ?? '[]') as [string, number][]) : null };
 }
+
+/**
+ * A jsonb value that counts as a number in aggregates: a number of magnitude at most VALUE_MAX,
+ * the rule ingest and import keep (core parseDeviceRecord). Anything larger, stored before that
+ * rule, is left out, so no sum or average over a device's values can overflow and fail a read.
+ */
+const STORED_NUMBER = (value: string) =>
+  `(jsonb_typeof(${value}) = 'number' AND abs((${value})::text::double precision) <= ${VALUE_MAX})`;
 
 /** How a stored rollup row absorbs new rows of its bucket (hourly and daily rollups alike). */
 const ROLLUP_MERGE = `count = r.count + excluded.count,
@@ -302,7 +310,7 @@ export async function selectRecordBuckets(
        SELECT key, bucket, v, row_number() OVER (PARTITION BY key ORDER BY bucket DESC) AS n FROM (
          SELECT e.key, floor(r.ts / $4) * $4 AS bucket, avg((e.value)::text::double precision) AS v
            FROM records r CROSS JOIN LATERAL jsonb_each(r.data) AS e(key, value)
-          WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts <= $3 AND e.key <> 'ts' AND jsonb_typeof(e.value) = 'number'
+          WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts <= $3 AND e.key <> 'ts' AND ${STORED_NUMBER('e.value')}
             AND ($6::text[] IS NULL OR e.key = ANY($6::text[]))
           GROUP BY e.key, floor(r.ts / $4)
        ) b
@@ -328,7 +336,7 @@ async function selectRecordBucketsOf(
   const values = keys
     .map(
       (_, i) =>
-        `CASE WHEN jsonb_typeof(r.data -> $${i + 5}) = 'number' THEN (r.data ->> $${i + 5})::double precision END AS v${i}`,
+        `CASE WHEN ${STORED_NUMBER(`r.data -> $${i + 5}`)} THEN (r.data ->> $${i + 5})::double precision END AS v${i}`,
     )
     .join(', ');
   const averages = keys.map((_, i) => `avg(v${i})`).join(', ');
@@ -698,7 +706,7 @@ export async function rebuildRollups(db: Db, deviceId: string, fromBucket: numbe
        FROM (SELECT e.key, (floor(r.ts / 3600) * 3600)::integer AS bucket, r.ts, (e.value)::text::double precision AS v
                FROM records r CROSS JOIN LATERAL jsonb_each(r.data) AS e(key, value)
               WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts < $3::double precision + 3600
-                AND e.key <> 'ts' AND jsonb_typeof(e.value) = 'number') x
+                AND e.key <> 'ts' AND ${STORED_NUMBER('e.value')}) x
       GROUP BY key, bucket`,
     [deviceId, fromBucket, toBucket],
   );
@@ -801,7 +809,7 @@ export async function rebuildRollupHours(db: Db, hours: DeviceBucket[]): Promise
                FROM unnest($1::text[], $2::integer[]) AS h(device_id, bucket)
                JOIN records r ON r.device_id = h.device_id AND r.ts >= h.bucket AND r.ts < h.bucket + 3600
                CROSS JOIN LATERAL jsonb_each(r.data) AS e(key, value)
-              WHERE e.key <> 'ts' AND jsonb_typeof(e.value) = 'number') x
+              WHERE e.key <> 'ts' AND ${STORED_NUMBER('e.value')}) x
       GROUP BY device_id, key, bucket`,
     bucketArrays(hours),
   );

@@ -41,7 +41,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.get(
     '/api/device/:id/data',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Records and events of a device, newest first (optionally downsampled into time buckets)',
@@ -62,7 +62,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.get(
     '/api/device/:id/diagnostics',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: `Diagnostics messages of a device, newest first (dataPoints default ${DEFAULT_DATA_POINTS})`,
@@ -77,7 +77,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.get(
     '/api/device/:id/serverlog',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: `The device's server log, newest first: connections, refused messages, dropped keys, commands`,
@@ -93,7 +93,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.get(
     '/api/device/:id/rpc',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: `The command queue of a device with each command state, newest first (dataPoints default ${DEFAULT_RPC_COMMANDS})`,
@@ -108,7 +108,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.post(
     '/api/device/:id/rpc',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -125,7 +125,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.delete(
     '/api/device/:id/rpc',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Cancel a queued command',
@@ -140,7 +140,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.get(
     '/api/device/:id/metrics',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -156,7 +156,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.post(
     '/api/device/:id/delete-data',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -172,7 +172,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.post(
     '/api/device/:id/transfer-data',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary:
@@ -194,7 +194,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   r.get(
     '/api/device/:id/export',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Records of a time range as CSV (ts and one column per key) or JSON, streamed (any role)',

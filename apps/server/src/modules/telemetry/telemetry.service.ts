@@ -52,7 +52,14 @@ import { createGroupDataCache } from './group-data-cache';
 import { groupKeyAggregates, type GroupKeyAggregate, type HourPeriod } from './group-metrics.repository';
 import { busStateView, loadJ1939Reference } from './j1939-reference';
 import { exportFile, FAR_FUTURE, splitKeys, type ExportFile } from './export';
-import { bucketSource, bucketWidth, bucketsByKey, requestedWidth } from './downsample';
+import {
+  DOWNSAMPLE_MAX_WIDTH,
+  bucketSource,
+  bucketWidth,
+  bucketWindow,
+  bucketsByKey,
+  requestedWidth,
+} from './downsample';
 
 export type { RetentionResult } from './retention';
 export type { GroupDataQuery } from './group-data.repository';
@@ -358,9 +365,15 @@ export function createTelemetryService(deps: {
           bucketSeconds = bucketWidth(range.to - range.from, dataPoints);
         } else {
           const n = Number(ds);
-          if (!Number.isFinite(n) || n < 1)
-            throw new AppError(400, 'BAD_REQUEST', 'downsample: expected true or a bucket width in seconds');
+          if (!Number.isFinite(n) || n < 1 || n > DOWNSAMPLE_MAX_WIDTH)
+            throw new AppError(
+              400,
+              'BAD_REQUEST',
+              `downsample must be true or a bucket width in seconds from 1 to ${DOWNSAMPLE_MAX_WIDTH}`,
+            );
           bucketSeconds = requestedWidth(n);
+          // The newest dataPoints buckets of the range are all a read may return: it reads no further back.
+          Object.assign(range, bucketWindow(range, bucketSeconds, dataPoints, nowS));
         }
       }
       const width = bucketSeconds;

@@ -24,7 +24,7 @@ export function registerViewsRoutes(app: FastifyInstance, views: ViewsService): 
   r.get(
     '/api/group/:groupid/views',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: "The group's views by sortOrder, or the default view when it has none (members)",
@@ -38,7 +38,7 @@ export function registerViewsRoutes(app: FastifyInstance, views: ViewsService): 
   r.put(
     '/api/group/:groupid/view',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       bodyLimit: VIEW_BODY_LIMIT,
       schema: {
         tags,
@@ -55,7 +55,7 @@ export function registerViewsRoutes(app: FastifyInstance, views: ViewsService): 
   r.delete(
     '/api/group/:groupid/view',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags,
         summary: 'Delete a view ({viewid}); with none left the group shows the default view (ADMIN, USER)',

@@ -24,7 +24,7 @@ export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetI
   r.get(
     '/api/device/:id/widget-image/:widgetid',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary:
@@ -50,7 +50,7 @@ export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetI
   r.put(
     '/api/device/:id/widget-image/:widgetid',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       bodyLimit: WIDGET_IMAGE_BODY_LIMIT,
       schema: {
         tags: ['device'],
@@ -66,7 +66,7 @@ export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetI
   r.delete(
     '/api/device/:id/widget-image/:widgetid',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['device'],
         summary:

@@ -1,6 +1,6 @@
 /**
- * /sqprov's batch mode: provisions N devices (1 to 200) one call after another with generated ids
- * (an optional prefix), with a progress bar and Stop. Lists each device's setup password and key
+ * /sqprov's batch mode: provisions N devices (1 to 200) of one model and brand one call after another
+ * with generated ids (an optional prefix), with a progress bar and Stop. Lists each device's setup password and key
  * (this once; downloadable as CSV) and fetches the batch's labels as one PDF (a page per device).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -22,6 +22,7 @@ import {
   prefixError,
   randomDeviceId,
   type BatchResult,
+  type BrandId,
   type DeviceModel,
 } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
@@ -30,12 +31,13 @@ import { csvBlob, downloadBlob } from '@/lib/download';
 import { editProvDevice } from '../api/prov-device';
 import { useDeviceLabels } from '../api/prov-labels';
 import { deviceExists, randomBytes } from './create-device';
-import { MODEL_OPTIONS, issuesByField, printFile } from './prov-bits';
+import { BRAND_OPTIONS, LabelAddressWarning, MODEL_OPTIONS, issuesByField, printFile } from './prov-bits';
 
 const COUNT = fieldIds('prov-batch-count');
 const MODEL = fieldIds('prov-batch-model');
 const FW = fieldIds('prov-batch-fw');
 const PREFIX = fieldIds('prov-batch-prefix');
+const BRAND = fieldIds('prov-batch-brand');
 /** Fresh ids tried for one device when a generated id exists already. */
 const ID_ATTEMPTS = 5;
 
@@ -55,6 +57,9 @@ export function BatchPanel() {
   const [model, setModel] = useState<DeviceModel>('ORB-C1');
   const [fw, setFw] = useState(DEFAULT_FIRMWARE);
   const [prefix, setPrefix] = useState('');
+  const [brand, setBrand] = useState<BrandId>('default');
+  // What the server said with its answers: false when the labels' QR codes would open localhost.
+  const [publicUrlConfigured, setPublicUrlConfigured] = useState(true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [run, setRun] = useState<RunState>({ phase: 'idle' });
   const [results, setResults] = useState<BatchResult[]>([]);
@@ -70,7 +75,7 @@ export function BatchPanel() {
   const onStart = async (event: FormEvent) => {
     event.preventDefault();
     const n = batchCount(count, PROV_LIMITS.batchMax);
-    const body = ProvEditDeviceBodySchema.safeParse({ model, fw });
+    const body = ProvEditDeviceBodySchema.safeParse({ model, fw, brand });
     const found = {
       ...(n === null ? { count: `A whole number from 1 to ${PROV_LIMITS.batchMax}` } : {}),
       ...(prefixError(prefix) ? { prefix: prefixError(prefix)! } : {}),
@@ -92,6 +97,7 @@ export function BatchPanel() {
         id = await freeDeviceId(prefix);
         if (id === null) throw new Error(`No free device id with the prefix ${prefix} after ${ID_ATTEMPTS} tries`);
         const device = await editProvDevice(id, body.data);
+        setPublicUrlConfigured(device.publicUrlConfigured);
         result =
           device.setupPassword && device.deviceKey
             ? {
@@ -163,6 +169,17 @@ export function BatchPanel() {
               disabled={running}
             />
           </FormField>
+          <FormField ids={BRAND} label="Brand" hint="Their labels open this brand's site" error={errors.brand}>
+            <LabelledDropdown
+              inputId={BRAND.input}
+              label="Brand"
+              value={brand}
+              options={BRAND_OPTIONS}
+              onChange={(e) => setBrand(e.value as BrandId)}
+              aria-describedby={describedBy(BRAND, 'hint', errors.brand)}
+              disabled={running}
+            />
+          </FormField>
         </div>
         <div className="prov-actions">
           {running ? (
@@ -207,7 +224,7 @@ export function BatchPanel() {
               text="The setup passwords and device keys are shown only now. Download the CSV before you leave this page."
             />
           )}
-          <BatchDownloads results={results} made={made} disabled={running} />
+          <BatchDownloads results={results} made={made} disabled={running} publicUrlConfigured={publicUrlConfigured} />
           <DataTable
             value={results}
             dataKey="deviceid"
@@ -237,7 +254,17 @@ export function BatchPanel() {
   );
 }
 
-function BatchDownloads({ results, made, disabled }: { results: BatchResult[]; made: string[]; disabled: boolean }) {
+function BatchDownloads({
+  results,
+  made,
+  disabled,
+  publicUrlConfigured,
+}: {
+  results: BatchResult[];
+  made: string[];
+  disabled: boolean;
+  publicUrlConfigured: boolean;
+}) {
   const labels = useDeviceLabels();
   const [busy, setBusy] = useState<'pdf' | 'print' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -291,6 +318,7 @@ function BatchDownloads({ results, made, disabled }: { results: BatchResult[]; m
           onClick={() => void onLabels(true)}
         />
       </div>
+      {made.length > 0 && <LabelAddressWarning publicUrlConfigured={publicUrlConfigured} />}
       {error && <Message severity="error" text={error} className="prov-message" />}
     </>
   );

@@ -1,5 +1,5 @@
 /**
- * /sqprov's 'One device': create a device (id typed or generated, model, firmware, name), then show
+ * /sqprov's 'One device': create a device (id typed or generated, model, firmware, name, brand), then show
  * its setup password and device key this once, with its label. An id that exists is refused here
  * (the same call would edit that device instead); open it to edit it.
  */
@@ -9,12 +9,14 @@ import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import {
+  BRANDS,
   DEFAULT_FIRMWARE,
   DeviceIdSchema,
   ProvEditDeviceBodySchema,
   mutationErrorMessage,
   normaliseDeviceIdInput,
   randomDeviceId,
+  type BrandId,
   type DeviceModel,
   type ProvDevice,
 } from '@portal/core';
@@ -22,12 +24,13 @@ import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
 import { ApiError } from '@/lib/api';
 import { getProvDevice, useEditProvDevice } from '../api/prov-device';
-import { CopyValue, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
+import { BRAND_OPTIONS, CopyValue, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
 
 const ID = fieldIds('prov-create-id');
 const MODEL = fieldIds('prov-create-model');
 const FW = fieldIds('prov-create-fw');
 const NAME = fieldIds('prov-create-name');
+const BRAND = fieldIds('prov-create-brand');
 
 /** Random bytes from the browser's cryptographic source. */
 export const randomBytes = (n: number) => crypto.getRandomValues(new Uint8Array(n));
@@ -65,6 +68,7 @@ function CreateForm({ onCreated }: { onCreated: (device: ProvDevice) => void }) 
   const [model, setModel] = useState<DeviceModel>('ORB-C1');
   const [fw, setFw] = useState(DEFAULT_FIRMWARE);
   const [name, setName] = useState('');
+  const [brand, setBrand] = useState<BrandId>('default');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<{ message: string; existing?: string } | null>(null);
   const [checking, setChecking] = useState(false);
@@ -73,7 +77,12 @@ function CreateForm({ onCreated }: { onCreated: (device: ProvDevice) => void }) 
     event.preventDefault();
     setFailure(null);
     const id = DeviceIdSchema.safeParse(deviceid);
-    const body = ProvEditDeviceBodySchema.safeParse({ model, fw, ...(name.trim() ? { name: name.trim() } : {}) });
+    const body = ProvEditDeviceBodySchema.safeParse({
+      model,
+      fw,
+      brand,
+      ...(name.trim() ? { name: name.trim() } : {}),
+    });
     const found = {
       ...(id.success ? {} : { deviceid: id.error.issues[0]?.message ?? 'Invalid device id' }),
       ...(body.success ? {} : issuesByField(body.error.issues)),
@@ -148,6 +157,16 @@ function CreateForm({ onCreated }: { onCreated: (device: ProvDevice) => void }) 
             aria-invalid={errors.name ? true : undefined}
           />
         </FormField>
+        <FormField ids={BRAND} label="Brand" hint="Its label opens this brand's site" error={errors.brand}>
+          <LabelledDropdown
+            inputId={BRAND.input}
+            label="Brand"
+            value={brand}
+            options={BRAND_OPTIONS}
+            onChange={(e) => setBrand(e.value as BrandId)}
+            aria-describedby={describedBy(BRAND, 'hint', errors.brand)}
+          />
+        </FormField>
       </div>
       {failure && (
         <Message
@@ -175,7 +194,7 @@ function CreatedDevice({ device, onAnother }: { device: ProvDevice; onAnother: (
         <i className="pi pi-check-circle" aria-hidden="true" /> Device {device.deviceid} created
       </h3>
       <p className="prov-muted">
-        {device.model} · {device.fw} · {device.name}
+        {device.model} · {device.fw} · {device.name} · {BRANDS[device.brand].name}
       </p>
       <Message
         severity="warn"
@@ -186,7 +205,7 @@ function CreatedDevice({ device, onAnother }: { device: ProvDevice; onAnother: (
         <CopyValue label="Setup password" value={device.setupPassword ?? ''} />
         <CopyValue label="Device key" value={device.deviceKey ?? ''} />
       </div>
-      <LabelActions deviceid={device.deviceid} />
+      <LabelActions deviceid={device.deviceid} publicUrlConfigured={device.publicUrlConfigured} />
       <div className="prov-actions">
         <Link className="p-button p-button-outlined" to={`/sqprov/${device.deviceid}`}>
           <i className="pi pi-external-link p-button-icon-left" aria-hidden="true" />

@@ -1,13 +1,36 @@
-/** Pieces the provisioning pages share: a value with a Copy button, the label actions, saving and printing a file. */
+/** Pieces the provisioning pages share: a value with a Copy button, the label actions and their warning, saving and printing a file. */
 import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
-import { DEVICE_MODELS, mutationErrorMessage, type LabelFormat } from '@portal/core';
+import {
+  BRANDS,
+  BRAND_IDS,
+  DEVICE_MODELS,
+  PUBLIC_ADDRESS_MESSAGES,
+  mutationErrorMessage,
+  type LabelFormat,
+} from '@portal/core';
 import { downloadBlob } from '@/lib/download';
 import { useDeviceLabel, type LabelFile } from '../api/prov-labels';
 
 /** The models a device can be, for the model dropdowns. */
 export const MODEL_OPTIONS = DEVICE_MODELS.map((m) => ({ label: m, value: m }));
+
+/** The brands a device can be for, for the brand dropdowns (its label's QR code opens that brand's host). */
+export const BRAND_OPTIONS = BRAND_IDS.map((id) => ({ label: BRANDS[id].name, value: id }));
+
+/** Shown beside the label buttons when the server has no public address: the QR code would open localhost. */
+export function LabelAddressWarning({ publicUrlConfigured }: { publicUrlConfigured: boolean }) {
+  if (publicUrlConfigured) return null;
+  return (
+    <Message
+      severity="warn"
+      className="prov-message"
+      text={PUBLIC_ADDRESS_MESSAGES.labelWithoutPublicUrl}
+      data-testid="label-address-warning"
+    />
+  );
+}
 
 /** Opens a PDF in a new tab to print it. The tab is opened at the click (popup blockers allow that) and given the file when it arrives. */
 export async function printFile(load: () => Promise<LabelFile>): Promise<void> {
@@ -48,8 +71,11 @@ export function CopyValue({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The label of a device: download it as PDF or PNG, or print the PDF. Each download is written to the device's log. */
-export function LabelActions({ deviceid }: { deviceid: string }) {
+/**
+ * The label of a device: download it as PDF or PNG, or print the PDF. Each download is written to
+ * the device's log. Warns when the server has no public address (PUBLIC_URL).
+ */
+export function LabelActions({ deviceid, publicUrlConfigured }: { deviceid: string; publicUrlConfigured: boolean }) {
   const label = useDeviceLabel(deviceid);
   const [busy, setBusy] = useState<LabelFormat | 'print' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -101,6 +127,7 @@ export function LabelActions({ deviceid }: { deviceid: string }) {
           onClick={() => void run('print')}
         />
       </div>
+      <LabelAddressWarning publicUrlConfigured={publicUrlConfigured} />
       {error && <Message severity="error" text={error} className="prov-message" />}
     </div>
   );

@@ -1,6 +1,6 @@
 /**
  * /sqprov/{deviceid} (STAFF-02, STAFF-07, STAFF-10): the device's provisioning record
- * (prov-portal-get-device), editing its model, firmware and name (prov-portal-edit-device), its
+ * (prov-portal-get-device), editing its model, firmware, name and brand (prov-portal-edit-device), its
  * label, a provisioning test run (prov-portal-run-test) and the provisioning log
  * (prov-portal-get-device-log, never stale: read again after an action that writes to it and by
  * Refresh) with a form to add an entry (prov-portal-add-device-log).
@@ -13,12 +13,14 @@ import { InputTextarea } from 'primereact/inputtextarea';
 import { Message } from 'primereact/message';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  BRANDS,
   DEVICE_MESSAGES,
   ProvEditDeviceBodySchema,
   ProvLogBodySchema,
   ProvRunTestBodySchema,
   loadErrorDetail,
   mutationErrorMessage,
+  type BrandId,
   type CommandView,
   type DeviceModel,
   type ProvDevice,
@@ -33,7 +35,7 @@ import { ApiError } from '@/lib/api';
 import { useEditProvDevice, useProvDevice } from '../api/prov-device';
 import { refreshProvLog, useAddProvLog, useProvLog } from '../api/prov-log';
 import { useRunProvTest } from '../api/run-prov-test';
-import { LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
+import { BRAND_OPTIONS, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
 import './provisioning.css';
 
 export function ProvDevicePage({ deviceid, baseTitle }: { deviceid: string; baseTitle: string }) {
@@ -112,15 +114,17 @@ function ProvDeviceSkeleton() {
 const MODEL = fieldIds('prov-edit-model');
 const FW = fieldIds('prov-edit-fw');
 const NAME = fieldIds('prov-edit-name');
+const BRAND = fieldIds('prov-edit-brand');
 
 function RecordCard({ device }: { device: ProvDevice }) {
   const edit = useEditProvDevice();
   const [model, setModel] = useState<DeviceModel>(device.model);
   const [fw, setFw] = useState(device.fw);
   const [name, setName] = useState(device.name);
+  const [brand, setBrand] = useState<BrandId>(device.brand);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
-  const changed = model !== device.model || fw !== device.fw || name !== device.name;
+  const changed = model !== device.model || fw !== device.fw || name !== device.name || brand !== device.brand;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -128,6 +132,7 @@ function RecordCard({ device }: { device: ProvDevice }) {
     const body = ProvEditDeviceBodySchema.safeParse({
       model,
       fw,
+      brand,
       ...(name.trim() && name !== device.name ? { name: name.trim() } : {}),
     });
     setErrors(body.success ? {} : issuesByField(body.error.issues));
@@ -155,6 +160,8 @@ function RecordCard({ device }: { device: ProvDevice }) {
         <dd>{device.family}</dd>
         <dt>Plan</dt>
         <dd>{device.tier}</dd>
+        <dt>Brand</dt>
+        <dd>{BRANDS[device.brand].name}</dd>
         <dt>Added by a customer</dt>
         <dd>{device.added ? 'Yes (provisioning lock)' : 'No'}</dd>
         <dt>Created</dt>
@@ -195,6 +202,15 @@ function RecordCard({ device }: { device: ProvDevice }) {
               aria-invalid={errors.name ? true : undefined}
             />
           </FormField>
+          <FormField ids={BRAND} label="Brand" error={errors.brand}>
+            <LabelledDropdown
+              inputId={BRAND.input}
+              label="Brand"
+              value={brand}
+              options={BRAND_OPTIONS}
+              onChange={(e) => setBrand(e.value as BrandId)}
+            />
+          </FormField>
         </div>
         {edit.isError && <Message severity="error" text={mutationErrorMessage(edit.error)} className="prov-message" />}
         {saved && !changed && <Message severity="success" text="Saved." className="prov-message" />}
@@ -203,7 +219,7 @@ function RecordCard({ device }: { device: ProvDevice }) {
         </div>
       </form>
       <h3 className="prov-subtitle">Label</h3>
-      <LabelActions deviceid={device.deviceid} />
+      <LabelActions deviceid={device.deviceid} publicUrlConfigured={device.publicUrlConfigured} />
     </section>
   );
 }
