@@ -90,41 +90,31 @@ export interface NewUser {
   createdAt: Date;
 }
 
+/** The INSERT of a user ($1-$8 from newUserParams); `conflict` is what follows VALUES. */
+const insertUserSql = (conflict: string) =>
+  `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, brand, created_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ${conflict} RETURNING ${USER_COLUMNS}`;
+
+const newUserParams = (user: NewUser) => [
+  user.id,
+  user.email,
+  user.passwordHash,
+  user.emailVerified,
+  user.marketingOptIn,
+  user.userGroups,
+  user.brand,
+  user.createdAt,
+];
+
 /** Inserts a user; throws a unique violation when the e-mail is taken. */
 export async function insertUser(db: Db, user: NewUser): Promise<User> {
-  const rows = await db.query<UserRow>(
-    `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, brand, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${USER_COLUMNS}`,
-    [
-      user.id,
-      user.email,
-      user.passwordHash,
-      user.emailVerified,
-      user.marketingOptIn,
-      user.userGroups,
-      user.brand,
-      user.createdAt,
-    ],
-  );
+  const rows = await db.query<UserRow>(insertUserSql(''), newUserParams(user));
   return toUser(rows[0]!);
 }
 
 /** Inserts a user unless the e-mail exists; the new user, or null when the e-mail is taken. */
 export async function insertUserIfAbsent(db: Db, user: NewUser): Promise<User | null> {
-  const rows = await db.query<UserRow>(
-    `INSERT INTO users AS u (id, email, password_hash, email_verified, marketing_opt_in, user_groups, brand, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLUMNS}`,
-    [
-      user.id,
-      user.email,
-      user.passwordHash,
-      user.emailVerified,
-      user.marketingOptIn,
-      user.userGroups,
-      user.brand,
-      user.createdAt,
-    ],
-  );
+  const rows = await db.query<UserRow>(insertUserSql('ON CONFLICT (email) DO NOTHING'), newUserParams(user));
   return rows[0] ? toUser(rows[0]) : null;
 }
 

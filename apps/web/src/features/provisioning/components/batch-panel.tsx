@@ -31,7 +31,7 @@ import { csvBlob, downloadBlob } from '@/lib/download';
 import { editProvDevice } from '../api/prov-device';
 import { useDeviceLabels } from '../api/prov-labels';
 import { deviceExists, randomBytes } from './create-device';
-import { BRAND_OPTIONS, LabelAddressWarning, MODEL_OPTIONS, issuesByField, printFile } from './prov-bits';
+import { BrandField, LabelAddressWarning, MODEL_OPTIONS, issuesByField, printFile } from './prov-bits';
 
 const COUNT = fieldIds('prov-batch-count');
 const MODEL = fieldIds('prov-batch-model');
@@ -169,17 +169,14 @@ export function BatchPanel() {
               disabled={running}
             />
           </FormField>
-          <FormField ids={BRAND} label="Brand" hint="Their labels open this brand's site" error={errors.brand}>
-            <LabelledDropdown
-              inputId={BRAND.input}
-              label="Brand"
-              value={brand}
-              options={BRAND_OPTIONS}
-              onChange={(e) => setBrand(e.value as BrandId)}
-              aria-describedby={describedBy(BRAND, 'hint', errors.brand)}
-              disabled={running}
-            />
-          </FormField>
+          <BrandField
+            ids={BRAND}
+            value={brand}
+            onChange={setBrand}
+            hint="Their labels open this brand's site"
+            error={errors.brand}
+            disabled={running}
+          />
         </div>
         <div className="prov-actions">
           {running ? (

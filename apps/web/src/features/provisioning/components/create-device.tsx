@@ -24,7 +24,7 @@ import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
 import { ApiError } from '@/lib/api';
 import { getProvDevice, useEditProvDevice } from '../api/prov-device';
-import { BRAND_OPTIONS, CopyValue, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
+import { BrandField, CopyValue, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
 
 const ID = fieldIds('prov-create-id');
 const MODEL = fieldIds('prov-create-model');
@@ -157,16 +157,13 @@ function CreateForm({ onCreated }: { onCreated: (device: ProvDevice) => void }) 
             aria-invalid={errors.name ? true : undefined}
           />
         </FormField>
-        <FormField ids={BRAND} label="Brand" hint="Its label opens this brand's site" error={errors.brand}>
-          <LabelledDropdown
-            inputId={BRAND.input}
-            label="Brand"
-            value={brand}
-            options={BRAND_OPTIONS}
-            onChange={(e) => setBrand(e.value as BrandId)}
-            aria-describedby={describedBy(BRAND, 'hint', errors.brand)}
-          />
-        </FormField>
+        <BrandField
+          ids={BRAND}
+          value={brand}
+          onChange={setBrand}
+          hint="Its label opens this brand's site"
+          error={errors.brand}
+        />
       </div>
       {failure && (
         <Message

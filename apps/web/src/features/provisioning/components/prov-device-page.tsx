@@ -35,7 +35,7 @@ import { ApiError } from '@/lib/api';
 import { useEditProvDevice, useProvDevice } from '../api/prov-device';
 import { refreshProvLog, useAddProvLog, useProvLog } from '../api/prov-log';
 import { useRunProvTest } from '../api/run-prov-test';
-import { BRAND_OPTIONS, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
+import { BrandField, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
 import './provisioning.css';
 
 export function ProvDevicePage({ deviceid, baseTitle }: { deviceid: string; baseTitle: string }) {
@@ -202,15 +202,7 @@ function RecordCard({ device }: { device: ProvDevice }) {
               aria-invalid={errors.name ? true : undefined}
             />
           </FormField>
-          <FormField ids={BRAND} label="Brand" error={errors.brand}>
-            <LabelledDropdown
-              inputId={BRAND.input}
-              label="Brand"
-              value={brand}
-              options={BRAND_OPTIONS}
-              onChange={(e) => setBrand(e.value as BrandId)}
-            />
-          </FormField>
+          <BrandField ids={BRAND} value={brand} onChange={setBrand} error={errors.brand} />
         </div>
         {edit.isError && <Message severity="error" text={mutationErrorMessage(edit.error)} className="prov-message" />}
         {saved && !changed && <Message severity="success" text="Saved." className="prov-message" />}
