@@ -17,6 +17,7 @@ import {
   signedInUser,
 } from '../device-helpers';
 import { type Agg, bucketsOf, expectDerivedMatchRecords, expectedFromRecords } from '../ingest-helpers';
+import { selectRecordBuckets } from '../../src/modules/telemetry/telemetry.repository';
 
 const NOT_FOUND = 'Device not found';
 const BAD_PASSWORD = 'Invalid setup password.';
@@ -808,6 +809,32 @@ function describeDeviceData(kind: DbKind) {
           console.log(`issue 30 bound (${kind}): GET ${query} -> 400 in ${ms.toFixed(1)} ms`);
         }
         expect((await tp.client().get('/api/health')).status).toBe(200);
+      });
+
+      it('a bucket read groups at most its cap of records, and answers only the buckets it read whole', async () => {
+        const owner = await signedInUser(tp);
+        const device = await claimedBy(tp, owner);
+        const t = Math.floor(tp.clock.now().getTime() / 1000 / 600) * 600 - 3600;
+        // Two records in each of six 10-minute buckets (a and b), oldest first.
+        await ingestOk(
+          tp,
+          device,
+          Array.from({ length: 12 }, (_, i) => ({ ts: t + Math.floor(i / 2) * 600 + (i % 2) * 60, a: i, b: 1 })),
+        );
+        const range = { from: 0, to: 4_102_444_800 };
+        for (const keys of [null, ['a', 'b']]) {
+          const all = await selectRecordBuckets(tp.portal.db, device.deviceid, range, 600, 100, keys);
+          expect(all.filter((r) => r.key === 'a').map((r) => r.bucket)).toHaveLength(6);
+          // Five records: the newest two buckets and one record of the third, which is left out.
+          const capped = await selectRecordBuckets(tp.portal.db, device.deviceid, range, 600, 100, keys, 5);
+          expect(capped.filter((r) => r.key === 'a').sort((x, y) => y.bucket - x.bucket)).toEqual([
+            { key: 'a', bucket: t + 3000, v: 10.5 },
+            { key: 'a', bucket: t + 2400, v: 8.5 },
+          ]);
+          // Exactly the records there are: every bucket, whole.
+          const exact = await selectRecordBuckets(tp.portal.db, device.deviceid, range, 600, 100, keys, 12);
+          expect(exact).toEqual(all);
+        }
       });
 
       it('numbers beyond 2^53 - 1 are dropped at ingest and import, and every read of the device answers', async () => {

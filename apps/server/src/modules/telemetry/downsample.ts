@@ -2,7 +2,6 @@
  * Pure rules of downsampled reads: how wide a bucket is for a range and a number of points, and
  * which table computes buckets of that width.
  */
-import { RECORD_LIMITS } from '@portal/core';
 import type { RollupTable } from './telemetry.repository';
 
 /** Epoch seconds floored to the hour. */
@@ -42,22 +41,6 @@ export function requestedWidth(seconds: number): number {
 
 /** Widest bucket a caller may ask for (downsample=N): a year. */
 export const DOWNSAMPLE_MAX_WIDTH = 366 * 86_400;
-
-/**
- * The part of a range that a read of the newest `points` buckets of `width` seconds needs: those
- * buckets back from the range's end, and no further (so the rows a read groups are bounded by
- * the buckets it may return, whatever the range). An open end reads from now plus the most a
- * record may be ahead of the clock (RECORD_LIMITS.maxFutureSeconds): nothing is stored later.
- */
-export function bucketWindow(
-  range: { from: number; to: number },
-  width: number,
-  points: number,
-  nowS: number,
-): { from: number; to: number } {
-  const to = Math.min(range.to, nowS + RECORD_LIMITS.maxFutureSeconds);
-  return { from: Math.max(range.from, (Math.floor(to / width) - (points - 1)) * width), to };
-}
 
 /** Where buckets of a width are computed: whole days from the daily rollups, whole hours from the hourly ones, else raw records. */
 export function bucketSource(seconds: number): RollupTable | 'records' {

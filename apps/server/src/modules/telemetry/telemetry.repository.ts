@@ -285,13 +285,40 @@ const INT_MIN = -2_147_483_648;
 const INT_MAX = 2_147_483_647;
 const toInt = (t: number) => Math.min(INT_MAX, Math.max(INT_MIN, Math.floor(t)));
 
-/**
- * Averages of numeric keys per time bucket of `seconds` over raw records (buckets under an
- * hour), newest bucket first, at most `limit` buckets per key.
- */
 /** At most this many named keys are read by one pivoted query; more go through jsonb_each. */
 const PIVOT_MAX_KEYS = 64;
 
+/**
+ * Most records one read of buckets groups (issue 30: a bucket read over an open range grouped every
+ * record the device had). It reads the range's newest records only; when the range holds more, the
+ * buckets it answers are those the records read cover whole (newer than the bucket of the oldest
+ * record read), so a bucket is never an average of part of its records. A week of a record a
+ * minute is 10,080 records.
+ */
+export const BUCKET_READ_MAX_RECORDS = 100_000;
+
+/**
+ * The newest records of a range, at most `cap`, each with `total` (how many were read) and
+ * `oldest` (the oldest ts read) for BUCKET_WHOLE; `columns` what each row carries.
+ */
+const newestRecords = (columns: string, cap: string) =>
+  `SELECT *, count(*) OVER () AS total, min(ts) OVER () AS oldest FROM (
+     SELECT r.ts, ${columns} FROM records r
+      WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts <= $3 ORDER BY r.ts DESC LIMIT ${cap}
+   ) newest`;
+
+/**
+ * Keeps the rows of newestRecords ($4: the bucket width) whose bucket was read whole: all of
+ * them when fewer than the cap + 1 were read, else those in buckets after the oldest one read.
+ */
+const BUCKET_WHOLE = (cap: string, row: string) =>
+  `(${row}.total < ${cap} OR floor(${row}.ts / $4) > floor(${row}.oldest / $4))`;
+
+/**
+ * Averages of numeric keys per time bucket of `seconds` over raw records (buckets under an
+ * hour), newest bucket first, at most `limit` buckets per key, grouping at most `maxRecords`
+ * records (BUCKET_READ_MAX_RECORDS).
+ */
 export async function selectRecordBuckets(
   db: Db,
   deviceId: string,
@@ -299,23 +326,25 @@ export async function selectRecordBuckets(
   seconds: number,
   limit: number,
   keys: string[] | null,
+  maxRecords = BUCKET_READ_MAX_RECORDS,
 ): Promise<BucketRow[]> {
   const named = keys && [...new Set(keys)].filter((k) => k !== 'ts');
   if (named && named.length <= PIVOT_MAX_KEYS) {
     if (named.length === 0) return [];
-    return selectRecordBucketsOf(db, deviceId, range, seconds, limit, named);
+    return selectRecordBucketsOf(db, deviceId, range, seconds, limit, named, maxRecords);
   }
+  // $7: one record more than the cap, so that a range holding more is told apart.
   return db.query(
     `SELECT key, bucket, v FROM (
        SELECT key, bucket, v, row_number() OVER (PARTITION BY key ORDER BY bucket DESC) AS n FROM (
-         SELECT e.key, floor(r.ts / $4) * $4 AS bucket, avg((e.value)::text::double precision) AS v
-           FROM records r CROSS JOIN LATERAL jsonb_each(r.data) AS e(key, value)
-          WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts <= $3 AND e.key <> 'ts' AND ${STORED_NUMBER('e.value')}
+         SELECT e.key, floor(l.ts / $4) * $4 AS bucket, avg((e.value)::text::double precision) AS v
+           FROM (${newestRecords('r.data', '$7')}) l CROSS JOIN LATERAL jsonb_each(l.data) AS e(key, value)
+          WHERE ${BUCKET_WHOLE('$7', 'l')} AND e.key <> 'ts' AND ${STORED_NUMBER('e.value')}
             AND ($6::text[] IS NULL OR e.key = ANY($6::text[]))
-          GROUP BY e.key, floor(r.ts / $4)
+          GROUP BY e.key, floor(l.ts / $4)
        ) b
      ) ranked WHERE n <= $5 ORDER BY key, bucket DESC`,
-    [deviceId, range.from, range.to, seconds, limit, keys],
+    [deviceId, range.from, range.to, seconds, limit, keys, maxRecords + 1],
   );
 }
 
@@ -332,6 +361,7 @@ async function selectRecordBucketsOf(
   seconds: number,
   limit: number,
   keys: string[],
+  maxRecords: number,
 ): Promise<BucketRow[]> {
   const values = keys
     .map(
@@ -340,18 +370,17 @@ async function selectRecordBucketsOf(
     )
     .join(', ');
   const averages = keys.map((_, i) => `avg(v${i})`).join(', ');
-  // The numbers are taken out of each record before the rows are grouped (OFFSET 0 keeps the
+  // The numbers are taken out of each record before the rows are grouped (the LIMIT keeps the
   // planner from folding the subquery): otherwise the grouping sort carries every record's whole
   // document, and a week of a record a minute (10,080 rows, 5.8 MB) spilled to disk at the default
   // work_mem, twice the time of the read itself (EXPLAIN ANALYZE: 20 ms against 10 ms).
+  const cap = `$${keys.length + 5}`;
   const rows = await db.query<{ bucket: number; v: string }>(
-    `SELECT bucket, json_build_array(${averages})::text AS v
-       FROM (SELECT floor(r.ts / $4) * $4 AS bucket, ${values}
-               FROM records r
-              WHERE r.device_id = $1 AND r.ts >= $2 AND r.ts <= $3
-             OFFSET 0) s
-      GROUP BY bucket ORDER BY bucket DESC`,
-    [deviceId, range.from, range.to, seconds, ...keys],
+    `SELECT floor(s.ts / $4) * $4 AS bucket, json_build_array(${averages})::text AS v
+       FROM (${newestRecords(values, cap)}) s
+      WHERE ${BUCKET_WHOLE(cap, 's')}
+      GROUP BY 1 ORDER BY 1 DESC`,
+    [deviceId, range.from, range.to, seconds, ...keys, maxRecords + 1],
   );
   const out: BucketRow[] = [];
   const counts = new Array<number>(keys.length).fill(0);

@@ -56,7 +56,6 @@ import {
   DOWNSAMPLE_MAX_WIDTH,
   bucketSource,
   bucketWidth,
-  bucketWindow,
   bucketsByKey,
   requestedWidth,
 } from './downsample';
@@ -372,8 +371,6 @@ export function createTelemetryService(deps: {
               `downsample must be true or a bucket width in seconds from 1 to ${DOWNSAMPLE_MAX_WIDTH}`,
             );
           bucketSeconds = requestedWidth(n);
-          // The newest dataPoints buckets of the range are all a read may return: it reads no further back.
-          Object.assign(range, bucketWindow(range, bucketSeconds, dataPoints, nowS));
         }
       }
       const width = bucketSeconds;
