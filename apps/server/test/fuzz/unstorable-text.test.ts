@@ -174,7 +174,7 @@ function describeText(kind: DbKind) {
           }),
           400,
           'BAD_REQUEST',
-          `config.settings.script.triggers.0.colour: ${COLOUR_MESSAGE}`,
+          `config.settings.script.triggers.0.${COLOUR_MESSAGE}`,
         );
       }
       const settings = `/api/device/${device.deviceid}/settings`;
@@ -182,7 +182,7 @@ function describeText(kind: DbKind) {
         await admin.put(settings, { PORTAL_displaySettings: { temp: { colour: 'url(javascript:x)' } } }),
         400,
         'BAD_REQUEST',
-        `PORTAL_displaySettings.temp.colour: ${COLOUR_MESSAGE}`,
+        `PORTAL_displaySettings.temp.${COLOUR_MESSAGE}`,
       );
       const ok = await admin.put(settings, { PORTAL_displaySettings: { temp: { colour: '#0284C7aa' } } });
       expect(ok.status, ok.text).toBe(200);

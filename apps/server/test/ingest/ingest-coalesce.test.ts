@@ -188,7 +188,7 @@ describe.each(kinds)('derived rows of ingest (%s)', (kind) => {
     await expectDerivedMatchRecords(open.portal.db, ids);
   });
 
-  it('a value that overflows a rollup sum is contained: every message stored, other devices unharmed', async () => {
+  it('a value that would overflow a rollup sum is dropped at ingest: every message stored, other devices unharmed', async () => {
     target = await reopenableDb(kind);
     open = await target.start();
     const devices = await withDevices(open, 2);
@@ -202,10 +202,8 @@ describe.each(kinds)('derived rows of ingest (%s)', (kind) => {
       'SELECT key, count, sum FROM rollup_hour WHERE device_id = $1 ORDER BY key',
       [hostile!.id],
     );
-    expect(rows).toEqual([
-      { key: 'big', count: 2, sum: Number.MAX_VALUE },
-      { key: 'temp', count: 3, sum: 6 },
-    ]);
+    // 1e308 is beyond VALUE_MAX (2^53 - 1): dropped from its records, the rest of them stored.
+    expect(rows).toEqual([{ key: 'temp', count: 3, sum: 6 }]);
     await expectDerivedMatchRecords(open.portal.db, [other!.id]);
     expect(await unflushedSince(open.portal.db)).toBeNull();
   });
