@@ -68,6 +68,8 @@ export async function startBenchPortal(store: Store, options: BenchPortalOptions
     HOST: '127.0.0.1',
     DATA_DIR: dataDir ?? 'memory://',
     DATABASE_URL: databaseUrl,
+    // The benchmarks load millions of records and rebuild their rollups in single statements.
+    DB_STATEMENT_TIMEOUT_MS: '0',
     MQTT_URL: options.mqttUrl,
     // The machine's Mosquitto allows anonymous clients; the benchmark's devices use it so.
     MQTT_ALLOW_ANONYMOUS: 'true',
