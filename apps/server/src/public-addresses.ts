@@ -5,7 +5,14 @@
  * the brand of the user they go to, label QR codes the brand of their device, whether they are
  * made during a request or later (alerts, digests); core's brandOrigin holds the rule.
  */
-import { brandForHost, brandOrigin, isBrandId, type BrandConfig, type BrandHosts, type BrandId } from '@portal/core';
+import {
+  brandForRequestHost,
+  brandOrigin,
+  isBrandId,
+  type BrandConfig,
+  type BrandHosts,
+  type BrandId,
+} from '@portal/core';
 
 export interface PublicAddresses {
   /** True when PUBLIC_URL is set; otherwise links point at this machine's localhost (no phone reaches it). */
@@ -36,6 +43,6 @@ export function createPublicAddresses(options: PublicAddressOptions): PublicAddr
     configured: publicUrl !== undefined,
     originOf: (id) => brandOrigin(brand(id), publicUrl ?? options.localUrl(), brandHosts),
     brand,
-    brandOfHost: (hostname) => brandForHost(hostname, brands, brandHosts),
+    brandOfHost: (hostname) => brandForRequestHost(hostname, brands, brandHosts),
   };
 }

@@ -1,4 +1,5 @@
 export * from './domain/brands';
+export * from './domain/brand-hosts';
 export * from './domain/validation';
 export * from './domain/recovery-codes';
 export * from './domain/text';

@@ -5,6 +5,7 @@ import {
   DEFAULT_DOCS_URL,
   BrandIdSchema,
   brandForHost,
+  brandForRequestHost,
   brandOrigin,
   isBrandId,
   isDevHost,
@@ -190,12 +191,12 @@ describe('brand hosts (BRAND_HOSTS)', () => {
     ['', 'default'],
     ['__proto__', 'default'],
   ])('%s -> %s', (host, id) => {
-    expect(brandForHost(host, BRANDS, hosts).id).toBe(id);
+    expect(brandForRequestHost(host, BRANDS, hosts).id).toBe(id);
   });
 
   it('an unparsable configured host matches nothing', () => {
-    expect(brandForHost('', BRANDS, { tank: 'not a url' }).id).toBe('default');
-    expect(brandForHost('not a url', BRANDS, { tank: 'not a url' }).id).toBe('default');
+    expect(brandForRequestHost('', BRANDS, { tank: 'not a url' }).id).toBe('default');
+    expect(brandForRequestHost('not a url', BRANDS, { tank: 'not a url' }).id).toBe('default');
   });
 });
 

@@ -134,7 +134,8 @@ export const BRANDS: Readonly<Record<BrandId, BrandConfig>> = Object.fromEntries
   BRAND_IDS.map((id) => [id, makeBrand(id, SEEDS[id])]),
 ) as Record<BrandId, BrandConfig>;
 
-const DEV_HOST = /^dev[.-]/i;
+/** The development host's leading `dev.` / `dev-`. */
+export const DEV_HOST = /^dev[.-]/i;
 
 /** True on a development host (host names starting `dev.` or `dev-`). */
 export function isDevHost(hostname: string): boolean {
@@ -146,55 +147,14 @@ export function isBrandId(value: unknown): value is BrandId {
   return typeof value === 'string' && (BRAND_IDS as readonly string[]).includes(value);
 }
 
-/**
- * The origins of brands whose hosts are not a prefix of the public address (BRAND_HOSTS), e.g.
- * `{ tank: 'https://portal.tankco.example' }`: http(s) origins, no path.
- */
-export type BrandHosts = Partial<Record<BrandId, string>>;
-
-/** An http(s) address's scheme ('https:') and host (with its port), lower-cased; null when it is none. */
-function schemeAndHost(url: string): { protocol: string; host: string } | null {
-  const match = /^(https?:)\/\/(?:[^@/?#]*@)?([^/?#]+)/i.exec(url);
-  return match ? { protocol: match[1]!.toLowerCase(), host: match[2]!.toLowerCase() } : null;
-}
-
-/** A host without its port ('portal.example.com:8443' -> 'portal.example.com'). */
-const withoutPort = (host: string): string => host.replace(/:\d*$/, '');
-
-/**
- * Picks the brand for a host name: a brand's own host (BRAND_HOSTS) first, then by prefix;
- * anything unmatched is the default brand. A leading `dev.` / `dev-` is ignored.
- */
-export function brandForHost(
-  hostname: string,
-  brands: Readonly<Record<BrandId, BrandConfig>> = BRANDS,
-  brandHosts: BrandHosts = {},
-): BrandConfig {
-  const host = withoutPort(hostname.toLowerCase()).replace(DEV_HOST, '');
-  for (const id of BRAND_IDS) {
-    const own = brandHosts[id] === undefined ? null : schemeAndHost(brandHosts[id]);
-    if (own !== null && withoutPort(own.host) === host) return brands[id];
-  }
+/** Picks the brand for a host name by its prefix; anything unmatched is the default brand. A leading `dev.` / `dev-` is ignored. */
+export function brandForHost(hostname: string, brands: Readonly<Record<BrandId, BrandConfig>> = BRANDS): BrandConfig {
+  const host = hostname.toLowerCase().replace(DEV_HOST, '');
   for (const id of BRAND_IDS) {
     const brand = brands[id];
     if (brand.hostPrefix !== '' && host.startsWith(brand.hostPrefix)) return brand;
   }
   return brands.default;
-}
-
-/**
- * The origin of the links of a brand (DESIGN.md section 5, 'Links that leave the portal'): its
- * own host when BRAND_HOSTS names one, else the public address with the brand's prefix before its
- * host (after a leading `dev.` / `dev-`), e.g. https://tank.portal.example.com. The default
- * brand's is the public address's origin. Built from configuration only, never from a request.
- */
-export function brandOrigin(brand: BrandConfig, publicUrl: string, brandHosts: BrandHosts = {}): string {
-  const own = brandHosts[brand.id];
-  if (own !== undefined) return own;
-  const base = schemeAndHost(publicUrl);
-  if (!base) throw new Error(`Not an http(s) address: ${publicUrl}`);
-  const dev = DEV_HOST.exec(base.host)?.[0] ?? '';
-  return `${base.protocol}//${dev}${brand.hostPrefix}${base.host.slice(dev.length)}`;
 }
 
 /** The base page title: 'Portal', or 'Dev Portal' on the development host. */

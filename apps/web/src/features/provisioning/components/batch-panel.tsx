@@ -31,7 +31,8 @@ import { csvBlob, downloadBlob } from '@/lib/download';
 import { editProvDevice } from '../api/prov-device';
 import { useDeviceLabels } from '../api/prov-labels';
 import { deviceExists, randomBytes } from './create-device';
-import { BrandField, LabelAddressWarning, MODEL_OPTIONS, issuesByField, printFile } from './prov-bits';
+import { LabelAddressWarning, MODEL_OPTIONS, issuesByField, printFile } from './prov-bits';
+import { BrandField } from './brand-field';
 
 const COUNT = fieldIds('prov-batch-count');
 const MODEL = fieldIds('prov-batch-model');

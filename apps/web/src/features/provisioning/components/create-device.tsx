@@ -24,7 +24,8 @@ import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
 import { ApiError } from '@/lib/api';
 import { getProvDevice, useEditProvDevice } from '../api/prov-device';
-import { BrandField, CopyValue, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
+import { CopyValue, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
+import { BrandField } from './brand-field';
 
 const ID = fieldIds('prov-create-id');
 const MODEL = fieldIds('prov-create-model');

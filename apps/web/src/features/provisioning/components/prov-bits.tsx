@@ -2,56 +2,12 @@
 import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
-import {
-  BRANDS,
-  BRAND_IDS,
-  DEVICE_MODELS,
-  PUBLIC_ADDRESS_MESSAGES,
-  mutationErrorMessage,
-  type BrandId,
-  type LabelFormat,
-} from '@portal/core';
-import { FormField, describedBy, type FieldIds } from '@/components/ui/form-field';
-import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
+import { DEVICE_MODELS, PUBLIC_ADDRESS_MESSAGES, mutationErrorMessage, type LabelFormat } from '@portal/core';
 import { downloadBlob } from '@/lib/download';
 import { useDeviceLabel, type LabelFile } from '../api/prov-labels';
 
 /** The models a device can be, for the model dropdowns. */
 export const MODEL_OPTIONS = DEVICE_MODELS.map((m) => ({ label: m, value: m }));
-
-/** The brands a device can be for, for the brand dropdowns (its label's QR code opens that brand's host). */
-const BRAND_OPTIONS = BRAND_IDS.map((id) => ({ label: BRANDS[id].name, value: id }));
-
-/** The Brand field of the provisioning forms: which brand's site the device's label opens. */
-export function BrandField({
-  ids,
-  value,
-  onChange,
-  hint,
-  error,
-  disabled,
-}: {
-  ids: FieldIds;
-  value: BrandId;
-  onChange: (brand: BrandId) => void;
-  hint?: string;
-  error?: string | undefined;
-  disabled?: boolean;
-}) {
-  return (
-    <FormField ids={ids} label="Brand" hint={hint} error={error}>
-      <LabelledDropdown
-        inputId={ids.input}
-        label="Brand"
-        value={value}
-        options={BRAND_OPTIONS}
-        onChange={(e) => onChange(e.value as BrandId)}
-        aria-describedby={describedBy(ids, hint, error)}
-        disabled={disabled}
-      />
-    </FormField>
-  );
-}
 
 /** Shown beside the label buttons when the server has no public address: the QR code would open localhost. */
 export function LabelAddressWarning({ publicUrlConfigured }: { publicUrlConfigured: boolean }) {

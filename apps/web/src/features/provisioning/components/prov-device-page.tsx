@@ -35,7 +35,8 @@ import { ApiError } from '@/lib/api';
 import { useEditProvDevice, useProvDevice } from '../api/prov-device';
 import { refreshProvLog, useAddProvLog, useProvLog } from '../api/prov-log';
 import { useRunProvTest } from '../api/run-prov-test';
-import { BrandField, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
+import { LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
+import { BrandField } from './brand-field';
 import './provisioning.css';
 
 export function ProvDevicePage({ deviceid, baseTitle }: { deviceid: string; baseTitle: string }) {
