@@ -22,6 +22,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],
+          // One migrated PGlite database for the run, which each in-memory portal starts from.
+          globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -39,6 +41,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/src/**/*.test.ts'],
+          globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // A page answers in its own time: expect.poll waits as long as a person would (Vitest's default is 1 s).

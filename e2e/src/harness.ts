@@ -6,6 +6,7 @@ import mqtt from 'mqtt';
 import { DEVICE_ID_ALPHABET, type DeviceModel, type UserGroup } from '@portal/core';
 import { startPortal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
+import { pgliteTemplate, TEST_PORTAL_ENV } from '../../apps/server/test/suite-setup';
 import { launchBrowser } from './browser';
 import { linkIn, startMailbox } from './mailbox';
 
@@ -16,19 +17,22 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 /** The real portal (PGlite in memory, built web app), a real SMTP server and Chromium. */
 export async function startStack() {
   const mailbox = await startMailbox();
-  const portal = await startPortal({
-    ...loadConfig({}),
-    port: 0,
-    mqttPort: 0,
-    host: '127.0.0.1',
-    dataDir: 'memory://',
-    smtpUrl: mailbox.url,
-    // E2E_WEB_DIST: a build elsewhere (`vite build --outDir ...`), so two people can test their own builds at once.
-    webDist: process.env.E2E_WEB_DIST ?? join(root, 'apps/web/dist'),
-    seedDemo: true,
-    rateLimitPerMinute: 1000,
-    logLevel: 'warn',
-  });
+  const portal = await startPortal(
+    {
+      ...loadConfig(TEST_PORTAL_ENV),
+      port: 0,
+      mqttPort: 0,
+      host: '127.0.0.1',
+      dataDir: 'memory://',
+      smtpUrl: mailbox.url,
+      // E2E_WEB_DIST: a build elsewhere (`vite build --outDir ...`), so two people can test their own builds at once.
+      webDist: process.env.E2E_WEB_DIST ?? join(root, 'apps/web/dist'),
+      seedDemo: true,
+      rateLimitPerMinute: 1000,
+      logLevel: 'warn',
+    },
+    { pgliteTemplate: pgliteTemplate() },
+  );
   const browser: Browser = await launchBrowser();
   const port = portal.port;
 

@@ -35,6 +35,7 @@ import { registerCompression } from './plugins/compression';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStorableInput } from './plugins/storable-input';
 import { answerClientError } from './plugins/http-parse-errors';
+import type { PasswordHashCost } from './security';
 import { createAuthService, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthService } from './modules/auth/auth.service';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAccountService, type AccountService } from './modules/account/account.service';
@@ -126,6 +127,8 @@ export interface AppOptions {
   /** REDIS_URL: request-limit counters in Redis instead of the database. */
   redisUrl?: string | undefined;
   authLimits?: Partial<AuthLimits>;
+  /** PASSWORD_HASH_COST: scrypt's work factors for new password hashes ('standard' by default). */
+  passwordHashCost?: PasswordHashCost;
   /** Ingest queue, retention and delivery settings (tests). */
   telemetry?: Partial<TelemetryOptions & DeliveryOptions>;
   /** Alert timer (tests: tickMs 0, and they call services.alerts.tick()). */
@@ -277,6 +280,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     background,
     limits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits },
     addresses,
+    ...(options.passwordHashCost ? { passwordHashCost: options.passwordHashCost } : {}),
     onSignup: async (user) => {
       await devices.applyInvites(user.id, user.email);
       await groups.applyInvites(user.id, user.email);

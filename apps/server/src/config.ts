@@ -25,6 +25,7 @@ import {
 } from '@portal/core';
 
 import { PAYMENT_PROVIDER_IDS, type PaymentProviderId } from './modules/billing/billing.provider';
+import type { PasswordHashCost } from './security';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -81,6 +82,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: DEFAULT_SUPPORT_EMAIL,
     description:
       "Where support requests go (the Support page, POST /api/support-request): one e-mail address; each request is mailed there with the sender's address as Reply-To.",
+  },
+  {
+    name: 'PASSWORD_HASH_COST',
+    default: 'standard',
+    description:
+      "scrypt's work factors for new password hashes. `test` (16 times cheaper) is for the test suite's throwaway accounts only: the portal refuses it unless NODE_ENV=test.",
   },
   { name: 'SEED_DEMO', default: 'true', description: 'Create the demo and staff accounts on start when missing.' },
   {
@@ -247,6 +254,8 @@ export interface Config {
   billingProvider: PaymentProviderId;
   /** The currency of prices and invoices (CURRENCY). */
   currency: string;
+  /** PASSWORD_HASH_COST: 'test' only under NODE_ENV=test. */
+  passwordHashCost: PasswordHashCost;
 }
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -449,6 +458,10 @@ const EnvSchema = z.object({
       .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
       .optional(),
   ),
+  PASSWORD_HASH_COST: z.preprocess(
+    blankToUndefined,
+    z.enum(['standard', 'test'], { message: 'must be standard or test' }).default('standard'),
+  ),
   MQTT_PORT: wholeNumber(0, 65535, 1883),
   MQTT_URL: z.preprocess(
     blankToUndefined,
@@ -511,6 +524,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0] ?? '')} ${issue.message}.`);
   }
   const e = parsed.data;
+  if (e.PASSWORD_HASH_COST === 'test' && env.NODE_ENV !== 'test') {
+    throw new ConfigError(
+      'Invalid configuration: PASSWORD_HASH_COST test is for the test suite only (NODE_ENV=test): passwords hashed with it are cheap to guess.',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -547,6 +565,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firmwareVersions: e.FIRMWARE_VERSIONS,
     billingProvider: e.BILLING_PROVIDER,
     currency: e.CURRENCY,
+    passwordHashCost: e.PASSWORD_HASH_COST,
   };
 }
 

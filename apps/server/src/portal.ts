@@ -42,9 +42,12 @@ export type PortalOptions = Omit<
   | 'rateLimitPerMinute'
   | 'redisUrl'
   | 'logLevel'
+  | 'passwordHashCost'
 > & {
   /** PostgreSQL only: work in this schema (tests isolate runs with it). */
   dbSchema?: string;
+  /** PGlite in memory only: start from this dumped data directory (tests: a migrated one). */
+  pgliteTemplate?: string;
   /** External broker only: the shared-subscription group (default 'portal'; tests isolate runs with it). */
   mqttShareGroup?: string;
   /** External broker only: parallel subscriber connections (default MQTT_SHARED_CONNECTIONS). */
@@ -95,11 +98,12 @@ async function prepareExternalBroker(config: Config, url: string): Promise<Dynse
 }
 
 export async function startPortal(config: Config, options: PortalOptions = {}): Promise<Portal> {
-  const { dbSchema, mqttShareGroup, mqttConnections, ...appOptions } = options;
+  const { dbSchema, pgliteTemplate, mqttShareGroup, mqttConnections, ...appOptions } = options;
   const db = await openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     schema: dbSchema,
+    pgliteTemplate,
     statementTimeoutMs: config.statementTimeoutMs,
   });
   let app: FastifyInstance | undefined;
@@ -128,6 +132,7 @@ export async function startPortal(config: Config, options: PortalOptions = {}): 
       rateLimitPerMinute: config.rateLimitPerMinute,
       redisUrl: config.redisUrl,
       logLevel: config.logLevel,
+      passwordHashCost: config.passwordHashCost,
       mapTiles: config.mapTiles,
       firmwareVersions: config.firmwareVersions,
       currency: config.currency,

@@ -19,6 +19,7 @@ import { findUserByEmail, insertUser, type User } from '../src/modules/auth/auth
 import { latestOutboxMessages } from '../src/modules/mail/mail.repository';
 import { dropSchema, firstReachablePostgres, postgresCandidates } from './dev-postgres';
 import { checkResponse } from './openapi/response-contract';
+import { pgliteTemplate, TEST_PORTAL_ENV } from './suite-setup';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -168,6 +169,7 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     schema = newSchemaName();
   }
   const config = loadConfig({
+    ...TEST_PORTAL_ENV,
     PORT: '0',
     MQTT_PORT: '0',
     MQTT_URL: options.mqttUrl,
@@ -207,6 +209,7 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
  */
 export function quietTestConfig(env: NodeJS.ProcessEnv = {}): Config {
   return loadConfig({
+    ...TEST_PORTAL_ENV,
     PORT: '0',
     MQTT_PORT: '0',
     HOST: '127.0.0.1',
@@ -230,7 +233,13 @@ export async function startPortalForTest(
 ): Promise<TestPortal> {
   const clock = new TestClock();
   const logs = captureLogs();
-  const portal = await startPortal(config, { clock, logStream: logs.stream, ...options });
+  const inMemory = config.dataDir === 'memory://' && !config.databaseUrl;
+  const portal = await startPortal(config, {
+    clock,
+    logStream: logs.stream,
+    ...(inMemory ? { pgliteTemplate: pgliteTemplate() } : {}),
+    ...options,
+  });
   const base = `http://127.0.0.1:${portal.port}`;
   const responses: TestPortal['responses'] = [];
   return {
@@ -274,7 +283,7 @@ export async function makeUser(
   const user = await insertUser(tp.portal.db, {
     id: randomBytes(12).toString('base64url'),
     email,
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(password, TEST_PORTAL_ENV.PASSWORD_HASH_COST),
     emailVerified: overrides.verified ?? true,
     marketingOptIn: false,
     userGroups: overrides.userGroups ?? [],

@@ -6,6 +6,7 @@ export type WorkerRequest =
   | { id: number; type: 'begin' }
   | { id: number; type: 'end'; txId: number; commit: boolean }
   | { id: number; type: 'listen'; channel: string }
+  | { id: number; type: 'dump' }
   | { id: number; type: 'close' };
 
 export interface WorkerError {
@@ -24,4 +25,6 @@ export type WorkerResponse =
 export interface WorkerInit {
   entry: string;
   dataDir: string;
+  /** In memory only: a dumped data directory (tar) to start from instead of a new, empty cluster. */
+  template?: string | undefined;
 }

@@ -111,10 +111,17 @@ class PgliteDb implements Db {
     };
   }
 
+  /** The whole data directory as a tar (what `template` of openPglite starts from). */
+  dump(): Promise<Uint8Array> {
+    return this.connection.call<Uint8Array>({ type: 'dump' });
+  }
+
   close(): Promise<void> {
     return this.connection.close();
   }
 }
+
+export type { PgliteDb };
 
 const MEMORY = 'memory://';
 
@@ -154,12 +161,14 @@ function lockDirectory(dataDir: string): () => void {
 
 /**
  * Starts the PGlite worker and waits until it is ready: files in `{dataDir}/pglite` (the
- * directory is locked for this process), or in memory when `dataDir` is 'memory://'.
+ * directory is locked for this process), or in memory when `dataDir` is 'memory://'. An
+ * in-memory database starts from `template` when given: a file written from `dump()`.
  */
-export async function openPglite(dataDir: string): Promise<Db> {
+export async function openPglite(dataDir: string, template?: string): Promise<PgliteDb> {
+  if (template !== undefined && dataDir !== MEMORY) throw new DbError('A PGlite template is for memory:// only');
   const unlock = dataDir === MEMORY ? () => undefined : lockDirectory(dataDir);
   try {
-    const worker = await startWorker(dataDir === MEMORY ? MEMORY : join(dataDir, 'pglite'));
+    const worker = await startWorker(dataDir === MEMORY ? MEMORY : join(dataDir, 'pglite'), template);
     return new PgliteDb(new PgliteConnection(worker, unlock));
   } catch (error) {
     unlock();
@@ -167,8 +176,8 @@ export async function openPglite(dataDir: string): Promise<Db> {
   }
 }
 
-async function startWorker(dataDir: string): Promise<Worker> {
-  const init: WorkerInit = { entry: new URL('./pglite-worker.ts', import.meta.url).href, dataDir };
+async function startWorker(dataDir: string, template: string | undefined): Promise<Worker> {
+  const init: WorkerInit = { entry: new URL('./pglite-worker.ts', import.meta.url).href, dataDir, template };
   const worker = new Worker(new URL('./pglite-worker-boot.mjs', import.meta.url), { workerData: init });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (message: WorkerResponse) => {

@@ -8,6 +8,7 @@ import { connectDynsec, deviceRole, syncDeviceAccounts, type DynsecClient } from
 import { keysFromCsv } from '../../src/cli/broker-sync';
 import { createDeviceRegistry } from '../../src/modules/devices/devices.registry';
 import { openDatabase, type Db } from '../../src/db/db';
+import { pgliteTemplate } from '../suite-setup';
 import { migrate } from '../../src/db/migrate';
 import { TestClock } from '../helpers';
 import { privateBrokerAvailable, startPrivateBroker, type PrivateBroker } from '../private-broker';
@@ -25,7 +26,7 @@ describe.skipIf(!usable)('device accounts at a Mosquitto with the dynamic securi
     broker = await startPrivateBroker();
     dynsec = await connectDynsec(broker.portalUrl);
     await dynsec.ensureServerRole('portal');
-    db = await openDatabase({ dataDir: 'memory://' });
+    db = await openDatabase({ dataDir: 'memory://', pgliteTemplate: pgliteTemplate() });
     await migrate(db);
   }, 60_000);
   afterAll(async () => {

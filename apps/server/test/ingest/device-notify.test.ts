@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { openDatabase, type Db } from '../../src/db/db';
+import { pgliteTemplate } from '../suite-setup';
 import { migrate } from '../../src/db/migrate';
 import { DEVICE_CHANNEL } from '../../src/ingest/mqtt';
 import { provision, randomDeviceId } from '../device-helpers';
@@ -41,7 +42,7 @@ async function addDevice(db: Db, id: string): Promise<void> {
 describe('device notifications on PGlite', () => {
   let db: Db;
   beforeAll(async () => {
-    db = await openDatabase({ dataDir: 'memory://' });
+    db = await openDatabase({ dataDir: 'memory://', pgliteTemplate: pgliteTemplate() });
     await migrate(db);
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { openPglite } from '../../src/db/pglite';
+import { pgliteTemplate } from '../suite-setup';
 
 /** The parts of an OpenAPI 3.0 document the tests read. */
 export interface OpenApiDocument {
@@ -22,7 +23,7 @@ export interface DocumentedApp {
 
 /** The app, ready; `addRoutes` may add routes first (test-only routes appear in the document too). */
 export async function buildDocumentedApp(addRoutes?: (app: FastifyInstance) => void): Promise<DocumentedApp> {
-  const db = await openPglite('memory://');
+  const db = await openPglite('memory://', pgliteTemplate());
   // With the broker hooks, which only MQTT_AUTH_HOOK_SECRET turns on: every route is in the document.
   const app = await buildApp({
     db,

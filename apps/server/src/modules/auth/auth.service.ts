@@ -33,6 +33,7 @@ import {
   sameDigest,
   sha256,
   verifyPassword,
+  type PasswordHashCost,
 } from '../../security';
 import type { Mailer, SmsSender } from '../mail/mail.service';
 import type { PublicAddresses } from '../../public-addresses';
@@ -104,6 +105,8 @@ export interface AuthDeps {
   addresses: Pick<PublicAddresses, 'brand' | 'originOf'>;
   /** Called once a new account exists (device invitations are applied here). */
   onSignup?: (user: { id: string; email: string }) => Promise<void>;
+  /** PASSWORD_HASH_COST: scrypt's work factors for new hashes ('test' in the test suite only). */
+  passwordHashCost?: PasswordHashCost;
 }
 
 /** What a request contributes to a flow: its brand (a new account's, SMS texts) and the client's address. */
@@ -204,6 +207,7 @@ const signupWarningKey = (email: string) => `signup-warning:${email}`;
 
 export function createAuthService(deps: AuthDeps) {
   const { db, clock, limits } = deps;
+  const hashCost = deps.passwordHashCost ?? 'standard';
   const after = (ms: number) => new Date(clock.now().getTime() + ms);
   const windowStart = () => new Date(clock.now().getTime() - limits.windowMs);
 
@@ -338,7 +342,7 @@ export function createAuthService(deps: AuthDeps) {
      * the account is left as it is.
      */
     async signup(body: SignupBody, ctx: RequestContext): Promise<{ message: string }> {
-      const passwordHash = await hashPassword(body.password);
+      const passwordHash = await hashPassword(body.password, hashCost);
       const user = await repo.insertUserIfAbsent(db, {
         id: randomId(),
         email: body.email,
@@ -380,7 +384,7 @@ export function createAuthService(deps: AuthDeps) {
       // Counted by address whether or not an account has it, so a 429 reveals nothing.
       const attempt = await beginSignInAttempt(body.email, ctx.clientAddress);
       const user = await repo.findUserByEmail(db, body.email);
-      const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash()));
+      const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? (await dummyPasswordHash(hashCost)));
       if (!user || !passwordOk) {
         await signInFailed();
         throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.badCredentials);
@@ -519,7 +523,7 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async completeReset(code: string, body: ResetCompleteBody): Promise<{ message: string }> {
-      const passwordHash = await hashPassword(body.password);
+      const passwordHash = await hashPassword(body.password, hashCost);
       const now = clock.now();
       const email = await db.transaction(async (tx) => {
         const userId = await repo.useUserCode(tx, sha256(code), 'reset', now);
@@ -606,7 +610,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!(await verifyPassword(currentPassword, user.passwordHash))) {
         throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
       }
-      const passwordHash = await hashPassword(newPassword);
+      const passwordHash = await hashPassword(newPassword, hashCost);
       await db.transaction(async (tx) => {
         await repo.updatePasswordHash(tx, user.id, passwordHash);
         await repo.deleteUserSessions(tx, user.id, keepSessionHash);
@@ -621,7 +625,7 @@ export function createAuthService(deps: AuthDeps) {
       const created = await repo.insertUserIfAbsent(db, {
         id: randomId(),
         email: seed.email,
-        passwordHash: await hashPassword(seed.password),
+        passwordHash: await hashPassword(seed.password, hashCost),
         emailVerified: true,
         marketingOptIn: false,
         userGroups: seed.userGroups,
