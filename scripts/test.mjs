@@ -1,13 +1,12 @@
-// `npm test`: type-check, lint, then every test suite (core unit, server over real HTTP on PGlite
+// `npm test`: type-check, lint and build the web app (scripts/checks.mjs), then every test suite (core unit, server over real HTTP on PGlite
 // and PostgreSQL, browser tests in Chromium against a freshly built web app). Ends with the time
 // of each step, the total, the 15 slowest test files and one closing line 'N passed, N failed'.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
+import { root, runChecks, TYPECHECKS } from './checks.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const run = (cmd, args, env = {}) =>
   spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
@@ -22,26 +21,29 @@ const timed = (name, fn) => {
 };
 const printTimes = (files) => {
   console.log('\n== where the time went');
-  for (const [name, ms] of stepTimes) console.log(`${name.padEnd(12)} ${seconds(ms).padStart(9)}`);
-  console.log(`${'total'.padEnd(12)} ${seconds(Date.now() - started).padStart(9)}`);
+  for (const [name, ms] of stepTimes) console.log(`${name.padEnd(16)} ${seconds(ms).padStart(9)}`);
+  console.log(`${'total'.padEnd(16)} ${seconds(Date.now() - started).padStart(9)}`);
   if (files.length === 0) return;
   console.log('\n15 slowest test files:');
   for (const { name, ms } of files.slice(0, 15)) console.log(`${seconds(ms).padStart(9)}  ${name}`);
 };
 
-const steps = [
-  ['typecheck', 'npm', ['run', 'typecheck']],
-  ['lint', 'npm', ['run', 'lint']],
+// The checks before the tests, one per core at a time, longest first; the browser tests need the web build.
+const checksStarted = Date.now();
+const checks = await runChecks([
   ['web build', 'npm', ['run', 'build', '-w', 'apps/web']],
-];
-for (const [name, cmd, args] of steps) {
-  console.log(`\n== ${name}`);
-  if (timed(name, () => run(cmd, args)) !== 0) {
-    printTimes([]);
-    console.log(`\n${name} failed`);
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
+  TYPECHECKS[0],
+  ['lint', 'npx', ['eslint', '.']],
+  ...TYPECHECKS.slice(1),
+]);
+for (const { name, ms } of checks) stepTimes.push([`  ${name}`, ms]);
+stepTimes.push(['checks', Date.now() - checksStarted]);
+const failedChecks = checks.filter((c) => !c.ok).map((c) => c.name);
+if (failedChecks.length > 0) {
+  printTimes([]);
+  console.log(`\n${failedChecks.join(', ')} failed`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
 }
 
 const out = mkdtempSync(join(tmpdir(), 'portal-test-'));
