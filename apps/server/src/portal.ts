@@ -46,7 +46,7 @@ export type PortalOptions = Omit<
 > & {
   /** PostgreSQL only: work in this schema (tests isolate runs with it). */
   dbSchema?: string;
-  /** PGlite in memory only: start from this dumped data directory (tests: a migrated one). */
+  /** PGlite only: a new database starts from this dumped data directory (tests: a migrated one). */
   pgliteTemplate?: string;
   /** External broker only: the shared-subscription group (default 'portal'; tests isolate runs with it). */
   mqttShareGroup?: string;

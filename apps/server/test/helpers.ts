@@ -233,11 +233,10 @@ export async function startPortalForTest(
 ): Promise<TestPortal> {
   const clock = new TestClock();
   const logs = captureLogs();
-  const inMemory = config.dataDir === 'memory://' && !config.databaseUrl;
   const portal = await startPortal(config, {
     clock,
     logStream: logs.stream,
-    ...(inMemory ? { pgliteTemplate: pgliteTemplate() } : {}),
+    ...(config.databaseUrl ? {} : { pgliteTemplate: pgliteTemplate() }),
     ...options,
   });
   const base = `http://127.0.0.1:${portal.port}`;

@@ -47,8 +47,8 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL only: statement_timeout of every connection in ms (0 or unset: none). */
   statementTimeoutMs?: number | undefined;
   /**
-   * PGlite in memory only: a dumped data directory to start from (tests start each portal from
-   * one migrated database instead of an initdb and every migration).
+   * PGlite only: a dumped data directory a new database starts from (tests start each portal from
+   * one migrated database instead of an initdb and every migration); an existing one ignores it.
    */
   pgliteTemplate?: string | undefined;
 }

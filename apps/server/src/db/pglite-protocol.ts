@@ -25,6 +25,6 @@ export type WorkerResponse =
 export interface WorkerInit {
   entry: string;
   dataDir: string;
-  /** In memory only: a dumped data directory (tar) to start from instead of a new, empty cluster. */
+  /** A dumped data directory (tar) a new database starts from instead of a new, empty cluster. */
   template?: string | undefined;
 }

@@ -5,7 +5,8 @@
  * its queries are routed into PGlite's own `transaction`, which holds other queries back meanwhile.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { WorkerError, WorkerInit, WorkerRequest, WorkerResponse } from './pglite-protocol';
 
@@ -37,11 +38,14 @@ interface OpenTransaction {
 
 let db: PGlite;
 try {
-  if (dataDir !== 'memory://') mkdirSync(dataDir, { recursive: true });
+  const inMemory = dataDir === 'memory://';
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
   // A new cluster costs an initdb (seconds); a dumped one (tests start from a migrated template) is only unpacked.
-  db = template
-    ? await PGlite.create(dataDir, { loadDataDir: new Blob([readFileSync(template)]) })
-    : await PGlite.create(dataDir);
+  const isNew = inMemory || !existsSync(join(dataDir, 'PG_VERSION'));
+  db =
+    template && isNew
+      ? await PGlite.create(dataDir, { loadDataDir: new Blob([readFileSync(template)]) })
+      : await PGlite.create(dataDir);
   post({ kind: 'ready' });
 } catch (error) {
   post({ kind: 'failed', error: toWorkerError(error) });

@@ -161,11 +161,11 @@ function lockDirectory(dataDir: string): () => void {
 
 /**
  * Starts the PGlite worker and waits until it is ready: files in `{dataDir}/pglite` (the
- * directory is locked for this process), or in memory when `dataDir` is 'memory://'. An
- * in-memory database starts from `template` when given: a file written from `dump()`.
+ * directory is locked for this process), or in memory when `dataDir` is 'memory://'. A new
+ * database (in memory, or a directory without one yet) starts from `template` when given: a file
+ * written from `dump()`; an existing one ignores it.
  */
 export async function openPglite(dataDir: string, template?: string): Promise<PgliteDb> {
-  if (template !== undefined && dataDir !== MEMORY) throw new DbError('A PGlite template is for memory:// only');
   const unlock = dataDir === MEMORY ? () => undefined : lockDirectory(dataDir);
   try {
     const worker = await startWorker(dataDir === MEMORY ? MEMORY : join(dataDir, 'pglite'), template);

@@ -69,6 +69,8 @@ describe('configuration', () => {
       FIRMWARE_VERSIONS: 'SFW003-1.2.3, SFW004-2.0.0',
       BILLING_PROVIDER: 'invoicing',
       CURRENCY: 'eur',
+      PASSWORD_HASH_COST: 'test',
+      NODE_ENV: 'test',
     });
     expect(config).toEqual({
       port: 0,
@@ -101,6 +103,7 @@ describe('configuration', () => {
       firmwareVersions: ['SFW003-1.2.3', 'SFW004-2.0.0'],
       billingProvider: 'invoicing',
       currency: 'EUR',
+      passwordHashCost: 'test',
     });
     expect(() => loadConfig({ MAP_TILE_URL: 'javascript:alert(1)' })).toThrow(/MAP_TILE_URL/);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -183,6 +186,7 @@ describe('configuration', () => {
         'FIRMWARE_VERSIONS',
         'BILLING_PROVIDER',
         'CURRENCY',
+        'PASSWORD_HASH_COST',
       ].sort(),
     );
   });
