@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // One test file per core at a time, every project together (Vitest's default is one fewer than
-    // the cores: a single worker on a 2-core machine, with the other core idle while a file waits).
+    // One test file per core at a time (Vitest's default is one fewer than the cores: a single
+    // worker on a 2-core machine, with the other core idle while a file waits).
     maxWorkers: availableParallelism(),
     projects: [
       {
@@ -53,6 +53,10 @@ export default defineConfig({
           hookTimeout: 120_000,
           // A page answers in its own time: expect.poll waits as long as a person would (Vitest's default is 1 s).
           expect: { poll: { timeout: 10_000 } },
+          // One browser test file at a time, after the other projects: Chromium and the portal of
+          // one file already keep both cores busy (two at once were no faster, and slow enough for
+          // waits to time out).
+          fileParallelism: false,
           pool: 'forks',
         },
       },
