@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { root, runChecks, TYPECHECKS } from './checks.mjs';
 
-const run = (cmd, args, env = {}) =>
-  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
 
 const started = Date.now();
 const stepTimes = [];
