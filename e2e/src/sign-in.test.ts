@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, newPage } from './browser';
+import { chromiumAvailable, newPage, TEST_BROWSER_PATH } from './browser';
 import { startStack, uniqueEmail, type Stack } from './harness';
 import { DEMO, expectPath, expectText, signIn } from './helpers';
 import { linkIn } from './mailbox';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 if (!chromiumAvailable() && !required)
-  console.log('Chromium is not installed (/usr/bin/chromium): browser tests skipped.');
+  console.log(`Chromium is not installed (${TEST_BROWSER_PATH}): browser tests skipped.`);
 
 describe.skipIf(!chromiumAvailable() && !required)('sign-up, verification, sign-in, reset', () => {
   let stack: Stack;
