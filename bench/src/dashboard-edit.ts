@@ -10,7 +10,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_VIEW, type ViewSaveResponse } from '@portal/core';
-import { launchBrowser, CHROMIUM_PATH } from '../../e2e/src/browser';
+import { launchBrowser } from '../../e2e/src/browser';
 import { drawnAt, makeFleet, signedInContext, startPortalWithWeb } from './home-map';
 import type { BenchResult } from './run';
 import { median } from './stats';
@@ -161,7 +161,7 @@ export async function dashboardEdit(): Promise<BenchResult[]> {
       'SELECT device_id FROM group_devices WHERE groupid = $1 ORDER BY device_id LIMIT 15',
       [fleet.groupid],
     );
-    browser = await launchBrowser(CHROMIUM_PATH);
+    browser = await launchBrowser();
     const base = `http://127.0.0.1:${bp.portal.port}`;
 
     for (let i = 0; i <= RUNS; i += 1) {

@@ -13,7 +13,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_TABLE_SETTINGS, type ViewInput, type WidgetLayouts } from '@portal/core';
-import { launchBrowser, CHROMIUM_PATH } from '../../e2e/src/browser';
+import { launchBrowser } from '../../e2e/src/browser';
 import type { BenchResult } from './run';
 import { median } from './stats';
 import { makeFleet, signedInContext, startPortalWithWeb } from './home-map';
@@ -191,7 +191,7 @@ export async function dashboard(): Promise<BenchResult[]> {
     const dashboardId = await saveView(bp, fleet.groupid, fleet, dashboardView(chartDevices.map((d) => d.id)));
     await saveView(bp, fleet.groupid, fleet, fleetView());
 
-    browser = await launchBrowser(CHROMIUM_PATH);
+    browser = await launchBrowser();
     const base = `http://127.0.0.1:${bp.portal.port}`;
     for (let i = 0; i <= RUNS; i += 1) {
       const context = await signedInContext(browser, base, fleet);

@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeviceRecord } from '@portal/core';
 import { startPortal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
-import { DESKTOP, launchBrowser, CHROMIUM_PATH } from '../../e2e/src/browser';
+import { DESKTOP, launchBrowser } from '../../e2e/src/browser';
 import type { BenchResult } from './run';
 import { median } from './stats';
 import { countLoadedBytes } from './page-bytes';
@@ -257,7 +257,7 @@ export async function homeMap(): Promise<BenchResult[]> {
   const zoomTasksUnclustered: number[] = [];
   try {
     const fleet = await makeFleet(bp);
-    browser = await launchBrowser(CHROMIUM_PATH);
+    browser = await launchBrowser();
     const base = `http://127.0.0.1:${bp.portal.port}`;
     const path = `${base}/group/${fleet.groupid}`;
 

@@ -33,8 +33,8 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   '--disable-sync',
 ];
 
-/** Starts a browser: by default the tests' (the headless shell where installed); benchmarks pass CHROMIUM_PATH. */
-export async function launchBrowser(executablePath = TEST_BROWSER_PATH): Promise<Browser> {
+/** Starts Chromium (the benchmarks' browser); the browser tests' harness passes TEST_BROWSER_PATH. */
+export async function launchBrowser(executablePath = CHROMIUM_PATH): Promise<Browser> {
   return chromium.launch({
     executablePath,
     args: [...CHROMIUM_FLAGS],
