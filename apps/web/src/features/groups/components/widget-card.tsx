@@ -28,8 +28,10 @@ function useOverflows(): [RefObject<HTMLDivElement | null>, boolean] {
       for (const child of Array.from(element.children)) sizes.observe(child);
       check();
     };
+    // Content that grows inside a child of fixed size (a value arriving, rows added) changes the
+    // body's scroll size with no resize of the body or its children: any change below looks again.
     const children = new MutationObserver(watch);
-    children.observe(element, { childList: true });
+    children.observe(element, { childList: true, subtree: true, characterData: true });
     watch();
     return () => {
       sizes.disconnect();
