@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DeviceModel } from '@portal/core';
+import type { AssetType, DeviceModel } from '@portal/core';
 import { startFleet, type Fleet, type FleetDevice } from '@portal/simulator';
 import { loadConfig } from '../apps/server/src/config';
 import { DEMO_USER, STAFF_USER } from '../apps/server/src/seed';
@@ -18,16 +18,67 @@ import { DEMO_USER, STAFF_USER } from '../apps/server/src/seed';
 /** The demo account's groups (created through POST /api/group); each demo device is added into one. */
 export const DEMO_GROUPS = ['North Yard', 'Vehicles'] as const;
 
-const DEMO_DEVICES: readonly { id: string; model: DeviceModel; name: string; group: (typeof DEMO_GROUPS)[number] }[] = [
-  { id: 'DEMO00001', model: 'ORB-C1', name: 'Yard Pump 1', group: 'North Yard' },
-  { id: 'DEMO00002', model: 'ORB-X1', name: 'Cold Store', group: 'North Yard' },
-  { id: 'DEMO00003', model: 'QUAD-C2', name: 'Excavator 12', group: 'Vehicles' },
-  { id: 'DEMO00004', model: 'QUAD-X2', name: 'Haul Truck 7', group: 'Vehicles' },
-  { id: 'DEMO00005', model: 'QUAD-C2', name: 'Generator North', group: 'North Yard' },
-  { id: 'DEMO00006', model: 'ORB-C1', name: 'Tank Farm 3', group: 'North Yard' },
+/**
+ * The demo devices: engine-driven plant and trucks (the simulator's machines start, idle, work and
+ * drive about; the display settings name cp1 Engine Speed and cp2 Hydraulic Oil, and the triggers
+ * sound the horn, light the beacon and stop the engine), each named for what its asset notes say it
+ * is: the name holds the asset type's last word.
+ */
+export const DEMO_DEVICES: readonly {
+  id: string;
+  model: DeviceModel;
+  name: string;
+  group: (typeof DEMO_GROUPS)[number];
+  notes: { asset_type: AssetType; make: string; model: string; status: string };
+}[] = [
+  {
+    id: 'DEMO00001',
+    model: 'ORB-C1',
+    name: 'Yard Loader 1',
+    group: 'North Yard',
+    notes: { asset_type: 'Loader', make: 'Caterpillar', model: '950M', status: 'In service' },
+  },
+  {
+    id: 'DEMO00002',
+    model: 'ORB-X1',
+    name: 'Telehandler 4',
+    group: 'North Yard',
+    notes: { asset_type: 'Telehandler', make: 'JCB', model: '540-180', status: 'In service' },
+  },
+  {
+    id: 'DEMO00003',
+    model: 'QUAD-C2',
+    name: 'Excavator 12',
+    group: 'North Yard',
+    notes: { asset_type: 'Excavator', make: 'Komatsu', model: 'PC210', status: 'In service' },
+  },
+  {
+    id: 'DEMO00004',
+    model: 'QUAD-X2',
+    name: 'Haul Truck 7',
+    group: 'Vehicles',
+    notes: { asset_type: 'Dump Truck', make: 'Volvo', model: 'A40G', status: 'On hire' },
+  },
+  {
+    id: 'DEMO00005',
+    model: 'QUAD-C2',
+    name: 'Tipper Truck 5',
+    group: 'Vehicles',
+    notes: { asset_type: 'Truck', make: 'Isuzu', model: 'NPR 75', status: 'In service' },
+  },
+  {
+    id: 'DEMO00006',
+    model: 'ORB-C1',
+    name: 'Forklift 3',
+    group: 'North Yard',
+    notes: { asset_type: 'Forklift', make: 'Toyota', model: '8FD25', status: 'Maintenance' },
+  },
 ];
 
-/** Seconds between the demo devices' contacts (their delivered config may change it). */
+/**
+ * Seconds between the demo devices' contacts: the interval the simulator runs and reports in its
+ * diagnostics, which the portal's applied config then holds (a delivered config may change it).
+ */
 const DEMO_INTERVAL_S = 15;
 
 /** Trigger buttons of the demo devices' scripts (config.settings.script.triggers). */
@@ -153,16 +204,6 @@ async function provisionDemoDevices(httpUrl: string): Promise<FleetDevice[]> {
   return made.map((m) => m.device);
 }
 
-/** Asset notes of the demo devices, in order (what the group table's summary columns show). */
-const DEMO_NOTES = [
-  { asset_type: 'Generator', make: 'Cummins', model: 'C110 D5', status: 'In service' },
-  { asset_type: 'Dewatering Pump', make: 'Godwin', model: 'CD150M', status: 'In service' },
-  { asset_type: 'Excavator', make: 'Komatsu', model: 'PC210', status: 'In service' },
-  { asset_type: 'Truck', make: 'Isuzu', model: 'NPR 75', status: 'On hire' },
-  { asset_type: 'Light Tower', make: 'Atlas Copco', model: 'HiLight V5+', status: 'In service' },
-  { asset_type: 'Air Compressor', make: 'Atlas Copco', model: 'XAS 185', status: 'Maintenance' },
-] as const;
-
 /**
  * Gives the new demo devices trigger buttons, custom settings, display settings and asset notes, as their owner
  * would (PUT config and settings, signed in as the demo user). A refused call is reported, not fatal:
@@ -171,8 +212,8 @@ const DEMO_NOTES = [
 async function presentDemoDevices(httpUrl: string, devices: readonly FleetDevice[]): Promise<void> {
   const demo = await signIn(httpUrl, DEMO_USER);
   try {
-    for (const [i, device] of devices.entries()) {
-      const notes = DEMO_NOTES[i % DEMO_NOTES.length]!;
+    for (const device of devices) {
+      const notes = DEMO_DEVICES.find((d) => d.id === device.id)?.notes;
       for (const [path, body] of [
         [
           `/api/device/${device.id}/config`,
@@ -180,7 +221,7 @@ async function presentDemoDevices(httpUrl: string, devices: readonly FleetDevice
         ],
         [
           `/api/device/${device.id}/settings`,
-          { PORTAL_displaySettings: DEMO_DISPLAY_SETTINGS, PORTAL_deviceNotes: notes },
+          { PORTAL_displaySettings: DEMO_DISPLAY_SETTINGS, ...(notes ? { PORTAL_deviceNotes: notes } : {}) },
         ],
       ] as const) {
         await demo
@@ -226,6 +267,9 @@ export async function startDemoFleet(options: DemoFleetOptions): Promise<Fleet |
     mqttUrl: options.mqttUrl,
     httpUrl: options.httpUrl,
     baseInterval: DEMO_INTERVAL_S,
+    // What the devices' scripts hold (the portal delivered it on the first run): a restarted device
+    // still knows its triggers' names.
+    settings: { script: { triggers: DEMO_TRIGGERS, ...DEMO_CUSTOM_SETTINGS } },
     staggerMs: options.staggerMs,
     log: options.log,
   });

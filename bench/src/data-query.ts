@@ -1,7 +1,7 @@
 /**
  * GET /api/device/{id}/data?dataPoints=600 (records of 20 keys: 600 x 20 points), p95 latency
  * over 200 sequential requests across random devices, loopback HTTP with a signed-in user, the
- * median of 3 runs after a warm-up. Target p95 < 20 ms.
+ * median of 3 runs after a warm-up, and the answer's size. Target p95 < 20 ms.
  *
  * Data: records of 20 keys, one a minute per device, written straight into the records table by
  * multi-row INSERT ... SELECT generated in the database (two connections on PostgreSQL; time-major, as devices interleave in
@@ -59,8 +59,8 @@ const VALUES: Record<(typeof RECORD_KEYS)[number], string> = {
   coolant_temp: 'round((80 + random() * 15)::numeric, 1)',
 };
 
-const INSERT_SQL = `INSERT INTO records (device_id, ts, received_at, data)
-  SELECT d.id, d.ts, to_timestamp(d.ts), jsonb_build_object('ts', d.ts, ${RECORD_KEYS.map((k) => `'${k}', ${VALUES[k]}`).join(', ')})
+const INSERT_SQL = `INSERT INTO records (device_id, ts, received_at, source, data)
+  SELECT d.id, d.ts, to_timestamp(d.ts + 0.25), 'mqtt', jsonb_build_object('ts', d.ts, ${RECORD_KEYS.map((k) => `'${k}', ${VALUES[k]}`).join(', ')})
     FROM generate_series($1::integer, $2::integer) AS s(step)
    CROSS JOIN LATERAL (SELECT id, $3::double precision + s.step * ${INTERVAL_S} AS ts FROM unnest($4::text[]) AS id) AS d`;
 
@@ -167,6 +167,14 @@ async function measure(store: Store): Promise<BenchResult[]> {
       unit: 'ms',
       better: 'lower',
       runs: p50s.map(round2),
+    },
+    {
+      // The answer's size: every point carries v, ts, source and aws_ts (CARD-28).
+      name: `data-600pts-${store}-${size}-answer`,
+      value: round1(bytes / 1000),
+      unit: 'kB',
+      better: 'lower',
+      runs: [round1(bytes / 1000)],
     },
   ];
 }

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { DEVICE_MESSAGES, STORAGE_KEYS, type ProvDevice } from '@portal/core';
 import { chromiumAvailable, newPage, PHONE } from './browser';
 import { startStack, type Stack } from './harness';
-import { DEMO, expectPath, expectText, signIn } from './helpers';
+import { DEMO, closeSuccess, expectPath, expectText, signIn } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const STAFF = { email: 'staff@portal.local', password: 'staff-portal-2026' };
@@ -67,6 +67,8 @@ describe.skipIf(!chromiumAvailable() && !required)('add device', () => {
     expect(await page.getByText(DEVICE_MESSAGES.badClaim).count()).toBe(0);
     await passwordField(page).press('Enter');
     await expectPath(page, `/data/${device.id}`);
+    // ERR-06: the server's message in the 'Success' dialog.
+    await closeSuccess(page, DEVICE_MESSAGES.claimed);
 
     const recent = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.recent);
     const entries = JSON.parse(recent ?? '[]') as { id: string; name: string; ts: number }[];

@@ -8,12 +8,12 @@
 // with its clock moved.) A Basic-plan device's alert is refused by its quota and listed as such.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import type { AlertSubscription, Notification, NotificationsResponse } from '@portal/core';
+import { ALERT_MESSAGES, type AlertSubscription, type Notification, type NotificationsResponse } from '@portal/core';
 import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { chromiumAvailable, PHONE } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
 import { linkIn } from './mailbox';
-import { seriousAxeViolations, signedInPageOf } from './helpers';
+import { closeSuccess, seriousAxeViolations, signedInPageOf } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 
@@ -66,7 +66,7 @@ describe.skipIf(!chromiumAvailable() && !required)('alerts', () => {
       .filter({ hasText: /^Every 10 Minutes$/ })
       .click();
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Your alert settings for this device are saved.').waitFor();
+    await closeSuccess(page, ALERT_MESSAGES.saved);
     const saved = await api<AlertSubscription>('GET', `/api/device/${device.id}/alerts`);
     expect(saved.body).toMatchObject({ email: true, sms: false, events: true, limits: false, schedule: 600 });
   });

@@ -71,7 +71,7 @@ describe.skipIf(!chromiumAvailable() && !required)('API keys and virtual devices
     await page.getByLabel(/Read and write/).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByText('it will not be shown again').waitFor();
-    const key = (await page.getByLabel('New API key').innerText()).trim();
+    const key = (await page.locator('.api-new-key__secret code').innerText()).trim();
     expect(key).toMatch(API_KEY_PATTERN);
     await page.getByRole('button', { name: 'Copy', exact: true }).waitFor();
     const row = page.locator('.api-keys-table tbody tr', { hasText: 'Tank feeder' });

@@ -6,10 +6,16 @@
 // server refuses their cancel; axe-clean at 1280 and 390 px, no sideways scroll at 390.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { STALE_TIMES_MS, TRIGGER_COMMAND, type CommandView, type RpcListResponse } from '@portal/core';
+import {
+  STALE_TIMES_MS,
+  TRIGGER_COMMAND,
+  commandCancelledMessage,
+  type CommandView,
+  type RpcListResponse,
+} from '@portal/core';
 import { chromiumAvailable, PHONE } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
-import { DEMO, expectText, seriousAxeViolations, signedInPageOf } from './helpers';
+import { DEMO, closeSuccess, seriousAxeViolations, signedInPageOf } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'queue-viewer-password-1';
@@ -90,7 +96,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device command queue', () =>
     const sent = page.waitForRequest((r) => r.method() === 'DELETE' && r.url().includes(`/api/device/${deviceid}/rpc`));
     await dialog.getByRole('button', { name: 'Cancel command' }).click();
     expect((await sent).postDataJSON()).toEqual({ commandID });
-    await expectText(page, `Command ${commandID} cancelled.`);
+    await closeSuccess(page, commandCancelledMessage(commandID));
     await expect.poll(() => row.locator('td[data-label="State"]').innerText()).toBe('Cancelled');
     expect(await row.getByRole('button', { name: /^Cancel command/ }).count()).toBe(0);
     expect((await queue()).find((c) => c.commandID === commandID)?.state).toBe('cancelled');

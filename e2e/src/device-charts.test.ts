@@ -16,7 +16,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { keyDisplayName, type DataResponse, type DeviceSettingsResponse } from '@portal/core';
 import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
-import { freshDeviceId, startStack, type Stack } from './harness';
+import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
 import { DEMO, parseCsv, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
@@ -159,6 +159,34 @@ describe.skipIf(!chromiumAvailable() && !required)('custom charts of a device', 
     expect(await page.title()).toBe('Portal - Chart Pump: Chart');
   });
 
+  it('/chart/{id}/new opens the next free chart (chart2 once chart1 is saved), as /widget/{id}/new does (issue 32)', async () => {
+    const page = await signedInPage();
+    await page.goto(stack.url(`/chart/${deviceid}/new`));
+    await page.waitForURL((url) => url.pathname === `/chart/${deviceid}/chart2`);
+    await page.getByRole('heading', { level: 2, name: 'New chart: Chart 2' }).waitFor();
+    await page.locator('#field-dc-name').waitFor();
+    // Cancel leaves a new chart unsaved and returns to the Data page.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL((url) => url.pathname === `/data/${deviceid}`);
+
+    // Someone who may not edit finds no chart at chart2's address, as with a widget card ('Widget not found').
+    const viewer = { email: uniqueEmail('chart-viewer'), password: 'chart-viewer-password-1' };
+    await stack.createVerifiedUser(viewer.email, viewer.password);
+    const grant = await demo('POST', `/api/device/${deviceid}/user`, {
+      targetEmail: viewer.email,
+      targetPermission: 'VIEW',
+    });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(200);
+    const view = await signedInPageOf(stack, contexts, viewer);
+    await view.goto(stack.url(`/chart/${deviceid}/chart2`));
+    await view.getByRole('heading', { level: 2, name: 'Chart not found' }).waitFor();
+    expect(await view.locator('#field-dc-name').count()).toBe(0);
+    await view.goto(stack.url(`/chart/${deviceid}/new`));
+    await view.waitForURL((url) => url.pathname === `/chart/${deviceid}/chart2`);
+    await view.getByRole('heading', { level: 2, name: 'Chart not found' }).waitFor();
+    expect(await seriousAxeViolations(view)).toEqual([]);
+  });
+
   it('a selection zooms the chart and pan mode moves it; Reset zoom returns; another range asks again', async () => {
     const page = await signedInPage();
     await page.goto(stack.url(`/chart/${deviceid}/chart1`));
@@ -226,7 +254,7 @@ describe.skipIf(!chromiumAvailable() && !required)('custom charts of a device', 
     expect(await pressedRange(card)).toBe('10m');
     const [x0, x1] = await scale(card, 'x');
     expect(x1 - x0).toBe(600);
-    expect(await card.getByRole('link', { name: 'Supply Trend' }).getAttribute('href')).toBe(
+    expect(await card.getByRole('link', { name: 'Supply Trend', exact: true }).getAttribute('href')).toBe(
       `/chart/${deviceid}/chart1`,
     );
 
@@ -337,6 +365,11 @@ describe.skipIf(!chromiumAvailable() && !required)('custom charts of a device', 
 
     await page.goto(stack.url(`/chart/${deviceid}/chart6`));
     await page.getByRole('alert').filter({ hasText: LIMIT_TEXT }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    // /chart/{id}/new says the same where it stands (issue 32).
+    await page.goto(stack.url(`/chart/${deviceid}/new`));
+    await page.getByRole('alert').filter({ hasText: LIMIT_TEXT }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/chart/${deviceid}/new`);
     expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
   });
 

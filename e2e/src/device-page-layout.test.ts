@@ -15,7 +15,7 @@ import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { DEMO_CUSTOM_SETTINGS, DEMO_DISPLAY_SETTINGS, DEMO_TRIGGERS } from '../../scripts/demo-fleet';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { freshDeviceId, startStack, type Stack } from './harness';
-import { DEMO, seriousAxeViolations, signedInPageOf, until } from './helpers';
+import { DEMO, closeSuccess, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 
@@ -179,7 +179,7 @@ describe.skipIf(!chromiumAvailable() && !required)('Data page layout: readings f
     expect(await section(page, 'Hydraulics').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Display settings of Analog Input 1' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = page.getByRole('dialog').and(page.locator('.dp-dialog'));
     const field = dialog.getByLabel('Section', { exact: true });
     await field.waitFor();
     // Empty: the card sits in its catalogue section, which the field says; the page's sections are suggested.
@@ -193,6 +193,7 @@ describe.skipIf(!chromiumAvailable() && !required)('Data page layout: readings f
     await field.fill('Hydraulics');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    await closeSuccess(page, 'Display settings saved.');
 
     // A user's section comes before the catalogue's, with its card, and the server holds the groupKey.
     await section(page, 'Hydraulics').waitFor();
@@ -207,6 +208,7 @@ describe.skipIf(!chromiumAvailable() && !required)('Data page layout: readings f
     await dialog.getByLabel('Section', { exact: true }).fill('Hydraulics');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    await closeSuccess(page, 'Display settings saved.');
     await expect.poll(() => cardTitles(section(page, 'Hydraulics'))).toEqual(['analog1', 'analog2']);
 
     // Cleared, the cards go back to Inputs and the section goes.
@@ -215,6 +217,7 @@ describe.skipIf(!chromiumAvailable() && !required)('Data page layout: readings f
       await dialog.getByLabel('Section', { exact: true }).fill('');
       await dialog.getByRole('button', { name: 'Apply' }).click();
       await dialog.waitFor({ state: 'hidden' });
+      await closeSuccess(page, 'Display settings saved.');
     }
     await section(page, 'Hydraulics').waitFor({ state: 'detached' });
     expect(await cardTitles(section(page, 'Inputs'))).toEqual(expect.arrayContaining(['analog1', 'analog2']));

@@ -11,7 +11,7 @@ import {
 import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { chromiumAvailable, newPage } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
-import { DEMO, expectPath, signIn, until } from './helpers';
+import { DEMO, closeSuccess, expectPath, signIn, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 
@@ -333,7 +333,8 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     await dialog.getByRole('button', { name: 'OK' }).click();
 
     const events = page.locator('section.dd-card').filter({ has: page.getByRole('heading', { name: 'Events' }) });
-    await events.getByText('Trigger 1 activated').first().waitFor({ timeout: 25_000 });
+    // The device names the trigger in its event (issue 32 item 17).
+    await events.getByText('Sound Horn activated').first().waitFor({ timeout: 25_000 });
 
     // With confirmEnabled on the trigger's display settings, it asks first; Cancel sends nothing (TRG-06).
     const put = await demo('PUT', `/api/device/${live.id}/settings`, {
@@ -368,6 +369,8 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     await dialog.getByLabel('Name').fill('Pump Hours');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    // ERR-06: the server's message in the 'Success' dialog.
+    await closeSuccess(page, 'Display settings saved.');
 
     await page.reload();
     await page.locator('section.dp-reading').first().waitFor();
@@ -386,7 +389,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     await openData(page, live);
     const openNotes = async () => {
       await page.getByRole('button', { name: 'Asset Notes' }).click();
-      const dialog = page.getByRole('dialog').filter({ hasText: 'Asset Notes' });
+      const dialog = page.getByRole('dialog', { name: 'Asset Notes' });
       await dialog.waitFor();
       return dialog;
     };
@@ -424,6 +427,8 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     expect(notesBody.PORTAL_deviceNotes).not.toHaveProperty('images');
     expect((await uploadPut).postDataJSON()).toEqual({ contentType: 'image/png', dataBase64: png.toString('base64') });
     await dialog.waitFor({ state: 'hidden' });
+    // ERR-06: the server's message in the 'Success' dialog, focus on its OK.
+    await closeSuccess(page, 'Asset notes saved.');
 
     const stored = await demo<DeviceSettingsResponse>('GET', `/api/device/${live.id}/settings`);
     const notes = stored.body.deviceSettings.PORTAL_deviceNotes as { make?: string; images?: Record<string, string> };
@@ -469,6 +474,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await deleted;
     await dialog.waitFor({ state: 'hidden' });
+    await closeSuccess(page, 'Asset notes saved.');
     const after = await demo<DeviceSettingsResponse>('GET', `/api/device/${live.id}/settings`);
     expect((after.body.deviceSettings.PORTAL_deviceNotes as { images?: unknown }).images).toEqual({
       asset_image: null,

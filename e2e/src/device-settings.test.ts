@@ -17,7 +17,7 @@ import {
 import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { chromiumAvailable, PHONE } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
-import { DEMO, seriousAxeViolations, signedInPageOf, until } from './helpers';
+import { DEMO, closeSuccess, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 
@@ -131,6 +131,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Settings page', () =>
     expect((await answered).status()).toBe(200);
     expect(puts.map((r) => r.postDataJSON())).toEqual([{ config: { settings: { device: { base_interval: 120 } } } }]);
     await status(page).getByText(DEVICE_CONFIG_MESSAGES.queued).waitFor();
+    await closeSuccess(page, DEVICE_CONFIG_MESSAGES.queued);
 
     // Pending, with the applied value beside it, queued and not yet sent (the device is not connected).
     const pendingField = field(page, 'device.base_interval');
@@ -182,6 +183,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Settings page', () =>
     await serial.getByLabel('Request').fill('OK\\r\\n');
     await save(page).click();
     await status(page).getByText(DEVICE_CONFIG_MESSAGES.queued).waitFor();
+    await closeSuccess(page, DEVICE_CONFIG_MESSAGES.queued);
     expect(puts.map((r) => r.postDataJSON())).toEqual([
       { config: { settings: { serial1: { capture: { end: 'QVQ=', request: 'T0sNCg==' } } } } },
     ]);

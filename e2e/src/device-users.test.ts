@@ -1,6 +1,7 @@
 // The device's Users and Permissions page in Chromium against the real server (issue 14; spec 2
-// sections 2, 3, 6 and 7; ledger SUB-14..SUB-17, API-19..API-23, HDR-13): an ADMIN adds a user by
-// e-mail, changes their role and removes them (confirmed, each with a toast, the server agreeing);
+// sections 2, 3, 6 and 7; ledger SUB-14..SUB-17 (SUB-16: targetEmail), API-19..API-23, HDR-13): an ADMIN adds a user by
+// e-mail, changes their role and removes them (confirmed, each answered by the 'Success' dialog with
+// the server's message (ERR-06), the server agreeing);
 // a member of the device's group shows with the group's name and a link to its settings; the last
 // ADMIN can be neither removed nor demoted; a USER reads the list without edit controls and the
 // server refuses their POST; an OPERATOR and a VIEW are blocked (page text and the server's 403);
@@ -10,7 +11,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DEVICE_MESSAGES, type DevicePermissionsResponse } from '@portal/core';
 import { chromiumAvailable, PHONE } from './browser';
 import { startStack, uniqueEmail, type Stack } from './harness';
-import { DEMO, deviceInGroup, expectText, makeGroup, seriousAxeViolations, signedInPageOf } from './helpers';
+import {
+  DEMO,
+  closeSuccess,
+  deviceInGroup,
+  expectText,
+  makeGroup,
+  seriousAxeViolations,
+  signedInPageOf,
+} from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'users-page-password-1';
@@ -83,6 +92,10 @@ describe.skipIf(!chromiumAvailable() && !required)('device Users and Permissions
     // HDR-13: no permission button on the Users page.
     expect(await page.locator('.dp-permission').count()).toBe(0);
     await expect.poll(() => rows(page).count()).toBe(5);
+    // SUB-16: the list names each user's e-mail targetEmail; a row shows the e-mail and the role.
+    expect((await listed()).every((u) => typeof u.targetEmail === 'string' && !('email' in u))).toBe(true);
+    expect(await rowOf(page, people.viewer).innerText()).toContain(people.viewer);
+    expect(await rowOf(page, people.viewer).locator('.p-dropdown').innerText()).toContain('VIEW');
 
     // Core's e-mail rule: a '.cm' address is refused before anything is sent.
     let posts = 0;
@@ -98,16 +111,18 @@ describe.skipIf(!chromiumAvailable() && !required)('device Users and Permissions
     await page.locator('.email-add__role .p-dropdown').click();
     await pickOption(page, 'USER');
     await page.getByRole('button', { name: 'Add user' }).click();
-    await expectText(page, DEVICE_MESSAGES.userAdded);
+    await closeSuccess(page, DEVICE_MESSAGES.userAdded);
     await rowOf(page, people.target).waitFor();
     expect(await rowOf(page, people.target).locator('.p-dropdown').innerText()).toContain('USER');
     expect(await rowOf(page, people.target).locator('td[data-label="Access"]').innerText()).toBe('Direct');
-    expect((await listed()).find((u) => u.email === people.target)?.permission).toBe('USER');
+    expect((await listed()).find((u) => u.targetEmail === people.target)?.permission).toBe('USER');
 
     await rowOf(page, people.target).locator('.p-dropdown').click();
     await pickOption(page, 'OPERATOR');
-    await expectText(page, DEVICE_MESSAGES.userUpdated);
-    await expect.poll(async () => (await listed()).find((u) => u.email === people.target)?.permission).toBe('OPERATOR');
+    await closeSuccess(page, DEVICE_MESSAGES.userUpdated);
+    await expect
+      .poll(async () => (await listed()).find((u) => u.targetEmail === people.target)?.permission)
+      .toBe('OPERATOR');
     await expect.poll(() => rowOf(page, people.target).locator('.p-dropdown').innerText()).toContain('OPERATOR');
 
     // Removing asks first; Cancel changes nothing.
@@ -120,14 +135,14 @@ describe.skipIf(!chromiumAvailable() && !required)('device Users and Permissions
     expect(await seriousAxeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect((await listed()).some((u) => u.email === people.target)).toBe(true);
+    expect((await listed()).some((u) => u.targetEmail === people.target)).toBe(true);
     await rowOf(page, people.target)
       .getByRole('button', { name: `Remove ${people.target}` })
       .click();
     await dialog.getByRole('button', { name: 'Remove' }).click();
-    await expectText(page, DEVICE_MESSAGES.userRemoved);
+    await closeSuccess(page, DEVICE_MESSAGES.userRemoved);
     await expect.poll(() => rowOf(page, people.target).count()).toBe(0);
-    expect((await listed()).some((u) => u.email === people.target)).toBe(false);
+    expect((await listed()).some((u) => u.targetEmail === people.target)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
@@ -160,7 +175,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Users and Permissions
     expect(await me.getByRole('button', { name: `Remove ${DEMO.email}` }).isDisabled()).toBe(true);
     expect(await me.locator('.p-dropdown').getAttribute('class')).toContain('p-disabled');
     expect(await me.innerText()).toContain(DEVICE_MESSAGES.lastAdmin);
-    const demoId = (await listed()).find((u) => u.email === DEMO.email)?.userid;
+    const demoId = (await listed()).find((u) => u.targetEmail === DEMO.email)?.userid;
     const removal = await demo('DELETE', `/api/device/${deviceid}/user`, { userid: demoId });
     expect(removal.status).toBe(409);
     const demotion = await demo('PUT', `/api/device/${deviceid}/user`, { userid: demoId, permission: 'USER' });

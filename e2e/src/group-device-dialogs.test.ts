@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { startStack, uniqueEmail, type Stack } from './harness';
-import { DEMO, deviceInGroup, makeGroup, seriousAxeViolations, signedInPageOf, until } from './helpers';
+import { DEMO, closeSuccess, deviceInGroup, makeGroup, seriousAxeViolations, signedInPageOf, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 const PASSWORD = 'viewer-pass-2026';
@@ -79,6 +79,7 @@ describe.skipIf(!chromiumAvailable() && !required)("a device row's dialogs on th
     expect(await seriousAxeViolations(page, '.notes-dialog')).toEqual([]);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    await closeSuccess(page, 'Asset notes saved.');
     expect((await settings()).deviceSettings.PORTAL_deviceNotes.status).toBe('On site');
   });
 
@@ -95,6 +96,7 @@ describe.skipIf(!chromiumAvailable() && !required)("a device row's dialogs on th
     await dialog.getByLabel('Display order (1-100)').fill('7');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    await closeSuccess(page, 'Display settings saved.');
     const saved = (await settings()).deviceSettings.PORTAL_displaySettings.flow as { dp?: number; sort?: number };
     expect(saved).toMatchObject({ dp: 3, sort: 7 });
   });
@@ -107,7 +109,9 @@ describe.skipIf(!chromiumAvailable() && !required)("a device row's dialogs on th
     await dialog.waitFor();
     await dialog.locator('button.p-button', { hasText: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect(await page.getByRole('link', { name: 'Plans', exact: true }).first().getAttribute('href')).toBe('/plans');
+    // The group view's own plan link (VIEW-27), not the navigation bar's.
+    const plans = page.getByRole('main').getByRole('link', { name: 'Compare plans' });
+    expect(await plans.getAttribute('href')).toBe('/plans');
   });
 
   it('tells a VIEW member they cannot change display settings, and the server refuses them', async () => {

@@ -12,6 +12,7 @@ import {
   ENABLE_CLUSTERING,
   MAP_DEFAULTS,
   MAP_LOAD_ERROR,
+  MAP_TILES_UNAVAILABLE,
   NO_DEVICES_IN_GROUP,
   SEVERITY_COLOURS,
   type MapSeverity,
@@ -182,6 +183,42 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
       await map.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'crowd-map-1280.png') });
       expect(await seriousAxeViolations(page, '.gm-widget')).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says the tiles are unavailable when they cannot load, keeps the markers, and logs one error per load (issue 32)', async () => {
+    // Every tile request fails (the page may reach only the local stack), as offline or with a blocked tile server.
+    const { context, page } = await signedInPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    try {
+      const map = await openGroup(page, crowdGroup);
+      await page.locator('.gm-cluster').first().waitFor();
+      const notice = page.locator('.gm-frame').getByRole('status').filter({ hasText: MAP_TILES_UNAVAILABLE });
+      await notice.waitFor();
+      const { markers } = await drawn(map);
+      const bubbles = await clusters(page);
+      expect(bubbles.reduce((sum, b) => sum + b.count, 0) + markers).toBe(CROWD);
+      // No tile layer is left asking for tiles: one failed request (the probe), one console line.
+      expect(await page.locator('.gm-map .leaflet-tile').count()).toBe(0);
+      expect(errors).toHaveLength(1);
+      await map.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'no-tiles-1280.png') });
+
+      // The device page's Map card, a new page load: the marker and the same notice, one error.
+      errors.length = 0;
+      await page.goto(stack.url(`/data/${single.id}`));
+      const card = page.locator('.dd-map');
+      await card.locator('.dd-map__marker').waitFor();
+      await card.getByRole('status').filter({ hasText: MAP_TILES_UNAVAILABLE }).waitFor();
+      expect(await card.locator('.leaflet-tile').count()).toBe(0);
+      expect(errors).toHaveLength(1);
+      await card.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'no-tiles-device-1280.png') });
     } finally {
       await context.close();
     }

@@ -15,7 +15,7 @@ import {
 } from '@portal/core';
 import { chromiumAvailable, DESKTOP, PHONE } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
-import { expectPath, expectText, makeGroup, seriousAxeViolations, signIn, until } from './helpers';
+import { closeSuccess, expectPath, expectText, makeGroup, seriousAxeViolations, signIn, until } from './helpers';
 import { linkIn } from './mailbox';
 
 const required = process.env.REQUIRE_SERVICES === '1';
@@ -128,7 +128,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await page.locator('.email-add__role .p-dropdown').click();
     await pickOption(page, 'USER');
     await page.getByRole('button', { name: 'Share' }).click();
-    await expectText(page, GROUP_MESSAGES.invited);
+    await closeSuccess(page, GROUP_MESSAGES.invited);
     await page.locator('tr', { hasText: invitee }).getByText('Invited').waitFor();
     const invitation = await stack.mailbox.waitFor(invitee);
     expect(invitation.raw).toContain('North Yard');
@@ -141,7 +141,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await page.locator('.email-add__role .p-dropdown').click();
     await pickOption(page, 'OPERATOR');
     await page.getByRole('button', { name: 'Share' }).click();
-    await expectText(page, GROUP_MESSAGES.userAdded);
+    await closeSuccess(page, GROUP_MESSAGES.userAdded);
     const access = await stack.mailbox.waitFor(operator, (m) => m.raw.includes(`/group/${groupid}`));
     expect(access.raw).toContain('OPERATOR access');
 
@@ -170,7 +170,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await page.reload();
     await settled(page);
     await chooseLevel(page, invitee, 'VIEW');
-    await expectText(page, GROUP_MESSAGES.userUpdated);
+    await closeSuccess(page, GROUP_MESSAGES.userUpdated);
     await member.goto(stack.url(`/data/${device.id}`));
     await until('the device role VIEW', async () =>
       (await member.locator('.dp-permission').first().textContent())?.includes('VIEW') ? true : null,
@@ -231,7 +231,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     expect(puts).toBe(0);
     await page.getByLabel('Group name').fill('Site "A" North');
     await page.getByRole('button', { name: 'Rename' }).click();
-    await expectText(page, GROUP_MESSAGES.renamed);
+    await closeSuccess(page, GROUP_MESSAGES.renamed);
     await page.locator('.page-subtitle', { hasText: 'Site A North' }).waitFor();
     expect(await page.title()).toContain('Site A North');
 
@@ -253,11 +253,12 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await page.locator('.gs-target').click();
     await pickOption(page, 'Site B');
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
-    await expectText(page, GROUP_MESSAGES.devicesCopied);
+    await closeSuccess(page, GROUP_MESSAGES.devicesCopied);
     expect(Object.keys(await groupOf(second))).toEqual([one.id]);
     await page.getByRole('checkbox', { name: 'Select every device' }).check();
     expect(await page.locator('.gs-bulk__count').innerText()).toBe('2 selected');
     await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await closeSuccess(page, GROUP_MESSAGES.devicesMoved);
     await expectText(page, 'This group has no devices yet.');
     expect(Object.keys(await groupOf(first))).toEqual([]);
     expect(Object.keys(await groupOf(second)).sort()).toEqual([one.id, two.id].sort());
@@ -271,7 +272,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     expect(Object.keys(await groupOf(second))).toHaveLength(2);
     await page.getByRole('button', { name: 'Remove from group' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove from group' }).click();
-    await expectText(page, GROUP_MESSAGES.devicesRemoved);
+    await closeSuccess(page, GROUP_MESSAGES.devicesRemoved);
     expect(Object.keys(await groupOf(second))).toEqual([one.id]);
 
     // Server Log (tab 3): every change and who made it.
@@ -300,6 +301,7 @@ describe.skipIf(!chromiumAvailable() && !required)('group settings', () => {
     await page.goto(stack.url(`/group/${second}/settings`));
     await page.getByRole('button', { name: 'Delete group' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete group' }).click();
+    await closeSuccess(page, GROUP_MESSAGES.deleted);
     await expectPath(page, '/');
     const groups = (await owner.api<GroupSummary[]>('GET', '/api/groups')).body.map((g) => g.groupid);
     expect(groups).toContain(first);

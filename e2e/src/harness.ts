@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext } from 'playwright-core';
 import mqtt from 'mqtt';
-import { DEVICE_ID_ALPHABET, type DeviceModel, type UserGroup } from '@portal/core';
+import { DEVICE_ID_ALPHABET, type BrandOverrides, type DeviceModel, type UserGroup } from '@portal/core';
 import { startPortal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
 import { pgliteTemplate, TEST_PORTAL_ENV } from '../../apps/server/test/suite-setup';
@@ -14,8 +14,11 @@ const root = join(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-/** The real portal (PGlite in memory, built web app), a real SMTP server and Chromium. */
-export async function startStack() {
+/**
+ * The real portal (PGlite in memory, built web app), a real SMTP server and Chromium.
+ * `brandOverrides`: the portal's BRAND_OVERRIDES (brand fields over the built-in table).
+ */
+export async function startStack(options: { brandOverrides?: BrandOverrides } = {}) {
   const mailbox = await startMailbox();
   const portal = await startPortal(
     {
@@ -30,6 +33,7 @@ export async function startStack() {
       seedDemo: true,
       rateLimitPerMinute: 1000,
       logLevel: 'warn',
+      ...(options.brandOverrides ? { brandOverrides: options.brandOverrides } : {}),
     },
     { pgliteTemplate: pgliteTemplate() },
   );

@@ -3,7 +3,9 @@
 // batt and flow over MQTT in the last 24 hours and the 24 before; views saved through the real
 // PUT /group/{groupid}/view carry headline tiles (avg, sum, max, min, latest); the tiles show what
 // the records imply, with their decimals and unit, the trend only when the rounded values differ,
-// '---' for a key nobody has, one metrics call per tile with both periods, axe-clean, at 1280 and 390 px.
+// '---' for a key nobody has with the reason under it, one metrics call per tile with both periods
+// running to the end of the hour in progress, a tile over records of that hour alone has a value
+// (issue 32), axe-clean, at 1280 and 390 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -43,6 +45,7 @@ describe.skipIf(!chromiumAvailable() && !required)('headline tiles on a group vi
   let groupid: string;
   let fleetView: string;
   let extremesView: string;
+  let thisHourView: string;
   const contexts: BrowserContext[] = [];
 
   const signedInPage = (viewport = DESKTOP): Promise<Page> => signedInPageOf(stack, contexts, DEMO, { viewport });
@@ -88,6 +91,10 @@ describe.skipIf(!chromiumAvailable() && !required)('headline tiles on a group vi
       { ts: h - 4 * HOUR + 60, batt: 4.25 },
     ]);
     await stack.publish(c!, [{ ts: h - 2 * HOUR + 60, batt: 4.5, flow: 15 }]);
+    // Only in the hour in progress: ten seconds ago (issue 32: a fleet sending for ten minutes).
+    const now = Math.floor(Date.now() / 1000);
+    await stack.publish(a!, [{ ts: now - 10, fresh: 12.25 }]);
+    await stack.publish(b!, [{ ts: now - 5, fresh: 12.75 }]);
 
     const save = async (name: string, sortOrder: number, widgets: ViewInput['widgets']) => {
       const view: ViewInput = { name, sortOrder, timeRange: { type: 'day', amount: 1 }, widgets };
@@ -114,6 +121,18 @@ describe.skipIf(!chromiumAvailable() && !required)('headline tiles on a group vi
         { key: 'batt', dataType: 'number', operator: 'latest', dp: 9 },
       ]),
     );
+    // The issue's tile: a key's average over the last 7 days.
+    thisHourView = await (async () => {
+      const view: ViewInput = {
+        name: 'This hour',
+        sortOrder: 4,
+        timeRange: { type: 'day', amount: 7 },
+        widgets: headlines([{ key: 'fresh', dataType: 'number', operator: 'avg', dp: 2, unit: 'V' }]),
+      };
+      const put = await demo<{ view: { viewid: string } }>('PUT', `/api/group/${groupid}/view`, { view });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      return put.body.view.viewid;
+    })();
     mkdirSync(SHOTS, { recursive: true });
   });
 
@@ -125,9 +144,12 @@ describe.skipIf(!chromiumAvailable() && !required)('headline tiles on a group vi
   it('avg, max and sum tiles show what the records imply, with dp, unit and the trend; a key nobody has shows ---', async () => {
     const page = await signedInPage();
     const calls: URL[] = [];
+    const askedAt: number[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname === `/api/group/${groupid}/metrics`) calls.push(url);
+      if (url.pathname !== `/api/group/${groupid}/metrics`) return;
+      calls.push(url);
+      askedAt.push(Date.now() / 1000);
     });
     await page.goto(stack.url(`/group/${groupid}/${fleetView}`));
 
@@ -147,20 +169,29 @@ describe.skipIf(!chromiumAvailable() && !required)('headline tiles on a group vi
     // 45 against 45.25: equal at 0 decimals, so no trend.
     expect(await shown(page, 'flow · Sum')).toEqual({ value: '45', unit: 'L', trend: '' });
     expect(await shown(page, 'nothing_here · Average')).toEqual({ value: '---', unit: '', trend: '' });
+    // The tile says why it has no value.
+    expect(await tile(page, 'nothing_here · Average').locator('.headline__reason').textContent()).toBe(
+      'No data in this period',
+    );
     await page.getByText('Last 24 hours').first().waitFor();
 
     // One metrics call per tile, each with its key and operator and both periods of whole hours (CHT-06).
     const asked = calls.map((u) => `${u.searchParams.get('key')}/${u.searchParams.get('operator')}`).sort();
     expect(asked).toEqual(['batt/avg', 'batt/max', 'flow/sum', 'nothing_here/avg']);
-    for (const u of calls) {
+    calls.forEach((u, i) => {
       const [cs, ce, ps, pe] = ['currentStartTime', 'currentEndTime', 'previousStartTime', 'previousEndTime'].map(
         (name) => Number(u.searchParams.get(name)),
       );
-      expect(ce! - cs!).toBe(24 * HOUR);
-      expect(pe).toBe(cs);
-      expect(pe! - ps!).toBe(24 * HOUR);
+      // Whole hours, the current period up to the end of the hour in progress (docs/decisions.md
+      // 'The hour in progress'): the 24 hours touched, 25 whole hours unless asked on the hour.
+      expect(cs! % HOUR).toBe(0);
       expect(ce! % HOUR).toBe(0);
-    }
+      expect(ce!).toBeGreaterThan(askedAt[i]! - 1);
+      expect(ce! - HOUR).toBeLessThanOrEqual(askedAt[i]!);
+      expect([24 * HOUR, 25 * HOUR]).toContain(ce! - cs!);
+      expect(pe).toBe(cs);
+      expect(pe! - ps!).toBe(ce! - cs!);
+    });
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'headline-1280.png'), fullPage: true });
@@ -175,6 +206,14 @@ describe.skipIf(!chromiumAvailable() && !required)('headline tiles on a group vi
       unit: 'V',
       trend: 'Increased from 3.50000',
     });
+  });
+
+  it('a tile over records of the hour in progress alone has a value: the current hour counts (issue 32)', async () => {
+    const page = await signedInPage();
+    await page.goto(stack.url(`/group/${groupid}/${thisHourView}`));
+    // (12.25 + 12.75) / 2, both sent seconds ago; nothing in the 7 days before, so no trend.
+    expect(await shown(page, 'fresh · Average')).toEqual({ value: '12.50', unit: 'V', trend: '' });
+    expect(await tile(page, 'fresh · Average').locator('.headline__reason').count()).toBe(0);
   });
 
   it("a failed metrics call shows 'Error Loading Data' in the tile, and Retry loads the value", async () => {

@@ -42,6 +42,21 @@ export async function expectText(page: Page, text: string | RegExp): Promise<voi
   await page.getByText(text).first().waitFor({ state: 'visible' });
 }
 
+/**
+ * A save's 'Success' dialog (ERR-06): it shows `message`, focus is on its OK button (also after a
+ * dialog that closed as it opened handed focus back), and Escape closes it.
+ */
+export async function closeSuccess(page: Page, message: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Success' });
+  await dialog.getByText(message, { exact: true }).waitFor();
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.textContent ?? ''))
+    .toContain(message);
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('OK');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 /** The path and query of the page's URL. */
 export function pathOf(page: Page): string {
   const url = new URL(page.url());

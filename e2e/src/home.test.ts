@@ -1,6 +1,7 @@
 // Home, the group dashboard, in Chromium against the real server (spec 1 section 2 'Home' and 'Group view';
-// ledger HOME-01..09, GRP-02..04, GRP-09, GRP-13): the group choice, heading and title, the search box, the
-// favourites and recent dialog, Add Device / Add Group / Subscriptions, the default view's widgets, phone width.
+// ledger HOME-01..09, GRP-02..04, GRP-09, GRP-13, VIEW-27): the group choice, heading and title, the search box, the
+// favourites and recent dialog, Add Device / Add Group / Subscriptions, the group's plan link, devices not in a
+// group (issue 32), the table fitted to its rows, the default view's widgets, phone width.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { BRANDS, DEFAULT_VIEW, GROUP_ID_PATTERN, GROUP_NAME_REQUIRED, STORAGE_KEYS, type BrandId } from '@portal/core';
@@ -85,7 +86,7 @@ describe.skipIf(!chromiumAvailable() && !required)('home: the group dashboard', 
     await until('the title', async () => (await page.title()) === `Portal - ${first.groupName}`);
     const tab = page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: DEFAULT_VIEW.name });
     expect(await tab.getAttribute('aria-current')).toBe('page');
-    await page.getByRole('heading', { level: 2, name: 'Devices' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Devices', exact: true }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Map' }).waitFor();
     if (first.groupid === yard.groupid) await expectTableRow(page, pump.id);
     // The visit is recorded in the recent list ({id, name, ts}).
@@ -211,6 +212,90 @@ describe.skipIf(!chromiumAvailable() && !required)('home: the group dashboard', 
     for (const href of await addLinks.evaluateAll((els) => els.map((el) => el.getAttribute('href')))) {
       expect(href).toBe('/add');
     }
+  });
+
+  it('a new user who adds one device sees it on home without searching, before and after making a group (issue 32, HOME-01, HOME-03)', async () => {
+    const email = uniqueEmail('home-new');
+    const password = 'home-new-password-1';
+    await stack.createVerifiedUser(email, password);
+    const device = await stack.provisionDevice(freshDeviceId('NEW'), 'ORB-C1', 'First Pump');
+    const page = await signedInPage({ email, password });
+    await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+    // Adds it the way a new user does: Add Device, no group.
+    await page.getByRole('link', { name: 'Add Device' }).first().click();
+    await expectPath(page, '/add');
+    await page.getByLabel('Device ID').fill(device.id);
+    await page.getByLabel('Setup password', { exact: true }).fill(device.setupPassword);
+    await page.getByRole('button', { name: 'Add Device' }).click();
+    await expectPath(page, `/data/${device.id}`);
+
+    // Home: still the welcome panel (HOME-01), and under it the device, one click away.
+    await page.goto(stack.url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+    await page.getByText('You are not in a group yet').waitFor();
+    expect(await page.title()).toBe('Portal - Welcome');
+    const list = page.getByRole('region', { name: /^Devices not in a group/ });
+    const link = list.getByRole('link', { name: 'First Pump' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe(`/data/${device.id}`);
+    await list.getByText(device.id, { exact: true }).waitFor();
+    await link.click();
+    await expectPath(page, `/data/${device.id}`);
+
+    // With a group of their own, home opens it (HOME-03) and the device is still one step away.
+    await page.goto(stack.url('/'));
+    await page.getByRole('button', { name: 'Add Group' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Group' });
+    await dialog.getByLabel('Group name').fill('My Yard');
+    await dialog.getByRole('button', { name: 'Create Group' }).click();
+    await page.waitForURL((url) => /^\/[A-Z0-9]{11}\/add$/.test(url.pathname));
+    await page.goto(stack.url('/'));
+    await expectHeading(page, 'My Yard');
+    await page.getByRole('heading', { level: 2, name: 'Devices', exact: true }).waitFor();
+    const jump = page.getByRole('link', { name: '1 device not in a group' });
+    await jump.click();
+    const below = page.getByRole('region', { name: /^Devices not in a group/ });
+    await below.getByRole('link', { name: 'First Pump' }).waitFor();
+    expect(await below.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  });
+
+  it('the group view has its own plan link to /plans beside its device count; the toolbar has no second Plans (VIEW-27)', async () => {
+    const page = await signedInPage();
+    await page.goto(stack.url(`/group/${yard.groupid}`));
+    await expectHeading(page, yard.groupName);
+    const main = page.getByRole('main');
+    const plans = main.getByRole('link', { name: 'Compare plans' });
+    expect(await plans.getAttribute('href')).toBe('/plans');
+    await main.getByText('1 device', { exact: true }).waitFor();
+    // The navigation bar keeps its Plans; the group's toolbar does not repeat it.
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Plans' }).count()).toBe(1);
+    expect(await main.getByRole('link', { name: 'Plans', exact: true }).count()).toBe(0);
+    await plans.click();
+    await expectPath(page, '/plans');
+
+    const carbon = await signedInPage({ brand: 'carbon' });
+    await carbon.goto(stack.url(`/group/${yard.groupid}`, BRANDS.carbon.hostPrefix));
+    await expectHeading(carbon, yard.groupName);
+    await carbon.getByRole('main').getByText('1 device', { exact: true }).waitFor();
+    expect(await carbon.getByRole('main').getByRole('link', { name: 'Compare plans' }).count()).toBe(0);
+  });
+
+  it('at 1280 x 800 the table fits its rows and the map starts above the fold (issue 32)', async () => {
+    const page = await signedInPage();
+    await page.goto(stack.url(`/group/${yard.groupid}`));
+    await expectTableRow(page, pump.id);
+    const cards = page.locator('.widget-card');
+    const table = await cards.first().boundingBox();
+    const map = await page.locator('.widget-card', { has: page.getByRole('heading', { name: 'Map' }) }).boundingBox();
+    // The saved height is 12 rows (12 x 30.8 px and 11 gaps of 16): one device needs far fewer.
+    expect(table?.height ?? Infinity).toBeLessThan(12 * 30.8 + 11 * 16 - 100);
+    expect(map?.y ?? Infinity).toBeLessThan(800 - 100);
+    // Every row shows, none cut off: the table's body does not scroll.
+    const scrolls = await cards
+      .first()
+      .locator('.widget-card__body')
+      .evaluate((el) => el.scrollHeight > el.clientHeight);
+    expect(scrolls).toBe(false);
   });
 
   it('a group that is not the user’s shows the not-found state; a failed load shows the server message, else Error Loading Data (GRP-13)', async () => {

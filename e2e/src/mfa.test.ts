@@ -47,6 +47,52 @@ describe.skipIf(!chromiumAvailable() && !required)('multi-factor authentication'
     await context.close();
   });
 
+  it('AUTH-07: the code submits by itself at the sixth digit, with no click, and a spinner shows while the request runs', async () => {
+    // An account of its own: a TOTP code signs in once, and the first test may have used this step's.
+    const own = uniqueEmail('mfa-auto');
+    await stack.createVerifiedUser(own, password);
+    const api = stack.apiClient();
+    expect((await api('POST', '/api/auth/login', { email: own, password })).status).toBe(200);
+    const ownSecret = (await api<{ secret: string }>('POST', '/api/account/mfa/totp/setup')).body.secret;
+    expect((await api('POST', '/api/account/mfa/totp/enable', { code: previousStepCode(ownSecret) })).status).toBe(200);
+
+    const { context, page } = await newPage(stack.browser);
+    try {
+      await page.goto(stack.url('/login'));
+      await signIn(page, own, password);
+      const code = page.getByLabel('Code', { exact: true });
+      await code.waitFor();
+      // The code's request is held in the browser until the spinner has been seen, then sent on to the server.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const sent: string[] = [];
+      await page.route('**/api/auth/mfa', async (route) => {
+        sent.push(route.request().postData() ?? '');
+        await held;
+        await route.continue();
+      });
+      const digits = authenticator.generate(ownSecret);
+      await code.pressSequentially(digits.slice(0, 5));
+      const spinner = page.getByRole('status', { name: 'Checking the code' });
+      expect(await spinner.count()).toBe(0);
+      expect(sent).toEqual([]);
+      // The sixth digit, and nothing else: no button is clicked, no key other than the digit pressed.
+      await code.press(digits.slice(5));
+      await spinner.waitFor();
+      await expect.poll(() => sent.length).toBe(1);
+      expect(JSON.parse(sent[0]!)).toMatchObject({ code: digits });
+      expect(await code.isDisabled()).toBe(true);
+      release();
+      await expectText(page, 'You are not in a group yet');
+      await expectPath(page, '/');
+      expect(await spinner.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('keeps digits only when a code is pasted, and shows the error after 2 s with the code cleared', async () => {
     const { context, page } = await newPage(stack.browser);
     await page.goto(stack.url('/login'));
@@ -77,7 +123,7 @@ describe.skipIf(!chromiumAvailable() && !required)('multi-factor authentication'
     await page.goto(stack.url('/account/mfa'));
     await page.getByRole('button', { name: 'Set up authenticator app' }).click();
     await page.getByRole('button', { name: 'Show QR code' }).click();
-    const key = ((await page.getByLabel('Secret key', { exact: true }).textContent()) ?? '').replace(/\s/g, '');
+    const key = ((await page.locator('.mfa-secret__value code').textContent()) ?? '').replace(/\s/g, '');
     // The next step's code (inside the drift window): it stays 'used' for a minute and more.
     const enablingCode = authenticator.clone({ epoch: Date.now() + 30_000 }).generate(key);
     await page.getByLabel('Enter the 6-digit code the app shows.').fill(enablingCode);

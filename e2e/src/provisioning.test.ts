@@ -9,11 +9,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Response } from 'playwright-core';
 import { PUBLIC_ADDRESS_MESSAGES } from '@portal/core';
 import { STAFF_USER } from '../../apps/server/src/seed';
-import { chromiumAvailable } from './browser';
-import { startStack, type Stack } from './harness';
+import { PHONE, chromiumAvailable } from './browser';
+import { freshDeviceId, startStack, type Stack } from './harness';
 import { DEMO, expectPath, signedInPageOf } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
@@ -47,7 +47,20 @@ describe.skipIf(!chromiumAvailable() && !required)('provisioning and packing', (
     await stack?.close();
   });
 
+  /** Failed API answers (status 400 and up) and console errors of a page, from now on. */
+  function failuresOf(page: Page): { answers: string[]; console: string[] } {
+    const seen = { answers: [] as string[], console: [] as string[] };
+    page.on('response', (r: Response) => {
+      if (r.url().includes('/api/') && r.status() >= 400) seen.answers.push(`${r.status()} ${r.url()}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') seen.console.push(m.text());
+    });
+    return seen;
+  }
+
   it('provisions a batch of 3 in /sqprov, downloads their labels as one 3-page PDF, and a label QR code opens the add link', async () => {
+    const failures = failuresOf(staff);
     await staff.goto(stack.url('/sqprov'));
     await staff.getByRole('button', { name: 'Batch' }).click();
     await staff.getByLabel('Number of devices').fill('3');
@@ -65,6 +78,8 @@ describe.skipIf(!chromiumAvailable() && !required)('provisioning and packing', (
       batch.push({ id: cells[1]!.trim(), setupPassword: cells[2]!.trim() });
     }
     for (const d of batch) expect(d.id).toMatch(/^E2EP[A-Z0-9]{5}$/);
+    // Each new id was checked with a question that answers 200 (issue 32): no 404, no console error.
+    expect(failures).toEqual({ answers: [], console: [] });
 
     const [pdf] = await Promise.all([
       staff.waitForEvent('download'),
@@ -114,6 +129,75 @@ describe.skipIf(!chromiumAvailable() && !required)('provisioning and packing', (
     await staff.getByRole('button', { name: 'Add entry' }).click();
     await log.getByText('Packed in carton 7').waitFor();
     expect(await log.locator('.prov-log__message').first().innerText()).toBe('Packed in carton 7');
+  });
+
+  it('creates one device: its 9-character id shows whole in the field at 1280 and 390 px, and the existence check answers 200 (issue 32)', async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, PHONE]) {
+      const page = await signedInPageOf(stack, contexts, STAFF_USER, { viewport });
+      const failures = failuresOf(page);
+      const checks: number[] = [];
+      page.on('response', (r: Response) => {
+        if (r.url().includes('/api/prov-portal-device-exists/')) checks.push(r.status());
+      });
+      await page.goto(stack.url('/sqprov'));
+      const form = page.getByRole('form', { name: 'Create a device' });
+      const field = form.getByLabel('Device ID');
+      const id = freshDeviceId('WID');
+      await field.fill(id);
+      // All nine characters are in view: the text is no wider than the field's inside.
+      const fits = await field.evaluate((input: HTMLInputElement) => input.scrollWidth <= input.clientWidth);
+      expect(fits, `the id field at ${viewport.width} px`).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await form.getByRole('button', { name: 'Create device' }).click();
+      await page.getByRole('heading', { name: `Device ${id} created` }).waitFor();
+      expect(checks).toEqual([200]);
+      expect(failures).toEqual({ answers: [], console: [] });
+
+      // The same id again: the check answers 200 with exists true, and the form says so.
+      await page.getByRole('button', { name: /another/i }).click();
+      await form.getByLabel('Device ID').fill(id);
+      await form.getByRole('button', { name: 'Create device' }).click();
+      await page.getByText(`A device with the id ${id} exists already.`).waitFor();
+      expect(checks).toEqual([200, 200]);
+      expect(failures).toEqual({ answers: [], console: [] });
+    }
+  });
+
+  it('STAFF-08: remounting /sqprov/{id} shows the cached provisioning log, with no automatic refetch', async () => {
+    const id = batch[2]!.id;
+    const logCalls: string[] = [];
+    staff.on('request', (r) => {
+      if (r.url().includes(`/api/prov-portal-get-device-log/${id}`)) logCalls.push(r.url());
+    });
+    await staff.goto(stack.url(`/sqprov/${id}`));
+    const log = staff.getByRole('list', { name: 'Provisioning log entries' });
+    await log.locator('.prov-log__entry').first().waitFor();
+    expect(logCalls).toHaveLength(1);
+
+    // Away to /sqprov and back, inside the app: the page mounts anew.
+    await staff.locator('.prov-back').click();
+    await staff.getByRole('heading', { level: 1, name: 'Provisioning' }).waitFor();
+    const find = staff.getByRole('search', { name: 'Find a device' });
+    await find.getByLabel('Device ID').fill(id);
+    // The device record (never cached for long) is asked again on the same mount the log would be.
+    const record = staff.waitForResponse((r) => r.url().endsWith(`/api/prov-portal-get-device/${id}`));
+    await find.getByRole('button', { name: 'Open' }).click();
+    await expectPath(staff, `/sqprov/${id}`);
+    expect((await record).status()).toBe(200);
+    await log.locator('.prov-log__entry').first().waitFor();
+    expect(logCalls).toHaveLength(1);
+    // Focus and going online again (react-query's other refetch triggers) do not refetch it either.
+    await staff.evaluate(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('focus'));
+      window.dispatchEvent(new Event('online'));
+    });
+
+    // Refresh reads it again, on request: the one call after the first.
+    const refreshed = staff.waitForResponse((r) => r.url().includes(`/api/prov-portal-get-device-log/${id}`));
+    await staff.getByRole('button', { name: 'Refresh' }).click();
+    expect((await refreshed).status()).toBe(200);
+    expect(logCalls).toHaveLength(2);
   });
 
   it('makes the packing slip of the batch in /sqpacking', async () => {

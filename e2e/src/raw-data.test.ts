@@ -8,7 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { RAW_DATA_PAGE, rawDataPage, rawRecordJson, rawValueText, type DataResponse } from '@portal/core';
+import {
+  RAW_DATA_PAGE,
+  formatDateTime,
+  formatDateTimeWithOffset,
+  rawDataPage,
+  rawRecordJson,
+  rawValueText,
+  type DataResponse,
+} from '@portal/core';
 import { chromiumAvailable, PHONE } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
 import { DEMO, parseCsv, seriousAxeViolations, signedInPageOf } from './helpers';
@@ -105,6 +113,29 @@ describe.skipIf(!chromiumAvailable() && !required)('device Raw Data page', () =>
   afterAll(async () => {
     for (const context of contexts) await context.close();
     await stack?.close();
+  });
+
+  it("writes a time one way, in the viewer's locale and zone with the zone, on Raw Data and the Data page alike (issue 32)", async () => {
+    const style = { locale: 'en-GB', timeZone: 'Asia/Kolkata' };
+    const page = await signedInPageOf(stack, contexts, DEMO, {
+      context: { locale: style.locale, timezoneId: style.timeZone },
+    });
+    await page.goto(stack.url(`/raw/${source}`));
+    const time = rows(page).first().locator('time');
+    await time.waitFor();
+    const ts = Date.parse((await time.getAttribute('datetime'))!);
+    // In full with its zone; the long date and the UTC offset on hover (core formatDateTime, formatDateTimeWithOffset).
+    const text = await time.innerText();
+    expect(text).toBe(formatDateTime(ts, style));
+    expect(text).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d \S+$/);
+    expect(await time.getAttribute('title')).toBe(formatDateTimeWithOffset(ts, style));
+    expect(await time.getAttribute('title')).toContain('(GMT+05:30)');
+
+    // The Data page writes the newest record's time the same way.
+    await page.goto(stack.url(`/data/${source}`));
+    const heading = page.locator('.dp-timeline-time');
+    await heading.waitFor();
+    expect(await heading.innerText()).toBe(text);
   });
 
   it('shows what GET /data answers, newest first, a page at a time, from the header button', async () => {
@@ -210,11 +241,17 @@ describe.skipIf(!chromiumAvailable() && !required)('device Raw Data page', () =>
     await importing.locator('.rd-dialog__footer').getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => rows(page).count()).toBe(RAW_DATA_PAGE);
 
-    // The other device now holds the same records: every key's points, times and values.
+    // The other device now holds the same records: every key's points, times and values, each
+    // point saying it came by import (CARD-28), received when the import ran.
     const all = `dataPoints=1000&fromTime=0`;
     const [from, to] = [await data(source, all), await data(target, all)];
     expect(Object.values(to.data).flat()).toHaveLength(Object.values(from.data).flat().length);
-    expect(to.data).toEqual(from.data);
+    const valuesAndTimes = (series: DataResponse['data']) =>
+      Object.fromEntries(Object.entries(series).map(([key, points]) => [key, points.map(({ v, ts }) => ({ v, ts }))]));
+    expect(valuesAndTimes(to.data)).toEqual(valuesAndTimes(from.data));
+    expect(new Set(Object.values(to.data).flatMap((points) => points.map((point) => point.source)))).toEqual(
+      new Set(['import']),
+    );
   });
 
   it('says what is wrong with a malformed file and imports nothing', async () => {

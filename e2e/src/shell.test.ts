@@ -5,6 +5,7 @@ import { startStack, uniqueEmail, type Stack } from './harness';
 import { DEMO, expectText, signIn } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
+const STAFF = { email: 'staff@portal.local', password: 'staff-portal-2026' };
 
 describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
   let stack: Stack;
@@ -146,6 +147,38 @@ describe.skipIf(!chromiumAvailable() && !required)('application shell', () => {
     await page.goto(stack.url('/account'));
     await expectText(page, GENERIC_ERROR_TEXT);
     expect((await report).postDataJSON()).toHaveProperty('message');
+    await context.close();
+  });
+
+  it("titles every page 'Portal - {page}' or 'Portal - {subject}: {page}' (HDR-03, HOME-09, issue 32)", async () => {
+    const { context, page } = await newPage(stack.browser);
+    const expectTitle = async (path: string, title: string | RegExp) => {
+      await page.goto(stack.url(path));
+      await expect.poll(() => page.title(), { message: path }).toMatch(title);
+    };
+    await expectTitle('/login', 'Portal - Sign in');
+    await expectTitle('/signup', 'Portal - Sign up');
+    await expectTitle('/resetpassword', 'Portal - Reset password');
+    await page.goto(stack.url('/login'));
+    await signIn(page, STAFF.email, STAFF.password);
+    await expectText(page, 'You are not in a group yet');
+    expect(await page.title()).toBe('Portal - Welcome');
+    await expectTitle('/account', 'Portal - Account: Profile');
+    await expectTitle('/account/password', 'Portal - Account: Password');
+    await expectTitle('/account/notifications', 'Portal - Account: Notifications');
+    await expectTitle('/add', 'Portal - Add Device');
+    await expectTitle('/plans', 'Portal - Plans');
+    await expectTitle('/subscriptions', 'Portal - Subscriptions');
+    await expectTitle('/support', 'Portal - Support');
+    await expectTitle('/sqadmin', 'Portal - Staff Admin');
+    await expectTitle('/sqadmin/DEMO00001', 'Portal - DEMO00001: Staff Admin');
+    await expectTitle('/sqtools', 'Portal - Staff Tools');
+    await expectTitle('/sqstats', 'Portal - Statistics');
+    await expectTitle('/sqprov', 'Portal - Provisioning');
+    await expectTitle('/sqprov/DEMO00001', 'Portal - DEMO00001: Provisioning');
+    await expectTitle('/sqpacking', 'Portal - Packing');
+    await expectTitle('/group/NOSUCHGROUP', 'Portal - Group not found');
+    await expectTitle('/no/such/page', 'Portal - Page not found');
     await context.close();
   });
 });

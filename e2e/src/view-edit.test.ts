@@ -200,11 +200,22 @@ describe.skipIf(!chromiumAvailable() && !required)('edit mode on the group dashb
       `/group/${groupid}/${view.viewid}/editor/widget3?type=chart`,
     );
 
-    // One map per view; a table only while there is none.
+    // One map per view; a table only while there is none. Each refusal gives a notice of its own
+    // (issue 32: a second map refused gave no feedback), stacked until the next change or Dismiss.
+    const mapRefused = page.getByRole('alert').filter({ hasText: widgetLimitMessage('map', 1) });
     await add.getByRole('button', { name: 'Add Map' }).click();
-    await page.getByRole('alert').getByText(widgetLimitMessage('map', 1)).waitFor();
+    await mapRefused.first().waitFor();
+    expect(await mapRefused.count()).toBe(1);
+    await add.getByRole('button', { name: 'Add Map' }).click();
+    await until('a second notice for the second refusal', async () => (await mapRefused.count()) === 2);
     await add.getByRole('button', { name: 'Add Table' }).click();
     await page.getByRole('alert').getByText(widgetLimitMessage('table', 1)).waitFor();
+    expect(await page.locator('.view-edit-bar__notice').count()).toBe(3);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Dismiss the notices' }).click();
+    await until('the notices dismissed', async () => (await page.locator('.view-edit-bar__notice').count()) === 0);
+    await add.getByRole('button', { name: 'Add Map' }).click();
+    await until('a refusal after Dismiss shows again', async () => (await mapRefused.count()) === 1);
     expect(Object.keys((await storedView(view.viewid)).widgets)).toHaveLength(4);
 
     // Remove asks first; Cancel keeps the map.

@@ -195,7 +195,7 @@ describe.skipIf(!chromiumAvailable() && !required)('widget cards', () => {
     await expect
       .poll(() => card.locator('img.wc-image').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBe(1);
-    expect(await card.getByRole('link', { name: 'Edit widget Supply card' }).getAttribute('href')).toBe(
+    expect(await card.getByRole('link', { name: 'Open widget Supply card' }).getAttribute('href')).toBe(
       `/widget/${device.id}/widget1`,
     );
 
@@ -255,7 +255,7 @@ describe.skipIf(!chromiumAvailable() && !required)('widget cards', () => {
     await view.goto(stack.url(`/data/${device.id}`));
     const card = view.locator('section.wc-card[data-widget="widget1"]');
     await card.waitFor();
-    expect(await card.getByRole('link', { name: /^Edit widget/ }).count()).toBe(0);
+    expect(await card.getByRole('link', { name: /^Open widget/ }).count()).toBe(0);
     expect(await view.getByRole('button', { name: 'New widget' }).count()).toBe(0);
     await view.goto(stack.url(`/widget/${device.id}/widget1`));
     await view

@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import {
   BRANDS,
+  brandOverridesOf,
   DEFAULT_CURRENCY,
   DEFAULT_FIRMWARE_VERSIONS,
   DEFAULT_MAP_TILES,
@@ -83,6 +84,8 @@ import { createAlertsService, type AlertsOptions, type AlertsService } from './m
 import { registerAlertsRoutes } from './modules/alerts/alerts.routes';
 import { createWidgetImagesService } from './modules/widget-images/widget-images.service';
 import { registerWidgetImagesRoutes } from './modules/widget-images/widget-images.routes';
+import { createUserBrandImageService } from './modules/user-brand-image/user-brand-image.service';
+import { registerUserBrandImageRoutes } from './modules/user-brand-image/user-brand-image.routes';
 import { createSupportService } from './modules/support/support.service';
 import { registerSupportRoutes } from './modules/support/support.routes';
 import { createBillingService, type BillingOptions, type BillingService } from './modules/billing/billing.service';
@@ -394,7 +397,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerBearerAuth(app, apiCredentials);
   // The web app's files before compression: they leave as the build compressed them. Every route
   // declared after it (the API, the OpenAPI document) is compressed over 1 kB.
-  const fallback = await registerStatic(app, options.webDist ?? null);
+  const fallback = await registerStatic(app, options.webDist ?? null, brandOverridesOf(brands));
   await registerCompression(app);
   await registerSwagger(app);
   registerErrorHandling(app, { fallback });
@@ -412,6 +415,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClientErrorsRoutes(app, clientErrors, rateLimit);
   registerDevicesRoutes(app, devices);
   registerWidgetImagesRoutes(app, createWidgetImagesService({ db, clock, access }));
+  registerUserBrandImageRoutes(app, createUserBrandImageService({ db, clock }));
   registerTelemetryRoutes(app, telemetry);
   registerDeviceConfigRoutes(app, deviceConfig);
   registerAlertsRoutes(app, alerts, rateLimit);

@@ -104,7 +104,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   {
     name: 'BRAND_OVERRIDES',
     default: '{}',
-    description: 'JSON object of brand fields to override, keyed by brand id, e.g. {"tank":{"footerText":"..."}}.',
+    description:
+      'JSON object of brand fields to override, keyed by brand id, e.g. {"tank":{"footerText":"..."}}. The server (mails, links) and the web app (written into index.html) both apply them.',
   },
   {
     name: 'BRAND_HOSTS',

@@ -124,6 +124,8 @@ export interface TestPortalOptions {
   publicUrl?: string;
   /** BRAND_HOSTS (a JSON object of brand id -> origin). */
   brandHosts?: string;
+  /** BRAND_OVERRIDES (a JSON object of brand id -> brand fields). */
+  brandOverrides?: string;
   seed?: boolean;
   authLimits?: PortalOptions['authLimits'];
   /** Ingest queue and writer options (a small queue to exercise backpressure). */
@@ -181,6 +183,7 @@ export async function startTestPortal(options: TestPortalOptions): Promise<TestP
     SMTP_URL: options.smtpUrl,
     PUBLIC_URL: options.publicUrl,
     BRAND_HOSTS: options.brandHosts,
+    BRAND_OVERRIDES: options.brandOverrides,
     SEED_DEMO: options.seed === false ? 'false' : 'true',
     LOG_LEVEL: 'info',
     WEB_DIST: options.webDist ?? '/nonexistent-web-dist',

@@ -312,3 +312,16 @@ export async function brokerReachable(url: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * A GET /data answer with every point reduced to v and ts, for tests about values and times: each
+ * point also carries source and aws_ts (CARD-28), which telemetry/record-origin.test.ts checks.
+ */
+export function vts<T>(body: unknown): T {
+  const answer = body as { data?: Record<string, { v: unknown; ts: number }[]> };
+  if (!answer?.data) return body as T;
+  const data = Object.fromEntries(
+    Object.entries(answer.data).map(([key, points]) => [key, points.map(({ v, ts }) => ({ v, ts }))]),
+  );
+  return { ...answer, data } as T;
+}

@@ -100,6 +100,7 @@ const ROUTES: [string, string][] = [
   ['put', '/api/group/{groupid}/view'],
   ['delete', '/api/group/{groupid}/view'],
   ['get', '/api/search'],
+  ['get', '/api/ungrouped-devices'],
   ['post', '/api/client-errors'],
   ['get', '/api/outbox'],
   ['get', '/api/health'],
@@ -122,6 +123,7 @@ const ROUTES: [string, string][] = [
   // issue 3, devices (provisioning, device users, settings, passwords, distributor actions)
   ['post', '/api/prov-portal-edit-device/{id}'],
   ['get', '/api/prov-portal-get-device/{id}'],
+  ['get', '/api/prov-portal-device-exists/{id}'],
   ['get', '/api/prov-portal-get-device-log/{id}'],
   ['post', '/api/prov-portal-add-device-log/{id}'],
   ['get', '/api/prov-portal-get-device-label/{id}'],
@@ -151,6 +153,10 @@ const ROUTES: [string, string][] = [
   ['get', '/api/staff/search'],
   ['get', '/api/staff/device/{id}'],
   ['get', '/api/staff/user/{userid}'],
+  // issue 32, customer sub-brand logos (BRD-13)
+  ['get', '/api/user/{userid}/brand-image'],
+  ['put', '/api/staff/user/{userid}/brand-image'],
+  ['delete', '/api/staff/user/{userid}/brand-image'],
   ['get', '/api/billing-admin-stats'],
   // issue 16, billing (plans, subscriptions, invoices)
   ['get', '/api/billing-get-customer'],
@@ -941,7 +947,7 @@ export function describeServerSuite(dbKind: DbKind): void {
           user.id,
         ]);
         expect((await client.get('/api/groups')).body).toEqual([
-          { groupid, groupName: 'Fleet North', permission: 'ADMIN' },
+          { groupid, groupName: 'Fleet North', permission: 'ADMIN', deviceCount: 0 },
         ]);
         expect((await (await signedIn(tp, await makeUser(tp))).get('/api/groups')).body).toEqual([]);
       });

@@ -4,8 +4,10 @@
  * between. On contact it sends what it holds (records kept in an outbox while the link is
  * down, resent with backoff) and a diagnostics message now and then; it applies a delivered
  * config (a new interval changes the cadence from then on), answers `Admin.Trigger {index}`
- * with the event 'Trigger {index} activated', a provisioning test `Prov.RunTest {method, fw}` with
- * 'Test {method} passed on {fw}', and acknowledges every command it receives.
+ * with the event '{trigger name} activated' (the name its config's script.triggers gives the index,
+ * else 'Trigger {index}') and a provisioning test `Prov.RunTest {method, fw}` with
+ * 'Test {method} passed on {fw}', reports the intervals it runs (base_interval, transmit_interval)
+ * in its diagnostics, and acknowledges every command it receives.
  *
  * Acknowledgements: each command by its id once it is handled (a command delivered again, because
  * the acknowledgement was lost, is acknowledged again and not run twice); a config or script
@@ -81,6 +83,11 @@ export interface SimDeviceOptions {
   seed?: string | number;
   clock?: Clock;
   config?: { base_interval?: number; transmit_interval?: number };
+  /**
+   * Config settings the device holds when it starts (as if kept from an earlier run: a portal sends
+   * a config only when it changes), e.g. its script's triggers; merged like a delivered config.
+   */
+  settings?: Record<string, unknown>;
   gate?: Gate;
   /** Delay before the first sample (ms of clock time). */
   startDelayMs?: number;
@@ -143,6 +150,7 @@ export class SimDevice {
     this.jitter = createRng(`backoff:${options.seed ?? options.id}`);
     this.config = {
       ...DEFAULT_CONFIG,
+      ...(options.settings ? { settings: options.settings } : {}),
       device: {
         ...DEFAULT_CONFIG.device,
         ...(options.config?.base_interval ? { base_interval: options.config.base_interval } : {}),
@@ -256,7 +264,13 @@ export class SimDevice {
       if (this.stats.contacts % diagEvery === 0 || this.pendingDiagLines.length > 0) {
         const lines = this.pendingDiagLines;
         this.pendingDiagLines = [];
-        if (await this.link.sendDiag(this.model.diagnostics(this.clock.now() / 1000, lines))) this.stats.diags += 1;
+        // The intervals it runs go with its diagnostics, as its firmware does: the portal's applied config follows them.
+        const diag = {
+          ...this.model.diagnostics(this.clock.now() / 1000, lines),
+          base_interval: this.baseIntervalS,
+          transmit_interval: this.transmitInterval,
+        };
+        if (await this.link.sendDiag(diag)) this.stats.diags += 1;
       }
       while (this.outbox.length > 0) {
         const batch = this.outbox.slice(0, batchLimit);
@@ -333,7 +347,11 @@ export class SimDevice {
       if (command.method === 'Admin.Trigger') {
         const args = (command.args ?? {}) as { index?: unknown };
         const index = typeof args.index === 'number' || typeof args.index === 'string' ? args.index : '?';
-        this.pendingEvents.push({ topic: 'trigger', msg: `Trigger ${index} activated`, lv: EVENT_LEVEL.info });
+        this.pendingEvents.push({
+          topic: 'trigger',
+          msg: `${this.triggerName(index)} activated`,
+          lv: EVENT_LEVEL.info,
+        });
         this.stats.triggers += 1;
         urgent = true;
       } else if (command.method === PROV_TEST_COMMAND) {
@@ -359,6 +377,18 @@ export class SimDevice {
         void this.contact();
       }, 0);
     }
+  }
+
+  /**
+   * A trigger's name as the device's script knows it (config settings.script.triggers, as the
+   * portal delivers them: {index, name}); 'Trigger {index}' when it has none.
+   */
+  triggerName(index: number | string): string {
+    const script = asObject(asObject(this.config.settings).script);
+    const triggers = Array.isArray(script.triggers) ? script.triggers : [];
+    const found = triggers.map(asObject).find((t) => String(t.index) === String(index));
+    const name = typeof found?.name === 'string' ? found.name.trim() : '';
+    return name !== '' ? name : `Trigger ${index}`;
   }
 
   private async acknowledge(ack: CommandAck): Promise<void> {

@@ -28,6 +28,8 @@ export interface FleetOptions {
   /** Initial base_interval / transmit_interval of every device (a delivered config overrides). */
   baseInterval?: number;
   transmitInterval?: number;
+  /** Config settings every device holds when it starts (e.g. its script's triggers); a delivered config merges in. */
+  settings?: Record<string, unknown>;
   /** Contacts in flight at once (default 16). */
   concurrency?: number;
   /** Spread first contacts over this many ms (default min(interval, 10 s); 0 = all at once). */
@@ -101,6 +103,7 @@ export function startFleet(options: FleetOptions): Fleet {
       clock,
       gate,
       config: { base_interval: options.baseInterval, transmit_interval: options.transmitInterval },
+      settings: options.settings,
       startDelayMs: stagger > 0 ? hashSeed(d.id) % stagger : 0,
       diagEvery: options.diagEvery,
       maxBackoffMs: options.maxBackoffMs,

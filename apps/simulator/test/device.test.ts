@@ -98,6 +98,52 @@ describe('SimDevice', () => {
     await device.stop();
   });
 
+  it("names a trigger's event after the trigger its config gives the index (issue 32: 'Sound Horn activated')", async () => {
+    const { clock, link, device } = setup();
+    device.start();
+    await clock.advance(5_000);
+    // The portal delivers the script's triggers as part of the config document.
+    link.push({
+      commands: [],
+      config: { settings: { script: { triggers: [{ index: 1, name: 'Sound Horn', colour: '#0284c7' }] } } },
+    });
+    await clock.advance(0);
+    link.push({
+      commands: [
+        { id: 21, method: 'Admin.Trigger', args: { index: 1 } },
+        { id: 22, method: 'Admin.Trigger', args: { index: 2 } },
+      ],
+    });
+    await clock.advance(0);
+    const messages = link.records.flatMap((r) => r.events ?? []).filter((e) => e.topic === 'trigger');
+    // An index the config names no trigger for keeps 'Trigger {index}'.
+    expect(messages.map((e) => e.msg)).toEqual(['Sound Horn activated', 'Trigger 2 activated']);
+    await device.stop();
+  });
+
+  it('starts with the settings it is given (kept from an earlier run) and reports the intervals it runs', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 5, 1, 8));
+    const link = new MemoryLink(() => clock.now());
+    const device = new SimDevice({
+      id: 'SIM000002',
+      key: 'k',
+      model: 'ORB-C1',
+      link,
+      clock,
+      config: { base_interval: 15 },
+      settings: { script: { triggers: [{ index: 3, name: 'Stop Engine' }] } },
+    });
+    device.start();
+    await clock.advance(0);
+    // The first contact's diagnostics carry the intervals the device runs (the portal's applied config follows them).
+    expect(link.diags[0]).toMatchObject({ base_interval: 15, transmit_interval: 1 });
+    expect(device.triggerName(3)).toBe('Stop Engine');
+    link.push({ commands: [], config: { device: { base_interval: 20 } } });
+    await clock.advance(0);
+    expect(link.diags.at(-1)).toMatchObject({ base_interval: 20, transmit_interval: 1 });
+    await device.stop();
+  });
+
   it('handles commands returned in a reply (HTTP style) the same way', async () => {
     const { clock, link, device } = setup();
     link.nextReply = {

@@ -11,6 +11,8 @@ import {
   isDevHost,
   pageTitle,
   withBrandOverrides,
+  brandOverridesOf,
+  documentTitle,
   type BrandHosts,
   type BrandId,
 } from '../src/index';
@@ -261,5 +263,27 @@ describe('page title and dev host', () => {
   ])('%s -> %s', (host, title, dev) => {
     expect(pageTitle(host)).toBe(title);
     expect(isDevHost(host)).toBe(dev);
+  });
+});
+
+describe('documentTitle (HDR-03, HOME-09: one pattern for every page)', () => {
+  it.each([
+    ['Portal', 'Fleet', undefined, 'Portal - Fleet'],
+    ['Portal', 'Settings', 'Pump 1', 'Portal - Pump 1: Settings'],
+    ['Dev Portal', 'Profile', 'Account', 'Dev Portal - Account: Profile'],
+    ['Portal', null, 'Pump 1', 'Portal'],
+    ['Portal', '', null, 'Portal'],
+  ] as const)('(%s, %s, %s) -> %s', (base, page, subject, title) => {
+    expect(documentTitle(base, page, subject)).toBe(title);
+  });
+});
+
+describe('brandOverridesOf', () => {
+  it('answers the fields configuration changed, per brand, and {} for the built-in table', () => {
+    expect(brandOverridesOf(BRANDS)).toEqual({});
+    const overrides = { tank: { hideAccount: true, footerText: 'Tanks Ltd' }, carbon: { docsLink: '/docs/#carbon' } };
+    expect(brandOverridesOf(withBrandOverrides(overrides))).toEqual(overrides);
+    // A field set to its built-in value is no override.
+    expect(brandOverridesOf(withBrandOverrides({ pump: { name: BRANDS.pump.name } }))).toEqual({});
   });
 });

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   AnyDeviceParamsSchema,
+  DataPointSchema,
   DataPointsQuerySchema,
+  DeviceEventSchema,
   DataQuerySchema,
   DataResponseSchema,
   DeviceIdParamsSchema,
@@ -12,6 +14,7 @@ import {
   MetricsResponseSchema,
   RpcCancelResultSchema,
   ServerLogResponseSchema,
+  eventLevel,
   type DataResponse,
 } from '../src/index';
 
@@ -103,7 +106,7 @@ describe('answers', () => {
     const answer: DataResponse = {
       deviceid: 'ABC123DEF',
       data: { temp: [{ v: 1, ts: 10 }], constructor: [{ v: 'x', ts: 9 }] },
-      events: [{ ts: 10, topic: null, msg: 'hi', lv: null, severity: null }],
+      events: [{ name: null, ts: 10, topic: null, msg: 'hi', lv: null, severity: null }],
     };
     expect(DataResponseSchema.parse({ ...answer, secret: 'x' })).toEqual(answer);
     expect(DataResponseSchema.safeParse({ ...answer, data: { temp: [{ ts: 'x', v: 1 }] } }).success).toBe(false);
@@ -126,5 +129,26 @@ describe('answers', () => {
     expect(ServerLogResponseSchema.parse(log)).toEqual(log);
     expect(ServerLogResponseSchema.safeParse({ deviceid: 'A', entries: [] }).success).toBe(false);
     expect(RpcCancelResultSchema.safeParse({ commandID: 1, state: 'queued' }).success).toBe(false);
+  });
+});
+
+describe('record shape (spec 2 section 3)', () => {
+  it('CARD-28: a data point is {v, ts (epoch seconds), source, aws_ts}; a bucket average is {v, ts}', () => {
+    const point = { v: 12.5, ts: 1_795_800_000, source: 'mqtt', aws_ts: 1_795_800_000.25 };
+    expect(DataPointSchema.parse(point)).toEqual(point);
+    expect(new Date(point.ts * 1000).toISOString()).toBe('2026-11-27T17:20:00.000Z');
+    expect(DataPointSchema.parse({ v: 1, ts: 10, source: null, aws_ts: 11 })).toMatchObject({ source: null });
+    expect(DataPointSchema.parse({ v: 1, ts: 10 })).toEqual({ v: 1, ts: 10 });
+    expect(DataPointSchema.safeParse({ v: 1, ts: 10, aws_ts: '11' }).success).toBe(false);
+  });
+
+  it('CARD-27: an event keeps its name; given only lv or only severity it classifies', () => {
+    const onlyLv = DeviceEventSchema.parse({ name: 'coolant_high', msg: 'Coolant 109 °C', lv: 35 });
+    const onlySeverity = DeviceEventSchema.parse({ name: 'door', msg: 'Door open', severity: 'WARN' });
+    expect(onlyLv.name).toBe('coolant_high');
+    expect(onlySeverity.name).toBe('door');
+    expect([eventLevel(onlyLv), eventLevel(onlySeverity)]).toEqual(['alarm', 'warning']);
+    expect(DeviceEventSchema.safeParse({ name: 'x'.repeat(65), msg: 'm' }).success).toBe(false);
+    expect(DeviceEventSchema.safeParse({ name: 5, msg: 'm' }).success).toBe(false);
   });
 });

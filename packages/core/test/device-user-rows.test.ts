@@ -7,16 +7,23 @@ const yard = { groupid: 'g1', groupName: 'Yard', permission: 'USER' as const };
 describe('deviceUserRows', () => {
   it('keeps the direct role apart from the effective one and names the groups', () => {
     const rows = deviceUserRows([
-      { userid: 'a', email: 'a@x.com', permission: 'ADMIN', direct: true, directPermission: 'ADMIN', groupAccess: [] },
+      {
+        userid: 'a',
+        targetEmail: 'a@x.com',
+        permission: 'ADMIN',
+        direct: true,
+        directPermission: 'ADMIN',
+        groupAccess: [],
+      },
       {
         userid: 'b',
-        email: 'b@x.com',
+        targetEmail: 'b@x.com',
         permission: 'USER',
         direct: true,
         directPermission: 'VIEW',
         groupAccess: [yard],
       },
-      { userid: 'c', email: 'c@x.com', permission: 'USER', direct: false, groupAccess: [yard] },
+      { userid: 'c', targetEmail: 'c@x.com', permission: 'USER', direct: false, groupAccess: [yard] },
     ]);
     expect(rows).toEqual([
       { userid: 'a', email: 'a@x.com', permission: 'ADMIN', direct: 'ADMIN', groups: [], lastAdmin: true },
@@ -27,16 +34,16 @@ describe('deviceUserRows', () => {
 
   it('counts only direct ADMIN grants: an ADMIN through a group does not protect the last direct one', () => {
     const rows = deviceUserRows([
-      { userid: 'a', email: 'a@x.com', permission: 'ADMIN', directPermission: 'ADMIN', direct: true },
+      { userid: 'a', targetEmail: 'a@x.com', permission: 'ADMIN', directPermission: 'ADMIN', direct: true },
       {
         userid: 'g',
-        email: 'g@x.com',
+        targetEmail: 'g@x.com',
         permission: 'ADMIN',
         direct: false,
         groupAccess: [{ ...yard, permission: 'ADMIN' }],
       },
       // Effective ADMIN through the group, direct USER: not an ADMIN grant.
-      { userid: 'u', email: 'u@x.com', permission: 'ADMIN', directPermission: 'USER', direct: true },
+      { userid: 'u', targetEmail: 'u@x.com', permission: 'ADMIN', directPermission: 'USER', direct: true },
     ]);
     expect(rows.map((r) => [r.userid, r.lastAdmin])).toEqual([
       ['a', true],
@@ -47,9 +54,9 @@ describe('deviceUserRows', () => {
 
   it('two direct ADMINs: neither is the last; a list without flattenGroups reads permission as the direct role', () => {
     const plain: DeviceUserListEntry[] = [
-      { userid: 'a', email: 'a@x.com', permission: 'ADMIN' },
-      { userid: 'b', email: 'b@x.com', permission: 'ADMIN' },
-      { userid: 'v', email: 'v@x.com', permission: 'VIEW' },
+      { userid: 'a', targetEmail: 'a@x.com', permission: 'ADMIN' },
+      { userid: 'b', targetEmail: 'b@x.com', permission: 'ADMIN' },
+      { userid: 'v', targetEmail: 'v@x.com', permission: 'VIEW' },
     ];
     const rows = deviceUserRows(plain);
     expect(rows.map((r) => [r.direct, r.lastAdmin, r.groups])).toEqual([

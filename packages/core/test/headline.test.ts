@@ -1,8 +1,11 @@
 /** The headline tile's rules: settings resolved, value text, '---', the trend, and the periods it reads. */
 import { describe, expect, it } from 'vitest';
 import {
+  HEADLINE_NO_DATA,
+  HEADLINE_NO_KEY,
   HEADLINE_OPERATOR_LABELS,
   headlineDisplay,
+  headlineMissingReason,
   headlinePeriods,
   headlineTitle,
   resolveHeadline,
@@ -79,28 +82,53 @@ describe('headlinePeriods', () => {
   // Thursday 2026-11-26 15:42:10 UTC.
   const now = Date.UTC(2026, 10, 26, 15, 42, 10) / 1000;
   const hour = Date.UTC(2026, 10, 26, 15) / 1000;
+  const next = hour + H;
 
-  it('the last 7 days: the 7 x 24 whole hours up to this hour, and the 7 days before', () => {
+  it('the last 7 days: the whole hours they touch, up to the end of the hour in progress, and as many before', () => {
     expect(headlinePeriods({ from: now - 7 * DAY, to: now })).toEqual({
-      current: { startTime: hour - 7 * DAY, endTime: hour },
-      previous: { startTime: hour - 14 * DAY, endTime: hour - 7 * DAY },
+      current: { startTime: hour - 7 * DAY, endTime: next },
+      previous: { startTime: hour - 14 * DAY - H, endTime: hour - 7 * DAY },
     });
+  });
+
+  it('the hour in progress counts: a record of ten minutes ago lies inside the current period', () => {
+    const { current } = headlinePeriods({ from: now - 7 * DAY, to: now });
+    const tenMinutesAgo = now - 600;
+    expect(tenMinutesAgo >= current.startTime && tenMinutesAgo < current.endTime).toBe(true);
   });
 
   it('a range from a whole hour (week to date from Monday 00:00) keeps its start; the previous period is as long', () => {
     const monday = Date.UTC(2026, 10, 23) / 1000;
     const { current, previous } = headlinePeriods({ from: monday, to: now });
-    expect(current).toEqual({ startTime: monday, endTime: hour });
-    expect(previous).toEqual({ startTime: monday - (hour - monday), endTime: monday });
+    expect(current).toEqual({ startTime: monday, endTime: next });
+    expect(previous).toEqual({ startTime: monday - (next - monday), endTime: monday });
   });
 
-  it('the same periods all hour long; a range inside one hour is empty, as its previous period', () => {
+  it('a range ending on the hour (last week, Monday to Monday) reads no hour past its end', () => {
+    const monday = Date.UTC(2026, 10, 23) / 1000;
+    expect(headlinePeriods({ from: monday - 7 * DAY, to: monday }).current).toEqual({
+      startTime: monday - 7 * DAY,
+      endTime: monday,
+    });
+  });
+
+  it('the same periods all hour long; a range inside one hour reads that hour', () => {
     const later = now + 17 * 60;
     expect(headlinePeriods({ from: later - DAY, to: later })).toEqual(headlinePeriods({ from: now - DAY, to: now }));
-    expect(headlinePeriods({ from: now - DAY, to: now }).current).toEqual({ startTime: hour - 24 * H, endTime: hour });
+    expect(headlinePeriods({ from: now - DAY, to: now }).current).toEqual({ startTime: hour - 24 * H, endTime: next });
     expect(headlinePeriods({ from: hour + 60, to: now })).toEqual({
-      current: { startTime: hour, endTime: hour },
-      previous: { startTime: hour, endTime: hour },
+      current: { startTime: hour, endTime: next },
+      previous: { startTime: hour - H, endTime: hour },
     });
+  });
+});
+
+describe('headlineMissingReason', () => {
+  it('a tile without a key says so; a period without values says there is no data; a value needs no reason', () => {
+    expect(headlineMissingReason('', { value: null, count: 0 })).toBe(HEADLINE_NO_KEY);
+    expect(headlineMissingReason('vsys', { value: null, count: 0 })).toBe(HEADLINE_NO_DATA);
+    expect(HEADLINE_NO_DATA).toBe('No data in this period');
+    expect(headlineMissingReason('vsys', { value: 12.1, count: 3 })).toBeNull();
+    expect(headlineMissingReason('vsys', { value: 0, count: 1 })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAP_TILES, isTileUrlTemplate, tileImageSource } from '../src';
+import { DEFAULT_MAP_TILES, isTileUrlTemplate, probeTileUrl, tileImageSource } from '../src';
 
 describe('map tiles', () => {
   it('the default is OpenStreetMap, allowed as its subdomains', () => {
@@ -25,5 +25,10 @@ describe('map tiles', () => {
 
   it('a template needs z, x and y', () => {
     expect(isTileUrlTemplate('https://x/{z}/{x}.png')).toBe(false);
+  });
+
+  it('the probe asks for the one tile of zoom 0', () => {
+    expect(probeTileUrl(DEFAULT_MAP_TILES.url)).toBe('https://a.tile.openstreetmap.org/0/0/0.png');
+    expect(probeTileUrl('http://tiles.local:8080/{z}/{x}/{y}{r}.png')).toBe('http://tiles.local:8080/0/0/0.png');
   });
 });

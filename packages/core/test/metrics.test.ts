@@ -8,7 +8,9 @@ import {
   METRICS_MAX_DAYS,
   METRICS_MAX_INTERMEDIATE,
   MetricsQuerySchema,
+  ceilToHour,
   floorToHour,
+  hoursCovering,
   metricsPeriods,
   intermediatePeriods,
 } from '../src/index';
@@ -23,6 +25,26 @@ describe('floorToHour and metricsPeriods', () => {
     expect(floorToHour(tenOClock)).toBe(tenOClock);
     expect(floorToHour(tenOClock - 1)).toBe(tenOClock - H);
     expect(floorToHour(0)).toBe(0);
+  });
+
+  it('ceilToHour rounds up to a whole hour; hoursCovering is every hour a range touches, the hour in progress included', () => {
+    const tenOClock = Date.UTC(2026, 10, 26, 10) / 1000;
+    expect(ceilToHour(tenOClock + 1)).toBe(tenOClock + H);
+    expect(ceilToHour(tenOClock)).toBe(tenOClock);
+    expect(hoursCovering({ from: tenOClock - 7 * DAY + 600, to: tenOClock + 600 })).toEqual({
+      startTime: tenOClock - 7 * DAY,
+      endTime: tenOClock + H,
+    });
+    expect(hoursCovering({ from: tenOClock - DAY, to: tenOClock })).toEqual({
+      startTime: tenOClock - DAY,
+      endTime: tenOClock,
+    });
+    // An empty or reversed range is an empty period, never a negative one.
+    expect(hoursCovering({ from: tenOClock, to: tenOClock })).toEqual({ startTime: tenOClock, endTime: tenOClock });
+    expect(hoursCovering({ from: tenOClock + 2 * H, to: tenOClock })).toEqual({
+      startTime: tenOClock + 2 * H,
+      endTime: tenOClock + 2 * H,
+    });
   });
 
   it('the previous period defaults to the same hours just before the current one; given times are floored', () => {

@@ -8,6 +8,8 @@ import {
   TRIAL_BANNER_DAYS,
   TRIAL_DANGER_DAYS,
   TRIAL_DAYS,
+  TierInfoSchema,
+  deviceTier,
   effectiveDataStorageDays,
   planState,
   trialColour,
@@ -182,6 +184,48 @@ describe('planState', () => {
 
   it('non-finite timestamps are treated as missing', () => {
     expect(planState({ tier: makeTier(), added_ts: Number.NaN }, NOW).trialResetActive).toBe(true);
+  });
+});
+
+describe('deviceTier: the tier object of the settings record (PLAN-25)', () => {
+  it('has name, color, outline, tooltip, dataToPortal and trialDaysRemaining, and nothing else', () => {
+    const tier = deviceTier({ tier: 'TRIAL', added_ts: NOW_S - 10 * DAY_S }, NOW);
+    expect(tier).toEqual({
+      name: 'TRIAL',
+      color: 'warning',
+      outline: true,
+      tooltip: '80 days remaining in trial',
+      dataToPortal: true,
+      trialDaysRemaining: 80,
+    });
+    expect(Object.keys(tier).sort()).toEqual(
+      ['color', 'dataToPortal', 'name', 'outline', 'tooltip', 'trialDaysRemaining'].sort(),
+    );
+    // The contract the server answers with keeps exactly these fields.
+    expect(TierInfoSchema.parse({ ...tier, extra: 1 })).toEqual(tier);
+  });
+
+  it.each([
+    // [tier, added days ago, color, outline, tooltip, dataToPortal, trialDaysRemaining]
+    ['PREMIUM', 200, 'success', false, 'Hosted plan', true, -110],
+    ['TRIAL', 70, 'danger', true, '20 days remaining in trial', true, 20],
+    ['TRIAL', 91, 'secondary', true, `Basic plan: ${BASIC_BANNER_TEXT}`, false, -1],
+    ['BASIC_ONLY', 5, 'secondary', true, `Basic plan: ${BASIC_BANNER_TEXT}`, false, 85],
+  ] as const)('%s added %i days ago: %s, outline %s', (name, ago, color, outline, tooltip, dataToPortal, days) => {
+    const tier = deviceTier({ tier: name, added_ts: NOW_S - ago * DAY_S }, NOW);
+    expect(tier).toEqual({ name, color, outline, tooltip, dataToPortal, trialDaysRemaining: days });
+    // The web's badge (planState over the same tier) reads the same colour, outline and tooltip.
+    const badge = planState({ tier: { name, dataToPortal, trialDaysRemaining: days } }, NOW);
+    expect([badge.colour, badge.outline, badge.tooltip]).toEqual([color, outline, tooltip]);
+  });
+
+  it('a device nobody has added yet: no trial days, Basic', () => {
+    expect(deviceTier({ tier: 'TRIAL', added_ts: null }, NOW)).toMatchObject({
+      color: 'secondary',
+      outline: true,
+      dataToPortal: false,
+      trialDaysRemaining: null,
+    });
   });
 });
 

@@ -16,7 +16,7 @@ import {
   type DataResponse,
 } from '../src/index';
 
-const event = (ts: number, msg: string) => ({ ts, topic: 'engine', msg, lv: 3, severity: null });
+const event = (ts: number, msg: string) => ({ name: null, ts, topic: 'engine', msg, lv: 3, severity: null });
 
 describe('rawDataPage: GET /data as table rows', () => {
   const response: Pick<DataResponse, 'data' | 'events'> = {
@@ -81,7 +81,7 @@ describe('rawDataPage: GET /data as table rows', () => {
   it('the raw JSON of a row: ts, values in key order, events when there are some', () => {
     const page = rawDataPage(response, 10, null);
     expect(JSON.stringify(rawRecordJson(page.rows[2]!))).toBe(
-      '{"ts":200,"state":"on","vsys":12,"events":[{"ts":200,"topic":"engine","msg":"Engine started","lv":3,"severity":null}]}',
+      '{"ts":200,"state":"on","vsys":12,"events":[{"name":null,"ts":200,"topic":"engine","msg":"Engine started","lv":3,"severity":null}]}',
     );
     expect(rawRecordJson(page.rows[0]!)).toEqual({ ts: 300, vsys: 12.1 });
   });

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   COLOUR_CLASS_COLOURS,
   MAP_SEVERITIES,
+  AA_TEXT_CONTRAST,
+  PAGE_COLOURS,
   SEVERITY_COLOURS,
+  SEVERITY_TEXT_COLOURS,
   clusterSize,
+  contrastRatio,
   eventColourClass,
   eventLabel,
   eventLevel,
@@ -118,6 +122,24 @@ describe('map severity', () => {
       muted: '#9ca3af',
     });
     expect(COLOUR_CLASS_COLOURS.danger).toBe('#d32f2f');
+  });
+
+  // The web app's status tints (warning, error, info and success panels) behind status text.
+  const TINTS = ['#fff8eb', '#fdf0f0', '#eff6ff', '#ecfdf3'];
+  const BACKGROUNDS = [PAGE_COLOURS.white, PAGE_COLOURS.ground, ...TINTS];
+
+  it.each(Object.entries(SEVERITY_TEXT_COLOURS))(
+    'the %s text shade (%s) reaches AA (4.5:1) on white, the ground and every status tint',
+    (_name, text) => {
+      for (const background of BACKGROUNDS)
+        expect(contrastRatio(text, background), `${text} on ${background}`).toBeGreaterThanOrEqual(AA_TEXT_CONTRAST);
+    },
+  );
+
+  it('each status colour has a text shade; the bright fills themselves fall short as text (amber 2.2:1)', () => {
+    expect(Object.keys(SEVERITY_TEXT_COLOURS).sort()).toEqual(Object.keys(SEVERITY_COLOURS).sort());
+    expect(contrastRatio(SEVERITY_COLOURS.warning, PAGE_COLOURS.white)).toBeLessThan(2.2);
+    expect(SEVERITY_TEXT_COLOURS.warning).toBe('#b45309');
   });
 
   it.each<[Record<string, unknown>[] | null | undefined, MapSeverity]>([

@@ -148,7 +148,7 @@ export function prepareItem(item: IngestItem): PreparedItem {
       `A message holds at most ${RECORD_LIMITS.maxRecordsPerMessage} records (${records.length} given)`,
     );
   }
-  const rowHead = `{"device_id":${JSON.stringify(item.deviceId)},"received_at":"${item.receivedAt.toISOString()}","ts":`;
+  const rowHead = `{"device_id":${JSON.stringify(item.deviceId)},"received_at":"${item.receivedAt.toISOString()}","source":"${item.source}","ts":`;
   for (const raw of records) {
     const parsed = parseDeviceRecord(raw, nowS);
     if (!parsed.ok) {
@@ -224,6 +224,7 @@ export function eventRows(stored: Candidate[]): IngestEventRow[] {
       // The level of the event as stored (the rounded lv), as a read of the events table gives it.
       events.push({
         device_id: deviceId,
+        name: e.name ?? null,
         ts: record.ts,
         topic: e.topic ?? null,
         msg: e.msg,

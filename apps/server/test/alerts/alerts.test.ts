@@ -12,7 +12,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY_MS, type AlertSubscription, type NotificationsResponse } from '@portal/core';
+import {
+  ALERT_MESSAGES,
+  DAY_MS,
+  type AlertSubscription,
+  type AlertSubscriptionSaved,
+  type NotificationsResponse,
+} from '@portal/core';
 import {
   type DbKind,
   type MailCatcher,
@@ -125,7 +131,10 @@ function describeAlerts(kind: DbKind): void {
       });
       const saved = await subscribe(fx.users.VIEW, fx.device.deviceid, { ...SUBSCRIBE, schedule: 600, events: false });
       expect(saved).toMatchObject({ email: true, events: false, schedule: 600 });
-      expect((await fx.users.VIEW.client.get(path)).body).toEqual(saved);
+      // The save's answer carries the message the page shows in its 'Success' dialog (ERR-06).
+      const { message, ...subscription } = saved as AlertSubscriptionSaved;
+      expect(message).toBe(ALERT_MESSAGES.saved);
+      expect((await fx.users.VIEW.client.get(path)).body).toEqual(subscription);
       // Each user's own: the USER's is still all off.
       expect((await fx.users.USER.client.get(path)).body).toMatchObject({ email: false, schedule: 3600 });
       // Through a group too.
@@ -296,6 +305,38 @@ function describeAlerts(kind: DbKind): void {
         [target.id],
       );
       expect(pending!.n).toBe(1);
+    });
+
+    it('offline follows the interval the device applied and reported, not the default 60 s (TL-15)', async () => {
+      const other = await deviceWithRoles(tp);
+      const target = { id: other.device.deviceid, key: other.device.deviceKey };
+      await subscribe(other.users.USER, target.id, { ...SUBSCRIBE, events: false, limits: false, offline: true });
+      // The device reports running 300 s x 2 in its diagnostics: its applied config says so from now on.
+      const diag = await tp.portal.app.services.telemetry.ingest({
+        deviceId: target.id,
+        kind: 'diag',
+        body: { ts: tsNow(), fw: 'SFW100-2.4.1', base_interval: 300, transmit_interval: 2 },
+        basic: false,
+        receivedAt: tp.clock.now(),
+        source: 'mqtt',
+      });
+      expect(diag.stored).toBe(1);
+      const config = await other.users.ADMIN.client.get(`/api/device/${target.id}/config`);
+      expect((config.body as { config: { settings: { device: unknown } } }).config.settings.device).toMatchObject({
+        base_interval: 300,
+        transmit_interval: 2,
+      });
+      await ingest(target, { level: 1 });
+      const start = nowMs;
+      // 7 minutes: offline for a device on the default 60 s (360 s), not for one on 600 s (max(600 + 60, 360) = 660 s).
+      setNow(start + 7 * MINUTE);
+      await tick();
+      expect(mailsTo(other.users.USER)).toHaveLength(0);
+      setNow(start + 11 * MINUTE + 1000);
+      await tick();
+      await tick();
+      expect(mailsTo(other.users.USER)).toHaveLength(1);
+      expect(mailsTo(other.users.USER)[0]!.subject).toMatch(/The device is offline/);
     });
 
     it('Basic plan: nothing is sent, each refusal is logged and listed', async () => {

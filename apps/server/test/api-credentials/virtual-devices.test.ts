@@ -13,7 +13,7 @@ import {
   VIRTUAL_DEVICE_ID_PATTERN,
   type ApiCredentialCreated,
   type GroupResponse,
-  type GroupSummary,
+  type GroupListEntry,
   type VirtualDeviceCreated,
 } from '@portal/core';
 import { type RequestOptions, type TestPortal, startTestPortal } from '../helpers';
@@ -61,8 +61,8 @@ describe('virtual devices (pglite)', () => {
     expect(await postRecords(tp, { id: device.deviceid, key: device.deviceKey }, [{ ts, level: 42.5 }])).toBe(200);
     expect(await postRecords(tp, { id: device.deviceid, key: 'wrong-key' }, [{ ts, level: 1 }])).toBe(401);
 
-    const groups = (await script.get('/api/groups')).body as GroupSummary[];
-    expect(groups).toEqual([{ groupid, groupName: 'Simulated', permission: 'ADMIN' }]);
+    const groups = (await script.get('/api/groups')).body as GroupListEntry[];
+    expect(groups).toEqual([{ groupid, groupName: 'Simulated', permission: 'ADMIN', deviceCount: 1 }]);
     const group = (await script.get(`/api/group/${groupid}`)).body as GroupResponse;
     expect(Object.keys(group.deviceSummaries)).toEqual([device.deviceid]);
     expect(group.deviceSummaries[device.deviceid]!.name).toBe('Tank sim');

@@ -65,7 +65,7 @@ describe('device users list with flattenGroups (pglite)', () => {
     const { users } = await list(admin);
     expect(users.find((u) => u.userid === both.id)).toEqual({
       userid: both.id,
-      email: both.email,
+      targetEmail: both.email,
       permission: 'USER',
       direct: true,
       directPermission: 'VIEW',
@@ -74,7 +74,7 @@ describe('device users list with flattenGroups (pglite)', () => {
     });
     expect(users.find((u) => u.userid === member.id)).toEqual({
       userid: member.id,
-      email: member.email,
+      targetEmail: member.email,
       permission: 'USER',
       direct: false,
       groups: [groupid],

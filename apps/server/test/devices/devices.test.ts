@@ -138,6 +138,7 @@ function describeDevices(dbKind: DbKind): void {
             'FORBIDDEN',
           );
           expectError(await user.client.get(`/api/prov-portal-get-device/${id}`), 403, 'FORBIDDEN');
+          expectError(await user.client.get(`/api/prov-portal-device-exists/${id}`), 403, 'FORBIDDEN');
           expectError(await user.client.get(`/api/prov-portal-get-device-log/${id}`), 403, 'FORBIDDEN');
           expectError(
             await user.client.post(`/api/prov-portal-add-device-log/${id}`, { message: 'x' }),
@@ -152,6 +153,20 @@ function describeDevices(dbKind: DbKind): void {
           'UNAUTHENTICATED',
         );
         expectError(await anon.get(`/api/prov-portal-get-device/${randomDeviceId()}`), 401, 'UNAUTHENTICATED');
+        expectError(await anon.get(`/api/prov-portal-device-exists/${randomDeviceId()}`), 401, 'UNAUTHENTICATED');
+      });
+
+      it('the existence check answers 200 with exists false for a free id and true for a device (issue 32)', async () => {
+        const { client } = await provisioningStaff(tp);
+        const free = randomDeviceId();
+        const before = await client.get(`/api/prov-portal-device-exists/${free}`);
+        expect(before.status).toBe(200);
+        expect(before.body).toEqual({ deviceid: free, exists: false });
+        const device = await provision(tp);
+        const after = await client.get(`/api/prov-portal-device-exists/${device.deviceid}`);
+        expect(after.status).toBe(200);
+        expect(after.body).toEqual({ deviceid: device.deviceid, exists: true });
+        expectError(await client.get('/api/prov-portal-device-exists/abc'), 400, 'BAD_REQUEST');
       });
 
       it('bad input is refused with a clear message and creates nothing', async () => {
@@ -350,11 +365,12 @@ function describeDevices(dbKind: DbKind): void {
         for (const role of ['ADMIN', 'USER'] as const) {
           const res = await fx.users[role].client.get(`${path('permissions')}?flattenGroups=true`);
           expect(res.status).toBe(200);
-          const users = body<{ users: { userid: string; email: string; permission: string }[] }>(res).users;
+          const users = body<{ users: { userid: string; targetEmail: string; permission: string }[] }>(res).users;
           expect(users.map((u) => u.permission).sort()).toEqual(['ADMIN', 'OPERATOR', 'USER', 'VIEW']);
+          // SUB-16: the e-mail is targetEmail, as spec 2 section 3 names a device user's field.
           expect(users.find((u) => u.permission === 'USER')).toEqual({
             userid: fx.users.USER.id,
-            email: fx.users.USER.email,
+            targetEmail: fx.users.USER.email,
             permission: 'USER',
             direct: true,
             directPermission: 'USER',
@@ -826,11 +842,11 @@ function describeDevices(dbKind: DbKind): void {
         const settings = await client.get(`/api/device/${id}/settings`);
         expect(settings.status).toBe(200);
         expect(settings.body).toMatchObject({ myPermission: 'USER' });
-        const after = body<{ invites: unknown[]; users: { email: string; permission: string }[] }>(
+        const after = body<{ invites: unknown[]; users: { targetEmail: string; permission: string }[] }>(
           await fx.users.ADMIN.client.get(`/api/device/${id}/permissions`),
         );
         expect(after.invites).toEqual([]);
-        expect(after.users).toContainEqual(expect.objectContaining({ email, permission: 'USER' }));
+        expect(after.users).toContainEqual(expect.objectContaining({ targetEmail: email, permission: 'USER' }));
       });
     });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLOUR_MESSAGE, JSON_TOO_DEEP_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '@portal/core';
 import { describeWhenPostgres, startTestPortal, type ApiClient, type DbKind, type TestPortal } from '../helpers';
 import { claim, expectError, provision, signedInUser, type Provisioned } from '../device-helpers';
-import { connectDevice, until } from '../ingest-helpers';
+import { connectDevice, until, vts } from '../ingest-helpers';
 
 type DataBody = { data: Record<string, { v: unknown; ts: number }[]>; events: { msg: string }[] };
 type LogBody = { entries: { kind: string; message: string }[] };
@@ -37,7 +37,7 @@ function describeText(kind: DbKind) {
         headers: { authorization: `Device ${device.deviceKey}` },
         csrf: false,
       });
-    const data = async () => (await admin.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+    const data = async () => vts<DataBody>((await admin.get(`/api/device/${device.deviceid}/data`)).body);
     const serverLog = async () =>
       ((await admin.get(`/api/device/${device.deviceid}/serverlog`)).body as LogBody).entries
         .map((e) => e.message)

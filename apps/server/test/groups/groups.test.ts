@@ -77,11 +77,11 @@ function describeGroups(dbKind: DbKind): void {
         expect(fx.groupid).toMatch(/^[A-Z0-9]{11}$/);
         expect(fx.groupid.toLowerCase().startsWith('sq')).toBe(false);
         const list = await fx.members.ADMIN.client.get('/api/groups');
-        expect(list.body).toEqual([{ groupid: fx.groupid, groupName: 'Site A', permission: 'ADMIN' }]);
+        expect(list.body).toEqual([{ groupid: fx.groupid, groupName: 'Site A', permission: 'ADMIN', deviceCount: 1 }]);
         // Each member's list carries their own level (what the web offers by).
         for (const level of ['USER', 'VIEW'] as const) {
           expect((await fx.members[level].client.get('/api/groups')).body).toEqual([
-            { groupid: fx.groupid, groupName: 'Site A', permission: level },
+            { groupid: fx.groupid, groupName: 'Site A', permission: level, deviceCount: 1 },
           ]);
         }
         const group = await fx.members.VIEW.client.get(`/api/group/${fx.groupid}`);
@@ -320,7 +320,7 @@ function describeGroups(dbKind: DbKind): void {
         expect((await client.post(`/api/auth/verify/${verify.code}`)).status).toBe(200);
         expect((await client.post('/api/auth/login', { email, password: 'password-123' })).status).toBe(200);
         expect((await client.get('/api/groups')).body).toEqual([
-          { groupid: fx.groupid, groupName: 'Site A', permission: 'USER' },
+          { groupid: fx.groupid, groupName: 'Site A', permission: 'USER', deviceCount: 1 },
         ]);
         expect(await myRole(client, fx.deviceid)).toBe('USER');
       }, 60_000);

@@ -22,7 +22,7 @@ import {
   provision,
   signedInUser,
 } from '../device-helpers';
-import { EXTERNAL_MQTT_URL, brokerReachable, closed, connectDevice, inbox, until } from '../ingest-helpers';
+import { EXTERNAL_MQTT_URL, brokerReachable, closed, connectDevice, inbox, until, vts } from '../ingest-helpers';
 
 const NOT_FOUND = 'Device not found';
 const BAD_DEVICE = 'Invalid device credentials';
@@ -91,7 +91,7 @@ function describeIngestSuite(kind: DbKind) {
       ]);
       expect(res.status, res.text).toBe(200);
       expect(res.body).toEqual({ commands: [] });
-      const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+      const data = vts<DataBody>((await admin.client.get(`/api/device/${device.deviceid}/data`)).body);
       expect(data.deviceid).toBe(device.deviceid);
       expect(data.data.temp).toEqual([
         { v: 21, ts: t + 10 },
@@ -99,12 +99,14 @@ function describeIngestSuite(kind: DbKind) {
       ]);
       expect(data.data.state).toEqual([{ v: 'ok', ts: t }]);
       expect(data.data.arr).toEqual([{ v: [1, 2, 3], ts: t }]);
-      expect(data.events).toEqual([{ ts: t, topic: 'power', msg: 'Power on', lv: 35, severity: null }]);
-      const keyed = (await admin.client.get(`/api/device/${device.deviceid}/data?dataKeys=state&dataPoints=1`))
-        .body as DataBody;
+      expect(data.events).toEqual([{ name: null, ts: t, topic: 'power', msg: 'Power on', lv: 35, severity: null }]);
+      const keyed = vts<DataBody>(
+        (await admin.client.get(`/api/device/${device.deviceid}/data?dataKeys=state&dataPoints=1`)).body,
+      );
       expect(Object.keys(keyed.data)).toEqual(['state']);
-      const ranged = (await admin.client.get(`/api/device/${device.deviceid}/data?fromTime=${t + 5}&toTime=${t + 20}`))
-        .body as DataBody;
+      const ranged = vts<DataBody>(
+        (await admin.client.get(`/api/device/${device.deviceid}/data?fromTime=${t + 5}&toTime=${t + 20}`)).body,
+      );
       expect(ranged.data.temp).toEqual([{ v: 21, ts: t + 10 }]);
     });
 
@@ -149,7 +151,7 @@ function describeIngestSuite(kind: DbKind) {
       const record = { ts: nowS(tp) - 5, v: 1 };
       expect((await ingestHttp(tp, device.deviceid, device.deviceKey, record)).status).toBe(200);
       expect((await ingestHttp(tp, device.deviceid, device.deviceKey, [record, record])).status).toBe(200);
-      const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+      const data = vts<DataBody>((await admin.client.get(`/api/device/${device.deviceid}/data`)).body);
       expect(data.data.v).toHaveLength(1);
       const metrics = await admin.client.get(
         `/api/device/${device.deviceid}/metrics?currentStartTime=${nowS(tp) - 7200}&currentEndTime=${nowS(tp) + 3600}&includeLatestData=true`,
@@ -187,7 +189,7 @@ function describeIngestSuite(kind: DbKind) {
         release();
         await holding;
         await published;
-        const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+        const data = vts<DataBody>((await admin.client.get(`/api/device/${device.deviceid}/data`)).body);
         expect(data.data.level).toEqual([{ v: 7, ts }]);
       } finally {
         await client.endAsync();
@@ -203,7 +205,7 @@ function describeIngestSuite(kind: DbKind) {
         await client.publishAsync(`dev/${device.deviceid}/data`, JSON.stringify({ ts: ts + 1, vsys: 13 }), { qos: 1 });
         const res = await admin.client.get(`/api/device/${device.deviceid}/data`);
         expect(res.status, res.text).toBe(200);
-        expect((res.body as DataBody).data.vsys).toEqual([
+        expect(vts<DataBody>(res.body).data.vsys).toEqual([
           { v: 13, ts: ts + 1 },
           { v: 12, ts },
         ]);
@@ -262,7 +264,7 @@ function describeIngestSuite(kind: DbKind) {
         await client.publishAsync(topic, JSON.stringify({ ts: now - 8 * 86_400, past: 1 }), { qos: 1 });
         await client.publishAsync(topic, JSON.stringify([1, 'x', null]), { qos: 1 });
         await client.publishAsync(topic, JSON.stringify({ ts: now + 1, good: 42 }), { qos: 1 });
-        const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+        const data = vts<DataBody>((await admin.client.get(`/api/device/${device.deviceid}/data`)).body);
         expect(data.data.good).toEqual([{ v: 42, ts: now + 1 }]);
         expect(data.data.ok1).toEqual([{ v: 1, ts: now }]);
         expect(data.data.constructor).toEqual([{ v: 5, ts: now }]);
@@ -311,7 +313,7 @@ function describeIngestSuite(kind: DbKind) {
         { ts, a: 2 },
       ]);
       expect(mixed.status).toBe(200);
-      const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+      const data = vts<DataBody>((await admin.client.get(`/api/device/${device.deviceid}/data`)).body);
       expect(data.data.a).toEqual([{ v: 2, ts }]);
       const log = await serverLogText(admin.client, device.deviceid);
       expect(log).toContain('http data: The body is not valid JSON');
@@ -332,7 +334,7 @@ function describeIngestSuite(kind: DbKind) {
       } finally {
         await client.endAsync();
       }
-      const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+      const data = vts<DataBody>((await admin.client.get(`/api/device/${device.deviceid}/data`)).body);
       expect(data.data.ok).toEqual([
         { v: 3, ts: ts + 2 },
         { v: 2, ts: ts + 1 },
@@ -451,8 +453,9 @@ function describeIngestSuite(kind: DbKind) {
       ];
       expect((await ingestHttp(tp, device.deviceid, device.deviceKey, records)).status).toBe(200);
       const q = `fromTime=${base}&toTime=${base + 7200}`;
-      const tenMin = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600`))
-        .body as DataBody;
+      const tenMin = vts<DataBody>(
+        (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600`)).body,
+      );
       expect(tenMin.bucketSeconds).toBe(600);
       expect(tenMin.data).toEqual({
         t: [
@@ -461,16 +464,18 @@ function describeIngestSuite(kind: DbKind) {
           { v: 2, ts: base },
         ],
       });
-      const hourly = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=3600`))
-        .body as DataBody;
+      const hourly = vts<DataBody>(
+        (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=3600`)).body,
+      );
       expect(hourly.data).toEqual({
         t: [
           { v: 100, ts: base + 3600 },
           { v: 4, ts: base },
         ],
       });
-      const twoHours = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=7200&dataKeys=t`))
-        .body as DataBody;
+      const twoHours = vts<DataBody>(
+        (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=7200&dataKeys=t`)).body,
+      );
       expect(twoHours.data.t).toEqual(
         base % 7200 === 0
           ? [{ v: (1 + 2 + 3 + 10 + 100) / 5, ts: base }]
@@ -479,21 +484,28 @@ function describeIngestSuite(kind: DbKind) {
               { v: 4, ts: base - 3600 },
             ],
       );
-      const limited = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataPoints=1`))
-        .body as DataBody;
+      const limited = vts<DataBody>(
+        (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataPoints=1`)).body,
+      );
       expect(limited.data.t).toEqual([{ v: 100, ts: base + 3600 }]);
       // Named keys are read in one pass over the records: the same buckets; a string key, an
       // absent key, ts and a repeated name add nothing.
-      const named = (
-        await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataKeys=t,label,missing,ts,t`)
-      ).body as DataBody;
+      const named = vts<DataBody>(
+        (
+          await admin.client.get(
+            `/api/device/${device.deviceid}/data?${q}&downsample=600&dataKeys=t,label,missing,ts,t`,
+          )
+        ).body,
+      );
       expect(named.data).toEqual(tenMin.data);
-      const namedLimited = (
-        await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataPoints=2&dataKeys=t`)
-      ).body as DataBody;
+      const namedLimited = vts<DataBody>(
+        (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=600&dataPoints=2&dataKeys=t`))
+          .body,
+      );
       expect(namedLimited.data.t).toEqual(tenMin.data.t!.slice(0, 2));
-      const auto = (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=true&dataPoints=2`))
-        .body as DataBody;
+      const auto = vts<DataBody>(
+        (await admin.client.get(`/api/device/${device.deviceid}/data?${q}&downsample=true&dataPoints=2`)).body,
+      );
       expect(auto.bucketSeconds).toBe(3600);
       const metrics = (
         await admin.client.get(
@@ -525,7 +537,7 @@ function describeIngestSuite(kind: DbKind) {
       } finally {
         tp.clock.reset();
       }
-      const data = (await admin.client.get(`/api/device/${device.deviceid}/data`)).body as DataBody;
+      const data = vts<DataBody>((await admin.client.get(`/api/device/${device.deviceid}/data`)).body);
       expect(data.data.b?.map((p) => p.v)).toEqual([4, 1]);
     });
 
@@ -559,10 +571,11 @@ function describeIngestSuite(kind: DbKind) {
         await Promise.all(sends);
         expect(arrivedFull).toBeGreaterThan(0);
         expect(deepest).toBe(capacity);
-        const all = (await a.admin.client.get(`/api/device/${a.device.deviceid}/data?dataPoints=10000&dataKeys=n`))
-          .body as DataBody;
+        const all = vts<DataBody>(
+          (await a.admin.client.get(`/api/device/${a.device.deviceid}/data?dataPoints=10000&dataKeys=n`)).body,
+        );
         expect(all.data.n?.map((p) => p.v)).toEqual(Array.from({ length: 1200 }, (_, i) => 1199 - i));
-        const other = (await b.admin.client.get(`/api/device/${b.device.deviceid}/data`)).body as DataBody;
+        const other = vts<DataBody>((await b.admin.client.get(`/api/device/${b.device.deviceid}/data`)).body);
         expect(other.data.n).toEqual([{ v: -1, ts: start }]);
       } finally {
         await ca.endAsync();
@@ -641,7 +654,7 @@ if (await brokerReachable(EXTERNAL_URL)) {
         const ts = nowS(tp);
         await device.publishAsync(`dev/${id}/data`, JSON.stringify({ ts, ext: 5 }), { qos: 1 });
         const data = await until(async () => {
-          const body = (await fx.users.VIEW.client.get(`/api/device/${id}/data`)).body as DataBody;
+          const body = vts<DataBody>((await fx.users.VIEW.client.get(`/api/device/${id}/data`)).body);
           return body.data.ext ? body : undefined;
         });
         expect(data.data.ext).toEqual([{ v: 5, ts }]);

@@ -63,6 +63,15 @@ describe('demo fleet', () => {
     }
     expect(inGroups.sort()).toEqual(DEMO_IDS);
 
+    // Names and asset types belong together (issue 32): each name holds its type's last word.
+    for (const id of DEMO_IDS) {
+      const record = (await demo.get(`/api/device/${id}/settings`)).body as {
+        deviceSettings: { PORTAL_deviceName: string; PORTAL_deviceNotes: { asset_type?: string } };
+      };
+      const type = record.deviceSettings.PORTAL_deviceNotes.asset_type ?? '';
+      expect(record.deviceSettings.PORTAL_deviceName, `${id} is a ${type}`).toContain(type.split(' ').at(-1));
+    }
+
     // Records arrive, and the device applies the configuration the demo user queued.
     const data = await until(async () => {
       const body = (await demo.get('/api/device/DEMO00001/data')).body as { data: Record<string, unknown[]> };
@@ -86,6 +95,29 @@ describe('demo fleet', () => {
       numIdleMinutes: 10,
       strSiteName: 'North Yard',
     });
+    // The interval the devices run (15 s) is the one their applied config holds: they report it in
+    // their diagnostics (issue 32 item 2, TL-15), so Settings and the Data page's polling agree with them.
+    const device = await until(async () => {
+      const body = (await demo.get('/api/device/DEMO00002/config')).body as {
+        config: { settings?: { device?: Record<string, unknown> } };
+      };
+      const section = body.config.settings?.device;
+      return section?.base_interval === 15 && section;
+    }, 100);
+    expect(device).toMatchObject({ base_interval: 15, transmit_interval: 1 });
+
+    // A trigger's event names the trigger (issue 32 item 17): 'Sound Horn activated', not 'Trigger 1 activated'.
+    expect((await demo.post('/api/device/DEMO00001/rpc', { method: 'Admin.Trigger', args: { index: 1 } })).status).toBe(
+      200,
+    );
+    const event = await until(async () => {
+      const body = (await demo.get('/api/device/DEMO00001/data?dataPoints=50')).body as {
+        events: { msg: string; topic: string | null }[];
+      };
+      return body.events.find((e) => e.topic === 'trigger');
+    }, 100);
+    expect(event.msg).toBe('Sound Horn activated');
+
     const settings = (await demo.get('/api/device/DEMO00003/settings')).body as {
       deviceSettings: { PORTAL_displaySettings: Record<string, unknown> };
     };

@@ -29,6 +29,10 @@ describe('the user guide: one source, rendered per brand', () => {
     expect(sections('default')).not.toContain('remote-monitoring');
     expect(renderUserGuide(source, BRANDS.default)).toContain('product news');
     expect(renderUserGuide(source, BRANDS.tank)).not.toContain('product news');
+    // The customer's own logo (BRD-13): only where the brand shows a sub-brand.
+    expect(renderUserGuide(source, BRANDS.default)).toContain('your organisation has its own logo');
+    expect(renderUserGuide(source, BRANDS['remote-monitoring'])).toContain('your organisation has its own logo');
+    expect(renderUserGuide(source, BRANDS.tank)).not.toContain('your organisation has its own logo');
   });
 
   it("a brand's docsLink that points into the guide names a section that brand's guide has", () => {

@@ -231,3 +231,39 @@ describe('the built web app (npm run build)', () => {
     expect(res.body.length).toBeLessThan(file.length / 3);
   });
 });
+
+describe('index.html with BRAND_OVERRIDES', () => {
+  let tp: TestPortal;
+  let webDist: string;
+  const overrides = { tank: { hideAccount: true, footerText: 'Tanks </script> & Co' } };
+
+  beforeAll(async () => {
+    webDist = mkdtempSync(join(tmpdir(), 'portal-web-overrides-'));
+    mkdirSync(join(webDist, 'assets'));
+    writeWithCopies(
+      join(webDist, 'index.html'),
+      `<!doctype html><head><title>Portal</title></head><body>${padded('x', 80)}`,
+    );
+    tp = await startTestPortal({ db: 'pglite', webDist, seed: false, brandOverrides: JSON.stringify(overrides) });
+  });
+  afterAll(async () => {
+    await tp?.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('carries the configured fields as a JSON block in the head of every page, not as a compressed copy', async () => {
+    for (const path of ['/', '/index.html', '/account', '/data/DEMO00001']) {
+      const res = await raw(tp.base, path, { 'accept-encoding': 'br, gzip' });
+      expect(res.status, path).toBe(200);
+      expect(res.headers['content-type'], path).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-encoding'], path).toBeUndefined();
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      const page = res.body.toString();
+      const block = /<script type="application\/json" id="brand-overrides">(.*?)<\/script><\/head>/.exec(page);
+      expect(block, path).not.toBeNull();
+      // '<' is escaped: the configured text cannot close the element early.
+      expect(block![1]).not.toContain('<');
+      expect(JSON.parse(block![1]!)).toEqual(overrides);
+    }
+  });
+});

@@ -16,7 +16,7 @@ import {
   provision,
   signedInUser,
 } from '../device-helpers';
-import { type Agg, bucketsOf, expectDerivedMatchRecords, expectedFromRecords } from '../ingest-helpers';
+import { type Agg, bucketsOf, expectDerivedMatchRecords, expectedFromRecords, vts } from '../ingest-helpers';
 import { selectRecordBuckets } from '../../src/modules/telemetry/telemetry.repository';
 
 const NOT_FOUND = 'Device not found';
@@ -191,7 +191,7 @@ function describeDeviceData(kind: DbKind) {
           });
           await expectRollupsOfRecords(tp, basic.deviceid);
           expect(await counts(tp, trial.deviceid)).toEqual(trialBefore);
-          const data = (await owner.client.get(path(basic.deviceid, 'data'))).body as DataBody;
+          const data = vts<DataBody>((await owner.client.get(path(basic.deviceid, 'data'))).body);
           expect(data.data.temp).toEqual([{ v: 4, ts: now - 600 }]);
           expect(data.events.map((e) => e.msg)).toEqual(['new']);
 
@@ -360,7 +360,7 @@ function describeDeviceData(kind: DbKind) {
         });
         expect(await counts(tp, target.deviceid)).toMatchObject({ records: 3, events: 1, diagnostics: 1, latest: 2 });
         await expectRollupsOfRecords(tp, target.deviceid);
-        const data = (await owner.client.get(path(target.deviceid, 'data'))).body as DataBody;
+        const data = vts<DataBody>((await owner.client.get(path(target.deviceid, 'data'))).body);
         expect(data.data.temp).toEqual([
           { v: 99, ts: t + 3600 },
           { v: 30, ts: t + 10 },
@@ -368,9 +368,9 @@ function describeDeviceData(kind: DbKind) {
         ]);
         expect(data.events.map((e) => e.msg)).toEqual(['on']);
         // events=false (a chart's read) leaves the events out and nothing else; anything but true or false is refused.
-        const noEvents = (await owner.client.get(path(target.deviceid, 'data?events=false'))).body as DataBody;
+        const noEvents = vts<DataBody>((await owner.client.get(path(target.deviceid, 'data?events=false'))).body);
         expect(noEvents).toEqual({ ...data, events: [] });
-        expect((await owner.client.get(path(target.deviceid, 'data?events=true'))).body).toEqual(data);
+        expect(vts((await owner.client.get(path(target.deviceid, 'data?events=true'))).body)).toEqual(data);
         const refused = await owner.client.get(path(target.deviceid, 'data?events=no'));
         expect(refused.status).toBe(400);
         expect(JSON.stringify(refused.body)).toContain('events must be true or false');
@@ -756,7 +756,9 @@ function describeDeviceData(kind: DbKind) {
           `UPDATE rollup_day SET max = 12345, sum = sum + count WHERE device_id = $1 AND key = 'a' AND bucket = $2`,
           [device.deviceid, first!.ts],
         );
-        const changed = (await owner.client.get(path(device.deviceid, `data?${q}&downsample=86400`))).body as DataBody;
+        const changed = vts<DataBody>(
+          (await owner.client.get(path(device.deviceid, `data?${q}&downsample=86400`))).body,
+        );
         expect(changed.data.a!.find((p) => p.ts === first!.ts)!.v).toBeCloseTo(first!.v + 1, 9);
         expect(((await metrics(first!.ts, first!.ts + DAY)).data.a as { max: number }).max).toBe(12345);
         expect(((await metrics(first!.ts, first!.ts + DAY - HOUR)).data.a as { max: number }).max).not.toBe(12345);
@@ -898,19 +900,28 @@ function describeDeviceData(kind: DbKind) {
     describe('GET /data answer', () => {
       /** GET /data as it was answered before it was written from the jsonb text: records parsed, points built, stringified. */
       async function reference(deviceId: string, keys: string[] | null): Promise<string> {
-        const rows = await tp.portal.db.query<{ ts: number; data: Record<string, unknown> }>(
-          'SELECT ts, data FROM records WHERE device_id = $1 ORDER BY ts DESC LIMIT 600',
+        const rows = await tp.portal.db.query<{
+          ts: number;
+          data: Record<string, unknown>;
+          source: string | null;
+          aws_ts: number;
+        }>(
+          `SELECT ts, data, source, extract(epoch FROM received_at)::double precision AS aws_ts
+             FROM records WHERE device_id = $1 ORDER BY ts DESC LIMIT 600`,
           [deviceId],
         );
-        const data = Object.create(null) as Record<string, { v: unknown; ts: number }[]>;
+        const data = Object.create(null) as Record<string, unknown[]>;
         for (const row of rows) {
           for (const [key, v] of Object.entries(row.data)) {
             if (key === 'ts' || key === 'events' || (keys && !keys.includes(key))) continue;
-            (data[key] ??= []).push({ v, ts: row.ts });
+            (data[key] ??= []).push({ v, ts: row.ts, source: row.source, aws_ts: row.aws_ts } as {
+              v: unknown;
+              ts: number;
+            });
           }
         }
         const events = await tp.portal.db.query(
-          'SELECT ts, topic, msg, lv, severity FROM events WHERE device_id = $1 ORDER BY ts DESC, id DESC LIMIT 600',
+          'SELECT name, ts, topic, msg, lv, severity FROM events WHERE device_id = $1 ORDER BY ts DESC, id DESC LIMIT 600',
           [deviceId],
         );
         return JSON.stringify({ deviceid: deviceId, data, events });
@@ -960,21 +971,27 @@ function describeDeviceData(kind: DbKind) {
         expect(res.status, res.text).toBe(200);
         expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
         expect(res.text).toBe(await reference(device.deviceid, null));
-        const body = res.body as DataBody;
+        const body = vts<DataBody>(res.body);
         expect(Object.keys(body.data)).toContain('only_here');
         expect(body.data.huge).toEqual([{ v: null, ts: t - 1 }]);
         expect(body.data.zero!.map((p) => p.v)).toEqual([1, 0, 12.5]);
 
         const keyed = await owner.client.get(path(device.deviceid, 'data?dataKeys=text,zero,nosuchkey&dataPoints=2'));
         const keys = ['text', 'zero', 'nosuchkey'];
-        const rows = await tp.portal.db.query<{ ts: number; data: Record<string, unknown> }>(
-          'SELECT ts, data FROM records WHERE device_id = $1 AND data ?| $2::text[] ORDER BY ts DESC LIMIT 2',
+        const rows = await tp.portal.db.query<{
+          ts: number;
+          data: Record<string, unknown>;
+          source: string | null;
+          aws_ts: number;
+        }>(
+          `SELECT ts, data, source, extract(epoch FROM received_at)::double precision AS aws_ts
+             FROM records WHERE device_id = $1 AND data ?| $2::text[] ORDER BY ts DESC LIMIT 2`,
           [device.deviceid, keys],
         );
-        const data = Object.create(null) as Record<string, { v: unknown; ts: number }[]>;
+        const data = Object.create(null) as Record<string, unknown[]>;
         for (const row of rows)
           for (const [key, v] of Object.entries(row.data))
-            if (keys.includes(key)) (data[key] ??= []).push({ v, ts: row.ts });
+            if (keys.includes(key)) (data[key] ??= []).push({ v, ts: row.ts, source: row.source, aws_ts: row.aws_ts });
         expect(keyed.text).toBe(
           JSON.stringify({
             deviceid: device.deviceid,

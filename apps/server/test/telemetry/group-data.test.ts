@@ -300,6 +300,7 @@ describe.each(kinds)('group data (%s)', (kind) => {
       JSON.stringify({ device_id: id, ts: t, received_at: new Date().toISOString(), data: { ts: t } });
     const event = {
       device_id: id,
+      name: null,
       ts: ts + 1,
       topic: null,
       msg: 'lost',

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IMPORT_RECORDS, parseImportFile } from '@portal/core';
 import { type TestPortal, startTestPortal } from '../helpers';
 import { type Provisioned, type SignedInUser, claim, expectError, provision, signedInUser } from '../device-helpers';
+import { vts } from '../ingest-helpers';
 
 type DataBody = { data: Record<string, { v: unknown; ts: number }[]>; events: { msg: string }[] };
 
@@ -112,7 +113,7 @@ describe('records import (Raw Data page)', () => {
       expect(res.body).toMatchObject({ imported: 1200, duplicates: 0, refused: [] });
 
       const read = async (d: Provisioned) =>
-        ((await owner.client.get(`/api/device/${d.deviceid}/data?dataPoints=2000&fromTime=0`)).body as DataBody).data;
+        vts<DataBody>((await owner.client.get(`/api/device/${d.deviceid}/data?dataPoints=2000&fromTime=0`)).body).data;
       expect(await read(into)).toEqual(await read(device));
     },
   );

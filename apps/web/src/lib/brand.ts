@@ -2,9 +2,21 @@
  * The brand of this page, chosen once from the host name (spec 1 section 1), and its
  * application to the document: title, style sheet, favicon, colour tokens.
  */
-import { brandForHost, pageTitle, type BrandConfig } from '@portal/core';
+import { brandForHost, pageTitle, withBrandOverrides, type BrandConfig, type BrandOverrides } from '@portal/core';
 
-export const brand: BrandConfig = brandForHost(location.hostname);
+/**
+ * The brand fields the server's configuration sets over the built-in table (BRAND_OVERRIDES),
+ * which the server writes into index.html as a JSON block; none without one.
+ */
+function configuredOverrides(): BrandOverrides {
+  try {
+    return (JSON.parse(document.getElementById('brand-overrides')?.textContent || '{}') as BrandOverrides | null) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export const brand: BrandConfig = brandForHost(location.hostname, withBrandOverrides(configuredOverrides()));
 
 /** The base document title: 'Portal', or 'Dev Portal' on the development host. */
 export const baseTitle: string = pageTitle(location.hostname);

@@ -3,7 +3,18 @@
  * mutationErrorMessage(err) under the title 'Error', a success mutationSuccessMessage(body)
  * under 'Success'. One dialog for the whole app; its code loads when it is first shown.
  */
-import { Suspense, createContext, lazy, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import {
+  Suspense,
+  createContext,
+  lazy,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { ERROR_TITLE, SUCCESS_TITLE, mutationErrorMessage, mutationSuccessMessage } from '@portal/core';
 import type { Tone } from './message-dialog-view';
 
@@ -14,6 +25,8 @@ interface MessageState {
   message: string;
   tone: Tone;
   onClose?: (() => void) | undefined;
+  /** Where focus goes back to when it closes: what had focus last before it opened. */
+  returnFocus: HTMLElement | null;
 }
 
 export interface MessageDialogApi {
@@ -30,9 +43,21 @@ const MessageDialogContext = createContext<MessageDialogApi | null>(null);
 export function MessageDialogProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<MessageState | null>(null);
   const [visible, setVisible] = useState(false);
+  // The element that had focus last outside this dialog: a save's button is disabled while it
+  // runs (so nothing has focus when the answer comes), and focus goes back to it afterwards.
+  const lastFocus = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const onFocusIn = (event: FocusEvent) => {
+      if (event.target instanceof HTMLElement && !event.target.closest('.message-dialog')) {
+        lastFocus.current = event.target;
+      }
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, []);
 
   const show = useCallback<MessageDialogApi['show']>((title, message, tone = 'info', onClose) => {
-    setState({ title, message, tone, onClose });
+    setState({ title, message, tone, onClose, returnFocus: lastFocus.current });
     setVisible(true);
   }, []);
 
@@ -60,6 +85,7 @@ export function MessageDialogProvider({ children }: { children: ReactNode }) {
             title={state.title}
             message={state.message}
             tone={state.tone}
+            returnFocus={state.returnFocus}
             onHide={hide}
           />
         </Suspense>

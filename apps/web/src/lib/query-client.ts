@@ -13,6 +13,11 @@ declare module '@tanstack/react-query' {
     queryMeta: {
       /** Do not toast a failure of this query (the screen shows it itself). */
       silent?: boolean;
+      /**
+       * Do not toast this query's 404: the screen shows its own not-found state for it (a device
+       * page's 'Device not found'), one message rather than a toast over it. Other failures toast.
+       */
+      notFoundShown?: boolean;
     };
   }
 }
@@ -34,6 +39,7 @@ export function createQueryClient(): QueryClient {
     queryCache: new QueryCache({
       onError: (error, query) => {
         if (query.meta?.silent) return;
+        if (query.meta?.notFoundShown && error instanceof ApiError && error.status === 404) return;
         showLoadErrorToast(error);
       },
     }),

@@ -46,6 +46,10 @@ export const AlertSubscriptionSchema = z.object({
 });
 export type AlertSubscription = z.infer<typeof AlertSubscriptionSchema>;
 
+/** PUT /api/device/{id}/alerts: the subscription saved, and the message the 'Success' dialog shows (ERR-06). */
+export const AlertSubscriptionSavedSchema = AlertSubscriptionSchema.extend({ message: z.string() });
+export type AlertSubscriptionSaved = z.infer<typeof AlertSubscriptionSavedSchema>;
+
 export const AlertChannelSchema = z.enum(ALERT_CHANNELS);
 /** sent; refused by the device's monthly quota; failed: the mail or SMS service did not take it. */
 export const NOTIFICATION_STATUSES = ['sent', 'refused', 'failed'] as const;

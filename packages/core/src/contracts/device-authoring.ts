@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CUSTOM_CHART_LIMIT, CUSTOM_WIDGET_LIMIT } from '../domain/constants';
-import { widgetLimitMessage } from '../domain/messages';
+import { widgetLimitMessage } from '../domain/screen-messages';
 import { unavailableFeatureMessage } from '../domain/plans';
 import { ChartSettingsSchema } from './views';
 import { ColourSchema, safeString, valueNumber } from './fields';

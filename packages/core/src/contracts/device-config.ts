@@ -236,6 +236,10 @@ export const DeviceConfigResponseSchema = z.object({
 });
 export type DeviceConfigResponse = z.infer<typeof DeviceConfigResponseSchema>;
 
+/** PUT /device/{id}/config: the config with the change pending, and the message the 'Success' dialog shows (ERR-06). */
+export const DeviceConfigSavedSchema = DeviceConfigResponseSchema.extend({ message: z.string() });
+export type DeviceConfigSaved = z.infer<typeof DeviceConfigSavedSchema>;
+
 // ---- Custom settings -------------------------------------------------------------------------
 
 export const CustomSettingsBodySchema = z.strictObject({

@@ -90,11 +90,29 @@ export type ExportQuery = z.infer<typeof ExportQuerySchema>;
 // ---- Answers of the read calls ---------------------------------------------------------------
 
 /** One value of a key at a time (epoch seconds). */
-export const DataPointSchema = z.object({ v: z.unknown(), ts: z.number() });
+/** How a record came to the portal (a data point's `source`). */
+export const RECORD_SOURCES = ['mqtt', 'http', 'import'] as const;
+export type RecordSourceName = (typeof RECORD_SOURCES)[number];
+
+/**
+ * A data point (spec 2 section 3: v, ts, source, aws_ts). ts is the record's own time, epoch
+ * seconds. A point of a record also carries `source` (how the record came: mqtt, http or import;
+ * null for records stored before the portal kept it) and `aws_ts` (when the portal received the
+ * record, epoch seconds with milliseconds); a downsampled point (a bucket's average, not one
+ * record) and a latest value carry neither.
+ */
+export const DataPointSchema = z.object({
+  v: z.unknown(),
+  ts: z.number(),
+  // One of RECORD_SOURCES or null (a string in the schema: OpenAPI 3.0 has no nullable enum).
+  source: z.string().nullable().optional(),
+  aws_ts: z.number().optional(),
+});
 export type DataPoint = z.infer<typeof DataPointSchema>;
 
-/** One event as GET /data answers it. */
+/** One event as GET /data answers it (name: as the device gave it, null when it gave none). */
 export const DataEventSchema = z.object({
+  name: z.string().nullable(),
   ts: z.number(),
   topic: z.string().nullable(),
   msg: z.string(),
@@ -192,9 +210,18 @@ export type ServerLogResponse = z.infer<typeof ServerLogResponseSchema>;
 export const RpcListResponseSchema = z.object({ deviceid: z.string(), commands: z.array(CommandViewSchema) });
 export type RpcListResponse = z.infer<typeof RpcListResponseSchema>;
 
-/** DELETE /device/{id}/rpc */
-export const RpcCancelResultSchema = z.object({ commandID: z.number(), state: z.literal('cancelled') });
+/** DELETE /device/{id}/rpc: the command cancelled, and the message the 'Success' dialog shows (ERR-06). */
+export const RpcCancelResultSchema = z.object({
+  commandID: z.number(),
+  state: z.literal('cancelled'),
+  message: z.string(),
+});
 export type RpcCancelResult = z.infer<typeof RpcCancelResultSchema>;
+
+/** DELETE /device/{id}/rpc's message: 'Command {id} cancelled.' */
+export function commandCancelledMessage(commandID: number): string {
+  return `Command ${commandID} cancelled.`;
+}
 
 /** Rows a delete or transfer of a device's data touched, per kind. */
 export const DataCountsSchema = z.object({

@@ -15,7 +15,7 @@
  *   value (including `__proto__`, nested objects, null) is dropped and reported,
  *   and the rest of the record is kept; so is a string (also in events) holding U+0000 or an
  *   unpaired surrogate, which the database cannot store;
- * - `events` is an array of {topic?, msg, lv? (a number as above), severity?}; `can1`/`can2` arrays of {id, data}
+ * - `events` is an array of {name?, topic?, msg, lv? (a number as above), severity?}; `can1`/`can2` arrays of {id, data}
  *   with `data` a hex string; a malformed one of these is dropped like any other key.
  */
 import { z } from 'zod';
@@ -62,8 +62,12 @@ export const RecordValueSchema = z.union([
 ]);
 export type RecordValue = z.infer<typeof RecordValueSchema>;
 
-/** An event carried in a record: some devices give lv, some a severity word, some both. */
+/**
+ * An event carried in a record (spec 2 section 3: name, msg, lv, topic, severity): some devices
+ * give lv, some a severity word, some both; `name` is kept as given and GET /data returns it.
+ */
 export const DeviceEventSchema = z.object({
+  name: storableString(64).optional(),
   topic: storableString(64).optional(),
   msg: storableString(RECORD_LIMITS.maxStringLength),
   lv: RecordNumberSchema.optional(),
@@ -178,12 +182,45 @@ export const CommandAckResultSchema = z.object({
 });
 export type CommandAckResult = z.infer<typeof CommandAckResultSchema>;
 
-/** The body of `POST /api/device/{id}/rpc`. */
-export const RpcRequestSchema = z.strictObject({
-  method: safeString().min(1, 'Method is required').max(64, 'Method is too long'),
-  args: storableJson().optional(),
-});
+/** Most extra fields a `POST /api/device/{id}/rpc` body may carry beside method and args. */
+export const RPC_EXTRA_FIELDS_MAX = 8;
+/** An extra field's name: a letter, then letters, digits or underscores, at most 64 characters. */
+export const RPC_EXTRA_FIELD_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * The body of `POST /api/device/{id}/rpc` (spec 2 section 7: method, args and extra fields).
+ * Extra fields are accepted, bounded (at most RPC_EXTRA_FIELDS_MAX, each named like a record key,
+ * each a storable JSON value; the whole body within the request size limit) and ignored: a device
+ * acts on a command's method and args only, so they are neither stored nor sent (the answer names
+ * them in `ignoredFields`; docs/decisions.md 'POST /rpc extra fields').
+ */
+export const RpcRequestSchema = z
+  .object({
+    method: safeString().min(1, 'Method is required').max(64, 'Method is too long'),
+    args: storableJson().optional(),
+  })
+  .catchall(storableJson())
+  .superRefine((body, ctx) => {
+    const extra = rpcExtraFields(body);
+    if (extra.length > RPC_EXTRA_FIELDS_MAX)
+      ctx.addIssue({
+        code: 'custom',
+        message: `At most ${RPC_EXTRA_FIELDS_MAX} fields beside method and args (${extra.length} given)`,
+      });
+    for (const name of extra.slice(0, RPC_EXTRA_FIELDS_MAX + 1))
+      if (!RPC_EXTRA_FIELD_PATTERN.test(name))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'A field name is a letter then letters, digits or underscores (at most 64)',
+        });
+  });
 export type RpcRequest = z.infer<typeof RpcRequestSchema>;
+
+/** The extra fields of an rpc body: every field but method and args, in order. */
+export function rpcExtraFields(body: Record<string, unknown>): string[] {
+  return Object.keys(body).filter((key) => key !== 'method' && key !== 'args');
+}
 
 /** The body of `DELETE /api/device/{id}/rpc`. */
 export const RpcCancelSchema = z.strictObject({
@@ -326,3 +363,7 @@ export const CommandViewSchema = z.object({
   createdBy: z.string().nullable(),
 });
 export type CommandView = z.infer<typeof CommandViewSchema>;
+
+/** The answer of `POST /api/device/{id}/rpc`: the queued command and, when the body had any, the extra fields ignored. */
+export const RpcQueuedSchema = CommandViewSchema.extend({ ignoredFields: z.array(z.string()).optional() });
+export type RpcQueued = z.infer<typeof RpcQueuedSchema>;

@@ -176,6 +176,13 @@ export const ProvDeviceSchema = z.object({
 });
 export type ProvDevice = z.infer<typeof ProvDeviceSchema>;
 
+/**
+ * GET /api/prov-portal-device-exists/{id}: whether a device with the id exists, answered 200 either
+ * way, so provisioning asks before it creates without a 404 in the browser's console.
+ */
+export const ProvDeviceExistsSchema = z.object({ deviceid: z.string(), exists: z.boolean() });
+export type ProvDeviceExists = z.infer<typeof ProvDeviceExistsSchema>;
+
 export const ProvLogBodySchema = z.strictObject({
   message: safeString().trim().min(1, 'message is required').max(2000, 'message: at most 2000 characters'),
 });
@@ -239,14 +246,16 @@ export const DeviceUserGroupAccessSchema = z.object({
 export type DeviceUserGroupAccess = z.infer<typeof DeviceUserGroupAccessSchema>;
 
 /**
- * A user of the device. With flattenGroups=true, members of the device's groups are listed too:
+ * A user of the device (spec 2 section 3: userid, permission, targetEmail; SUB-16: the e-mail is
+ * `targetEmail`, the name the add, change and remove calls give it). With flattenGroups=true,
+ * members of the device's groups are listed too:
  * permission is then the highest of the direct grant and the group levels, `direct` says whether a
  * direct grant exists (`directPermission` is its role), `groups` names the groups (ids) that give
  * a level and `groupAccess` the same groups with their names and the member's level in each.
  */
 export const DeviceUserEntrySchema = z.object({
   userid: z.string(),
-  email: z.string(),
+  targetEmail: z.string(),
   permission: DeviceRoleSchema,
   direct: z.boolean().optional(),
   directPermission: DeviceRoleSchema.optional(),
@@ -432,8 +441,12 @@ export const DeviceSettingsPutBodySchema = z
   .refine((b) => Object.keys(b).length > 0, 'Send PORTAL_deviceName, PORTAL_deviceNotes or PORTAL_displaySettings');
 export type DeviceSettingsPutBody = z.infer<typeof DeviceSettingsPutBodySchema>;
 
+/** The tier of the settings record (spec 2 section 3; PLAN-25): core deviceTier. */
 export const TierInfoSchema = z.object({
   name: z.string(),
+  color: z.enum(['success', 'warning', 'danger', 'secondary', 'muted']),
+  outline: z.boolean(),
+  tooltip: z.string(),
   dataToPortal: z.boolean(),
   trialDaysRemaining: z.number().nullable(),
 });
@@ -458,6 +471,25 @@ export const DeviceSettingsResponseSchema = z.object({
   requesterUserId: z.string(),
 });
 export type DeviceSettingsResponse = z.infer<typeof DeviceSettingsResponseSchema>;
+
+/** PUT /api/device/{id}/settings: the settings record, and the message the 'Success' dialog shows (ERR-06). */
+export const DeviceSettingsSavedSchema = DeviceSettingsResponseSchema.extend({ message: z.string() });
+export type DeviceSettingsSaved = z.infer<typeof DeviceSettingsSavedSchema>;
+
+/** What PUT settings says it saved: the device name, the asset notes, the display settings, or all of them at once. */
+export function settingsSavedMessage(body: DeviceSettingsPutBody): string {
+  const parts = [
+    body.PORTAL_deviceName !== undefined && 'name',
+    body.PORTAL_deviceNotes !== undefined && 'notes',
+    body.PORTAL_displaySettings !== undefined && 'display',
+  ].filter(Boolean);
+  if (parts.length !== 1) return 'Device settings saved.';
+  return parts[0] === 'name'
+    ? 'Device name saved.'
+    : parts[0] === 'notes'
+      ? 'Asset notes saved.'
+      : 'Display settings saved.';
+}
 
 // ---- Passwords and distributor actions ------------------------------------------------------
 

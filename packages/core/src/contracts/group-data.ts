@@ -123,3 +123,40 @@ export const SearchResponseSchema = z.object({
   groups: z.array(GroupSummarySchema),
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+
+// ---- GET /ungrouped-devices ------------------------------------------------------------------------
+
+/** Devices the home list of devices not in a group shows a page of (the web's page size). */
+export const UNGROUPED_DEVICES_PAGE = 5;
+/** Most devices one GET /ungrouped-devices answers. */
+export const UNGROUPED_DEVICES_MAX_LIMIT = 100;
+
+/**
+ * GET /ungrouped-devices?offset=&limit=: a page of the devices the caller holds a direct grant on
+ * that none of the caller's groups holds (home lists them: every device a user can read is one
+ * step from home), by name then id; `limit` default UNGROUPED_DEVICES_PAGE.
+ */
+export const UngroupedDevicesQuerySchema = z.strictObject({
+  offset: queryNumber('offset', 0, 1_000_000, { int: true }),
+  limit: queryNumber('limit', 1, UNGROUPED_DEVICES_MAX_LIMIT, { int: true }),
+});
+export type UngroupedDevicesQuery = z.infer<typeof UngroupedDevicesQuerySchema>;
+
+export const UngroupedDeviceSchema = z.object({
+  deviceid: z.string(),
+  /** The name the device calls show (portal name, else the configured name, else the id). */
+  name: z.string(),
+  /** The asset type from the device's asset notes ('' when none). */
+  type: z.string(),
+  /** Last contact, epoch seconds, or null when the device never made contact. */
+  ts: z.number().nullable(),
+});
+export type UngroupedDevice = z.infer<typeof UngroupedDeviceSchema>;
+
+export const UngroupedDevicesResponseSchema = z.object({
+  /** How many such devices the caller has in all. */
+  total: z.number(),
+  offset: z.number(),
+  devices: z.array(UngroupedDeviceSchema),
+});
+export type UngroupedDevicesResponse = z.infer<typeof UngroupedDevicesResponseSchema>;

@@ -40,6 +40,22 @@ export function floorToHour(t: number): number {
   return Math.floor(t / METRICS_PERIOD_SECONDS) * METRICS_PERIOD_SECONDS;
 }
 
+/** Rounds an epoch time up to a whole hour (a time on the hour stays). */
+export function ceilToHour(t: number): number {
+  return Math.ceil(t / METRICS_PERIOD_SECONDS) * METRICS_PERIOD_SECONDS;
+}
+
+/**
+ * The whole hours a range of times [from, to) touches: from floored to its hour, to rounded up to
+ * the next whole hour (docs/decisions.md 'The hour in progress'). A range ending now therefore
+ * reads the hour in progress too (the rollups hold what has arrived of it), and a range inside one
+ * hour reads that hour instead of nothing.
+ */
+export function hoursCovering(range: { from: number; to: number }): MetricsPeriod {
+  const startTime = floorToHour(range.from);
+  return { startTime, endTime: Math.max(startTime, ceilToHour(range.to)) };
+}
+
 /**
  * The periods a metrics call reads: the current one from currentStartTime/currentEndTime, the
  * previous one from previousStartTime/previousEndTime, or when those are not given the same

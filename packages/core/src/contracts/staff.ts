@@ -203,6 +203,8 @@ export const StaffUserResponseSchema = z.object({
     userGroups: z.array(z.string()),
     mfaType: z.string(),
     createdAt: z.number(),
+    /** The customer sub-brand logo's address (BRD-13; set on the staff user page), or null. */
+    brandImageUrl: z.string().nullable(),
   }),
   devices: z.array(
     z.object({

@@ -14,8 +14,11 @@ export const GroupSummarySchema = z.object({
   groupName: z.string(),
   permission: DeviceRoleSchema,
 });
-export const GroupListResponseSchema = z.array(GroupSummarySchema);
 export type GroupSummary = z.infer<typeof GroupSummarySchema>;
+/** One group of GET /groups: with how many devices it holds (home sizes the group's table before its data answers). */
+export const GroupListEntrySchema = GroupSummarySchema.extend({ deviceCount: z.number() });
+export type GroupListEntry = z.infer<typeof GroupListEntrySchema>;
+export const GroupListResponseSchema = z.array(GroupListEntrySchema);
 
 /** POST /api/client-errors: a rendering crash reported by the web app. */
 export const ClientErrorBodySchema = z.strictObject({

@@ -19,7 +19,7 @@ import {
   MAP_WIDGETS_PER_VIEW,
   MAX_GROUP_CHART_SERIES,
 } from '../domain/constants';
-import { VIEW_NOT_FOUND, WIDGET_NOT_FOUND, widgetLimitMessage } from '../domain/messages';
+import { VIEW_NOT_FOUND, WIDGET_NOT_FOUND, widgetLimitMessage } from '../domain/screen-messages';
 import {
   INVALID_DATE_RANGE,
   SORT_ORDER_MAX,

@@ -162,6 +162,16 @@ export function pageTitle(hostname: string): string {
   return isDevHost(hostname) ? 'Dev Portal' : 'Portal';
 }
 
+/**
+ * A page's document title, one pattern for every page (HDR-03, HOME-09): '{base} - {page}', or
+ * '{base} - {subject}: {page}' for a page of something (a device, a group, the account); the base
+ * alone while the page is not known.
+ */
+export function documentTitle(base: string, page?: string | null, subject?: string | null): string {
+  if (!page) return base;
+  return subject ? `${base} - ${subject}: ${page}` : `${base} - ${page}`;
+}
+
 /** Applies configuration overrides (partial fields per brand) over the built-in table. */
 export function withBrandOverrides(
   overrides: Partial<Record<BrandId, Partial<Omit<BrandConfig, 'id'>>>>,
@@ -170,4 +180,23 @@ export function withBrandOverrides(
     BrandId,
     BrandConfig
   >;
+}
+
+/** Brand fields given by configuration over the built-in table, per brand id. */
+export type BrandOverrides = Partial<Record<BrandId, Partial<Omit<BrandConfig, 'id'>>>>;
+
+/**
+ * The fields of `brands` that differ from the built-in table, per brand (none: {}): what the
+ * server tells the web app, which applies them with withBrandOverrides (BRAND_OVERRIDES reaches
+ * both sides).
+ */
+export function brandOverridesOf(brands: Readonly<Record<BrandId, BrandConfig>>): BrandOverrides {
+  const overrides: BrandOverrides = {};
+  for (const id of BRAND_IDS) {
+    const changed = Object.entries(brands[id]).filter(
+      ([key, value]) => key !== 'id' && JSON.stringify(value) !== JSON.stringify(BRANDS[id][key as keyof BrandConfig]),
+    );
+    if (changed.length > 0) overrides[id] = Object.fromEntries(changed) as Partial<Omit<BrandConfig, 'id'>>;
+  }
+  return overrides;
 }

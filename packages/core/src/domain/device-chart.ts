@@ -13,7 +13,7 @@ import type { EpochRange } from './view-range';
 import { chartDataQuery, chartSettingsOf, chartValue, type AlignedChartData, type ChartDataQuery } from './chart';
 import { CHART_RANGES_MS, CUSTOM_CHART_LIMIT, type ChartRange } from './constants';
 import { MACHINE_STATES, isWorkingState } from './measurements';
-import { widgetLimitMessage } from './messages';
+import { widgetLimitMessage } from './screen-messages';
 
 // ---- Relative ranges (spec 2 section 9; CHT-19 - CHT-21) -----------------------------------------
 

@@ -5,7 +5,7 @@
  * and now.
  */
 import { expectedIntervalSeconds, offlineAfterSeconds } from './constants';
-import { NO_RECENT_CONTACT } from './messages';
+import { NO_RECENT_CONTACT } from './screen-messages';
 
 /** A device's contact status, from the best to the worst. */
 export const CONTACT_STATUSES = ['online', 'noRecentContact', 'offline'] as const;

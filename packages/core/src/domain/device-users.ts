@@ -9,7 +9,7 @@ import { isDeviceRole, type DeviceRole } from './roles';
 /** A user as GET /device/{id}/permissions lists them (with or without flattenGroups). */
 export interface DeviceUserListEntry {
   userid: string;
-  email: string;
+  targetEmail: string;
   permission: DeviceRole;
   direct?: boolean;
   directPermission?: DeviceRole;
@@ -36,7 +36,7 @@ export interface DeviceUserRow {
 export function deviceUserRows(users: readonly DeviceUserListEntry[]): DeviceUserRow[] {
   const rows = users.map((u) => {
     const direct = u.direct === false ? null : isDeviceRole(u.directPermission) ? u.directPermission : u.permission;
-    return { userid: u.userid, email: u.email, permission: u.permission, direct, groups: u.groupAccess ?? [] };
+    return { userid: u.userid, email: u.targetEmail, permission: u.permission, direct, groups: u.groupAccess ?? [] };
   });
   const admins = rows.filter((r) => r.direct === 'ADMIN').length;
   return rows.map((r) => ({ ...r, lastAdmin: r.direct !== null && removesLastAdmin(r.direct, null, admins) }));

@@ -16,7 +16,7 @@ import {
   measurementOf,
   type Measurement,
 } from './measurements';
-import { CARD_MESSAGES, GAUGE_RANGE_ERROR, MISSING_VALUE, trendTooltip } from './messages';
+import { CARD_MESSAGES, GAUGE_RANGE_ERROR, MISSING_VALUE, trendTooltip } from './screen-messages';
 import {
   DEFAULT_SORT_ORDER,
   DISPLAY_TEXT_MAX_LENGTH,

@@ -4,9 +4,9 @@
  * is none, and the trend against the previous period only when the rounded values differ.
  */
 import type { HeadlineSettings } from '../contracts/views';
-import { floorToHour, type MetricsOperator, type MetricsPeriod } from '../contracts/metrics';
+import { hoursCovering, type MetricsOperator, type MetricsPeriod } from '../contracts/metrics';
 import { clampHeadlineDecimalPlaces } from './validation';
-import { MISSING_VALUE } from './messages';
+import { MISSING_VALUE } from './screen-messages';
 import { formatNumber, trendOf } from './display';
 import { measurementOf } from './measurements';
 import { exportDateTime, type ExportTable } from './table-export';
@@ -84,18 +84,34 @@ export function headlineDisplay(current: number | null, previous: number | null,
 }
 
 /**
- * The periods a headline reads (CHT-06): the view's range as resolved for now (from and to,
- * epoch seconds: see resolveTimeRange) as the current period, and the previous period of the same
- * length just before it; every time floored to the hour as the metrics calls read them, so the
- * periods (and a query keyed on them) stay the same for the rest of the hour.
+ * The periods a headline reads (CHT-06): the whole hours that the view's range as resolved for now
+ * touches (from and to, epoch seconds: see resolveTimeRange; core hoursCovering), so a range
+ * ending now reads the hour in progress as well, as the current period, and the previous period
+ * of the same length just before it. The periods (and a query keyed on them) stay the same for the
+ * rest of the hour.
  */
 export function headlinePeriods(range: { from: number; to: number }): {
   current: MetricsPeriod;
   previous: MetricsPeriod;
 } {
-  const current = { startTime: floorToHour(range.from), endTime: floorToHour(range.to) };
+  const current = hoursCovering(range);
   const length = current.endTime - current.startTime;
   return { current, previous: { startTime: current.startTime - length, endTime: current.startTime } };
+}
+
+/** Why a tile shows '---' where it has no key. */
+export const HEADLINE_NO_KEY = 'No key chosen: edit the widget to choose one';
+/** Why a tile shows '---' where no device of the group recorded the key in the period. */
+export const HEADLINE_NO_DATA = 'No data in this period';
+
+/**
+ * Why a tile has no value (shown under its '---'), or null when it has one: no key chosen, or no
+ * value of the key in the current period (`count`: how many values the period had).
+ */
+export function headlineMissingReason(key: string, current: { value: number | null; count: number }): string | null {
+  if (key.trim() === '') return HEADLINE_NO_KEY;
+  if (current.value === null || !Number.isFinite(current.value)) return HEADLINE_NO_DATA;
+  return null;
 }
 
 /** The headline export's columns. */

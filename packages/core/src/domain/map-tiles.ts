@@ -15,6 +15,22 @@ export const DEFAULT_MAP_TILES: MapTiles = {
   attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
 };
 
+/** What a map says when its tiles cannot load (offline, a blocked tile server); its markers stay. */
+export const MAP_TILES_UNAVAILABLE = 'Map tiles are unavailable: the markers are shown without the map background.';
+
+/**
+ * The address of one tile of a template, the whole world at zoom 0 (subdomain 'a', no retina
+ * suffix): the one request that tells whether the tile server answers.
+ */
+export function probeTileUrl(template: string): string {
+  return template
+    .replaceAll('{s}', 'a')
+    .replaceAll('{z}', '0')
+    .replaceAll('{x}', '0')
+    .replaceAll('{y}', '0')
+    .replaceAll('{r}', '');
+}
+
 /** A tile template: http(s), a host, and the {z} {x} {y} placeholders. */
 export function isTileUrlTemplate(url: string): boolean {
   return /^https?:\/\/[A-Za-z0-9.{}:-]+\/\S*$/.test(url) && ['{z}', '{x}', '{y}'].every((p) => url.includes(p));

@@ -96,6 +96,8 @@ export interface PlanState {
   /** The badge text: the plan name or '---'. */
   label: PlanName | typeof NO_TIER_LABEL;
   colour: PlanColour;
+  /** The badge is drawn as an outline (Trial, Basic, no tier) rather than filled (Hosted, the paid plan). */
+  outline: boolean;
   tooltip: string;
   trialDaysRemaining: number | null;
   trialResetActive: boolean;
@@ -185,6 +187,7 @@ export function planState(input: PlanStateInput, nowMs: number): PlanState {
       plan: null,
       label: NO_TIER_LABEL,
       colour: 'muted',
+      outline: true,
       tooltip: NO_TIER_TOOLTIP,
       trialDaysRemaining: days,
       trialResetActive,
@@ -197,7 +200,15 @@ export function planState(input: PlanStateInput, nowMs: number): PlanState {
 
   const plan = planOfTier(tier.name, days);
   const dataToPortal = typeof tier.dataToPortal === 'boolean' ? tier.dataToPortal : PLANS[plan].dataToPortal;
-  const base = { plan, label: plan, trialDaysRemaining: days, trialResetActive, trialResetAvailable, dataToPortal };
+  const base = {
+    plan,
+    label: plan,
+    outline: plan !== 'Hosted',
+    trialDaysRemaining: days,
+    trialResetActive,
+    trialResetAvailable,
+    dataToPortal,
+  };
   switch (plan) {
     case 'Hosted':
       return {
@@ -226,6 +237,45 @@ export function planState(input: PlanStateInput, nowMs: number): PlanState {
         showBasicBanner: true,
       };
   }
+}
+
+/** A tier as the device settings record carries it (spec 2 section 3; PLAN-25). */
+export interface DeviceTier {
+  /** The billing tier's name as stored (PREMIUM, BASIC, or a trial's). */
+  name: string;
+  /** The badge colour (planState's). */
+  color: PlanColour;
+  /** Drawn as an outline rather than filled (planState's). */
+  outline: boolean;
+  /** The badge's tooltip (planState's). */
+  tooltip: string;
+  dataToPortal: boolean;
+  /** floor((added_ts + 90 days - now) / 1 day), or null when nobody has added the device yet. */
+  trialDaysRemaining: number | null;
+}
+
+/**
+ * The tier object of a device at `nowMs` (PLAN-25): its name, the colour, outline and tooltip of
+ * its plan badge, whether its plan sends data to the portal, and its trial days. The server sends
+ * it in the settings record; the colour, outline and tooltip are those planState gives the web
+ * for the same tier, so the badge reads the same on both sides.
+ */
+export function deviceTier(device: DevicePlanInput, nowMs: number): DeviceTier {
+  const plan = devicePlan(device, nowMs);
+  const trialDays = deviceTrialDays(device, nowMs);
+  const name = device.tier ?? '';
+  const state = planState(
+    { tier: { name, dataToPortal: PLANS[plan].dataToPortal, trialDaysRemaining: trialDays } },
+    nowMs,
+  );
+  return {
+    name,
+    color: state.colour,
+    outline: state.outline,
+    tooltip: state.tooltip,
+    dataToPortal: state.dataToPortal,
+    trialDaysRemaining: trialDays,
+  };
 }
 
 /** The banner shown on a trial with 45 days or fewer left. */

@@ -99,6 +99,20 @@ export const SEVERITY_COLOURS = {
   muted: '#9ca3af',
 } as const satisfies Record<MapSeverity | 'muted', string>;
 
+/**
+ * The text shades of the severity palette: status colours in text and icons (CSS `color`), where
+ * the bright ones above (for fills: markers, lamps, bars, borders) fall short of WCAG AA on white
+ * (amber #f59e0b is 2.2:1). Each reaches 4.5:1 on white, on the page's ground and on the status
+ * tints (the web app's --sev-{name}-text; docs/decisions.md, UI notes).
+ */
+export const SEVERITY_TEXT_COLOURS = {
+  alarm: '#b42318',
+  warning: '#b45309',
+  info: '#0369a1',
+  normal: '#15803d',
+  muted: '#59636e',
+} as const satisfies Record<MapSeverity | 'muted', string>;
+
 /** Colour of each style class (danger is alarm red, info is alert blue). */
 export const COLOUR_CLASS_COLOURS = {
   danger: SEVERITY_COLOURS.alarm,

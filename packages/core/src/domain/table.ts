@@ -19,7 +19,7 @@ import {
   type SpecialColumnKind,
   type TextFilterOperator,
 } from './widget-kinds';
-import { MISSING_VALUE } from './messages';
+import { MISSING_VALUE } from './screen-messages';
 import { eventColourClass, eventLabel, type SeverityColourClass } from './severity';
 import { clampDecimalPlaces } from './validation';
 import { exportDateTime, type ExportCell, type ExportTable } from './table-export';

@@ -1,5 +1,5 @@
 /** The timeline bar of the device page (spec 2 sections 2 and 4, TL-02 to TL-09). */
-import { HISTORICAL_DATA, LATEST_DATA } from './messages';
+import { HISTORICAL_DATA, LATEST_DATA } from './screen-messages';
 
 /** Steps of the four buttons: positive steps go back in time (index 0 is the latest record, higher is older). */
 export const TIMELINE_STEPS = { back10: 10, back1: 1, forward1: -1, forward10: -10 } as const;

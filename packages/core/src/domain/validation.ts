@@ -190,7 +190,7 @@ const IMAGE_MAGIC: Record<ImageType, readonly number[]> = {
 };
 
 /** The first `count` bytes that valid base64 text decodes to (fewer when it is shorter). */
-function base64Head(text: string, count: number): number[] {
+export function base64Head(text: string, count: number): number[] {
   const bytes: number[] = [];
   let bits = 0;
   let buffer = 0;

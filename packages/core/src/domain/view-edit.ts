@@ -18,7 +18,7 @@ import {
   MAP_WIDGETS_PER_VIEW,
   type GridBreakpoint,
 } from './constants';
-import { widgetLimitMessage } from './messages';
+import { widgetLimitMessage } from './screen-messages';
 
 /** The widgets of a view, keyed by widget id. */
 export type ViewWidgets = Record<string, Widget>;

@@ -17,8 +17,8 @@ import {
 } from '../contracts/device-authoring';
 import { PAGE_COLOURS } from './colour';
 import { CUSTOM_WIDGET_LIMIT } from './constants';
-import { widgetLimitMessage } from './messages';
-import { SEVERITY_COLOURS } from './severity';
+import { widgetLimitMessage } from './screen-messages';
+import { SEVERITY_COLOURS, SEVERITY_TEXT_COLOURS } from './severity';
 import type { ValidationResult } from './validation';
 
 /**
@@ -30,7 +30,7 @@ export const WIDGET_DEFAULT_COLOURS = {
   warning: SEVERITY_COLOURS.warning,
   alarm: SEVERITY_COLOURS.alarm,
   alertText: SEVERITY_COLOURS.alarm,
-  warningText: '#b45309',
+  warningText: SEVERITY_TEXT_COLOURS.warning,
   /** The default staleColor, grey, in a text: the page's muted grey (AA on white) rather than #808080. */
   staleText: '#59636e',
   text: PAGE_COLOURS.ink,

@@ -3,7 +3,7 @@
  * series and a new table column start as, and when a chart takes no more series.
  */
 import { MAX_GROUP_CHART_SERIES } from './constants';
-import { widgetLimitMessage } from './messages';
+import { widgetLimitMessage } from './screen-messages';
 import type { ChartSettings, TableColumn } from '../contracts/views';
 import { DEFAULT_CHART_LINE_WIDTH } from './widget-kinds';
 

@@ -8,7 +8,7 @@ import type { IndicatorSettings, WidgetCard, WidgetElement } from '../contracts/
 import { DATA_KEY_PATTERN } from '../contracts/devices';
 import { alertLimits, limitLevel } from './alerts';
 import { formatReading, gaugeState, resolveDisplay, type ResolvedDisplayType } from './display';
-import { MISSING_VALUE } from './messages';
+import { MISSING_VALUE } from './screen-messages';
 import { isNumericText } from './validation';
 import { WIDGET_DEFAULT_COLOURS } from './widget-card';
 

@@ -47,6 +47,38 @@ export function searchDevices(
   );
 }
 
+/**
+ * A page of the devices the user holds a direct grant on that none of the user's groups holds
+ * (home's list of devices not in a group), by name then id, and how many there are in all.
+ */
+export async function ungroupedDevices(
+  db: Db,
+  userId: string,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; devices: { deviceid: string; name: string; type: string; ts: number | null }[] }> {
+  const mine = `FROM device_users du JOIN devices d ON d.id = du.device_id
+     WHERE du.user_id = $1
+       AND NOT EXISTS (SELECT 1 FROM group_devices gd JOIN group_members m ON m.groupid = gd.groupid AND m.user_id = $1
+                        WHERE gd.device_id = du.device_id)`;
+  const rows = await db.query<{ deviceid: string; name: string; type: string; ts: number | null; total: string }>(
+    `SELECT d.id AS deviceid, ${deviceNameSql('d')} AS name, coalesce(d.notes ->> 'asset_type', '') AS type,
+            d.last_contact AS ts, count(*) OVER () AS total
+     ${mine}
+     ORDER BY lower(${deviceNameSql('d')}), d.id
+     LIMIT $2 OFFSET $3`,
+    [userId, limit, offset],
+  );
+  // A page past the end has no row to carry the count.
+  const total =
+    rows.length > 0
+      ? Number(rows[0]!.total)
+      : offset > 0
+        ? Number((await db.query<{ n: string }>(`SELECT count(*) AS n ${mine}`, [userId]))[0]?.n ?? 0)
+        : 0;
+  return { total, devices: rows.map(({ total: _total, ...device }) => device) };
+}
+
 /** What a device's plan is decided from (devicePlan): its tier and when it was first added. */
 export async function findDevicePlan(
   db: Db,

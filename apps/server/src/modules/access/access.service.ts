@@ -57,7 +57,12 @@ export function createAccessService(deps: { db: Db; clock?: Clock }) {
     return repo.searchDevices(db, userId, needle.toLowerCase(), limit);
   }
 
-  return { roleOf, authorize, searchDevices };
+  /** A page of the devices the user holds a direct grant on that none of the user's groups holds, and their count. */
+  function ungroupedDevices(userId: string, limit: number, offset: number) {
+    return repo.ungroupedDevices(db, userId, limit, offset);
+  }
+
+  return { roleOf, authorize, searchDevices, ungroupedDevices };
 }
 
 export type AccessService = ReturnType<typeof createAccessService>;

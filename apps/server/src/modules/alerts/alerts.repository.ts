@@ -106,19 +106,20 @@ export async function findAlertDevice(db: Db, deviceId: string): Promise<AlertDe
   return row ?? null;
 }
 
-/** Devices some subscriber watches for going offline, with their last contact and configured intervals. */
+/**
+ * Devices some subscriber watches for going offline, with their last contact and the device section
+ * of their applied config (its intervals: core appliedIntervalSeconds).
+ */
 export function selectOfflineWatched(db: Db): Promise<
   {
     id: string;
     last_contact: number | null;
-    base_interval: unknown;
-    transmit_interval: unknown;
+    applied_device: unknown;
     alerted_contact: number | null;
   }[]
 > {
   return db.query(
-    `SELECT d.id, d.last_contact, d.config #> '{settings,device,base_interval}' AS base_interval,
-            d.config #> '{settings,device,transmit_interval}' AS transmit_interval, o.last_contact AS alerted_contact
+    `SELECT d.id, d.last_contact, d.config #> '{settings,device}' AS applied_device, o.last_contact AS alerted_contact
        FROM devices d
        LEFT JOIN alert_offline_states o ON o.device_id = d.id
       WHERE d.id IN (SELECT device_id FROM alert_subscriptions WHERE offline AND (email OR sms))

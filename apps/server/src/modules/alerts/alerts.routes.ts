@@ -11,6 +11,8 @@ import {
   AlertPhoneSchema,
   AlertSubscriptionBodySchema,
   AlertSubscriptionSchema,
+  AlertSubscriptionSavedSchema,
+  ALERT_MESSAGES,
   AnyDeviceParamsSchema,
   MessageResponseSchema,
   NotificationsResponseSchema,
@@ -52,10 +54,13 @@ export function registerAlertsRoutes(app: FastifyInstance, alerts: AlertsService
           'schedule is 2592000 (Once), 600 (Every 10 Minutes), 3600 (Hourly) or 86400 (Daily): the first alert of a period goes at once, later ones in one digest at its end. sms needs a verified phone (409 otherwise).',
         params: AnyDeviceParamsSchema,
         body: AlertSubscriptionBodySchema,
-        response: { 200: AlertSubscriptionSchema, ...errorResponses(400, 401, 404, 409, 413) },
+        response: { 200: AlertSubscriptionSavedSchema, ...errorResponses(400, 401, 404, 409, 413) },
       },
     },
-    (request) => alerts.putSubscription(signedInUser(request).id, request.params.id, request.body),
+    async (request) => ({
+      ...(await alerts.putSubscription(signedInUser(request).id, request.params.id, request.body)),
+      message: ALERT_MESSAGES.saved,
+    }),
   );
 
   r.get(

@@ -18,6 +18,7 @@ import {
   ALERTING_EVENT_LEVELS,
   ALERT_MESSAGES,
   DEFAULT_ALERT_SCHEDULE,
+  appliedIntervalSeconds,
   NOTIFICATION_HISTORY_LIMIT,
   RECORD_STRUCTURED_KEYS,
   alertLimits,
@@ -31,7 +32,6 @@ import {
   digestAlertMessage,
   eventAlertText,
   eventLevel,
-  expectedIntervalSeconds,
   firstAlertMessage,
   limitAlertText,
   limitLevel,
@@ -84,8 +84,6 @@ export interface StoredRecord {
 
 const STRUCTURED = new Set<string>(RECORD_STRUCTURED_KEYS);
 const CHANNEL_WORDS: Record<AlertChannel, string> = { email: 'e-mail', sms: 'SMS' };
-
-const finiteOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The channels a subscriber's alerts go out on now: e-mail when chosen, SMS when chosen and a phone is verified. */
 function channelsOf(sub: repo.SubscriberRow): AlertChannel[] {
@@ -336,7 +334,8 @@ export function createAlertsService(deps: {
     const now = clock.now();
     for (const d of await repo.selectOfflineWatched(db)) {
       const lastContact = Number(d.last_contact);
-      const intervalS = expectedIntervalSeconds(finiteOrNull(d.base_interval), finiteOrNull(d.transmit_interval));
+      // The interval of the config the device applied and reported, as the device page takes it.
+      const intervalS = appliedIntervalSeconds({ settings: { device: d.applied_device } });
       if (contactStatus({ lastRecordS: null, lastContactS: lastContact, intervalS }, now.getTime()) !== 'offline')
         continue;
       if (d.alerted_contact !== null && Number(d.alerted_contact) === lastContact) continue;

@@ -7,6 +7,8 @@ import {
   DEVICE_FILE_MAX_BYTES,
   DeviceConfigPutBodySchema,
   DeviceConfigResponseSchema,
+  DeviceConfigSavedSchema,
+  DEVICE_CONFIG_MESSAGES,
   DeviceFilePutBodySchema,
   DeviceImportBodySchema,
   DeviceImportResultSchema,
@@ -61,10 +63,13 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
           'Queue a config change (editDeviceSettings): merged into the pending config (a new version), sent at the next contact and applied when the device acknowledges that version',
         params: AnyDeviceParamsSchema,
         body: DeviceConfigPutBodySchema,
-        response: { 200: DeviceConfigResponseSchema, ...errors },
+        response: { 200: DeviceConfigSavedSchema, ...errors },
       },
     },
-    (request) => service.putConfig(signedInUser(request), request.params.id, request.body),
+    async (request) => ({
+      ...(await service.putConfig(signedInUser(request), request.params.id, request.body)),
+      message: DEVICE_CONFIG_MESSAGES.queued,
+    }),
   );
 
   r.post(

@@ -87,6 +87,11 @@ export function createDeviceRegistry(deps: { db: Db; clock: Clock; brokerAccount
       return reports.size > 0 ? repo.reportFirmware(tx ?? db, reports) : Promise.resolve([]);
     },
 
+    /** Intervals the devices report running (diagnostics base_interval / transmit_interval) into their applied config; returns those that changed. */
+    reportIntervals(reports: ReadonlyMap<string, Record<string, number>>, tx?: Db) {
+      return reports.size > 0 ? repo.reportIntervals(tx ?? db, reports) : Promise.resolve([]);
+    },
+
     /** Merges a change into the pending config (row locked); answers the applied config, the new pending one and whether one was pending before. */
     async mergePendingConfig(
       id: string,

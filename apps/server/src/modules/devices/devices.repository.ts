@@ -132,6 +132,39 @@ export async function reportFirmware(
   );
 }
 
+/** The device section's intervals before and after a report. */
+export interface ReportedIntervalChange {
+  id: string;
+  before_base: unknown;
+  before_transmit: unknown;
+  base: unknown;
+  transmit: unknown;
+}
+
+/**
+ * The intervals devices report running (diagnostics base_interval / transmit_interval) go into
+ * their applied config's device section (the pending config stays as it is: it is what the device
+ * has yet to apply); returns the devices whose applied intervals changed.
+ */
+export async function reportIntervals(
+  db: Db,
+  reports: ReadonlyMap<string, Record<string, number>>,
+): Promise<ReportedIntervalChange[]> {
+  return db.query<ReportedIntervalChange>(
+    `UPDATE devices d
+        SET config = jsonb_set(d.config, '{settings,device}', (d.config #> '{settings,device}') || r.intervals)
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, intervals jsonb)
+       JOIN devices old ON old.id = r.id
+      WHERE d.id = r.id AND jsonb_typeof(d.config #> '{settings,device}') = 'object'
+        AND NOT (d.config #> '{settings,device}') @> r.intervals
+      RETURNING d.id, old.config #> '{settings,device,base_interval}' AS before_base,
+                old.config #> '{settings,device,transmit_interval}' AS before_transmit,
+                d.config #> '{settings,device,base_interval}' AS base,
+                d.config #> '{settings,device,transmit_interval}' AS transmit`,
+    [JSON.stringify([...reports].map(([id, intervals]) => ({ id, intervals })))],
+  );
+}
+
 /** Sets the pending config; a new pending config (not null) gets the next version. */
 export async function setPendingConfig(db: Db, id: string, config: Record<string, unknown> | null): Promise<void> {
   await db.query(

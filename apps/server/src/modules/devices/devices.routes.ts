@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   DISTRIBUTOR_GROUP,
   STAFF_ADMIN_GROUP,
-  IMAGE_MAX_BASE64,
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
   AnyDeviceParamsSchema,
@@ -13,6 +12,8 @@ import {
   DevicePasswordsResponseSchema,
   DeviceSettingsPutBodySchema,
   DeviceSettingsResponseSchema,
+  DeviceSettingsSavedSchema,
+  settingsSavedMessage,
   DeviceUserDeleteBodySchema,
   DeviceUserPostBodySchema,
   DeviceUserPutBodySchema,
@@ -23,6 +24,7 @@ import {
   NotesImageSlotSchema,
   PermissionsQuerySchema,
   PermissionsResponseSchema,
+  ProvDeviceExistsSchema,
   ProvDeviceSchema,
   ProvEditDeviceBodySchema,
   ProvLogBodySchema,
@@ -32,6 +34,7 @@ import {
   PROV_TEST_COMMAND,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
+import { IMAGE_BODY_LIMIT, sendImage } from '../../plugins/image-files';
 import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
 import { guardOf } from '../../plugins/route-security';
 import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
@@ -40,9 +43,6 @@ import type { DevicesService } from './devices.service';
 
 /** A device notes image: the device and the slot (asset_image or brand_image). */
 const NotesImageParamsSchema = AnyDeviceParamsSchema.extend({ slot: NotesImageSlotSchema });
-/** PUT notes-image: the base64 of a 300 kB image and the JSON around it, so 300 kB + 1 gets the size message, not 413. */
-const NOTES_IMAGE_BODY_LIMIT = IMAGE_MAX_BASE64 + 1024;
-const IMAGE_CACHE_CONTROL = 'private, max-age=86400';
 
 export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -85,6 +85,22 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       },
     },
     (request) => devices.provDevice(request.params.id),
+  );
+
+  r.get(
+    '/api/prov-portal-device-exists/:id',
+    {
+      onRequest: requireProvisioning,
+      schema: {
+        tags: ['provisioning'],
+        summary: 'Whether a device with the id exists (200 either way)',
+        description:
+          'Provisioning asks this before it creates a device: a free id answers exists false, not a 404, so the browser logs no error.',
+        params: DeviceIdParamsSchema,
+        response: { 200: ProvDeviceExistsSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => devices.provDeviceExists(request.params.id),
   );
 
   r.get(
@@ -233,10 +249,13 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
           'Change PORTAL_deviceName, PORTAL_deviceNotes (not its images: see notes-image) or PORTAL_displaySettings (per key; null removes a key)',
         params: AnyDeviceParamsSchema,
         body: DeviceSettingsPutBodySchema,
-        response: { 200: DeviceSettingsResponseSchema, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: DeviceSettingsSavedSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => devices.putSettings(signedInUser(request), request.params.id, request.body),
+    async (request) => ({
+      ...(await devices.putSettings(signedInUser(request), request.params.id, request.body)),
+      message: settingsSavedMessage(request.body),
+    }),
   );
 
   // ---- device notes images (the file storage of DLG-21) ------------------------------------------
@@ -259,11 +278,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
     async (request, reply) => {
       const { id, slot } = request.params;
       const image = await devices.getNotesImage(signedInUser(request), id, slot);
-      return reply
-        .type(image.contentType)
-        .header('cache-control', IMAGE_CACHE_CONTROL)
-        .header('x-content-type-options', 'nosniff')
-        .send(image.bytes as unknown as string);
+      return sendImage(reply, image);
     },
   );
 
@@ -271,7 +286,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
     '/api/device/:id/notes-image/:slot',
     {
       onRequest: requireUser,
-      bodyLimit: NOTES_IMAGE_BODY_LIMIT,
+      bodyLimit: IMAGE_BODY_LIMIT,
       schema: {
         tags: ['device'],
         summary: `Upload a device notes image (editDeviceNotes): ${IMAGE_TYPES.join(' or ')} of at most ${IMAGE_MAX_BYTES / 1024} kB, checked by its first bytes; PORTAL_deviceNotes.images[slot] becomes its address /api/device/{id}/notes-image/{slot}?v={upload time, epoch ms}. Answers the settings record`,

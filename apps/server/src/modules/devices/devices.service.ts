@@ -20,7 +20,7 @@ import {
   deviceAddOutcome,
   deviceFamily,
   devicePlan,
-  deviceTrialDays,
+  deviceTier,
   effectiveRole,
   effectiveDataStorageDays,
   isDeviceNameEditable,
@@ -199,11 +199,7 @@ export function createDevicesService(deps: DevicesDeps) {
         PORTAL_deviceNotes: row.notes,
         PORTAL_add_next_user_without_pass: { active: row.add_without_pass === 'ADMIN' },
         DATA_latest: await deps.readings.latest(row.id),
-        tier: {
-          name: row.tier,
-          dataToPortal: PLANS[plan].dataToPortal,
-          trialDaysRemaining: deviceTrialDays(row, nowMs),
-        },
+        tier: deviceTier(row, nowMs),
         trialResetActive: row.trial_reset_state === 'active',
         trialResetAvailable: row.trial_reset_state === 'available',
         dataStorageDays: effectiveDataStorageDays(PLANS[plan].dataStorageDays, user.userGroups),
@@ -291,6 +287,11 @@ export function createDevicesService(deps: DevicesDeps) {
 
     async provDevice(id: string): Promise<ProvDevice> {
       return withLabelFacts(toProvDevice(await loadDevice(id)));
+    },
+
+    /** Whether a device with the id exists (provisioning asks before it creates one). */
+    async provDeviceExists(id: string): Promise<{ deviceid: string; exists: boolean }> {
+      return { deviceid: id, exists: (await repo.findDevice(db, id)) !== null };
     },
 
     async provLog(id: string): Promise<{ deviceid: string; entries: ProvLogEntry[] }> {
@@ -465,7 +466,7 @@ export function createDevicesService(deps: DevicesDeps) {
       const [grants, invites] = [await repo.listGrants(db, deviceId), await repo.listInvites(db, deviceId)];
       const users: DeviceUserEntry[] = grants.map((g) => ({
         userid: g.user_id,
-        email: g.email,
+        targetEmail: g.email,
         permission: g.permission,
       }));
       if (flattenGroups) {
@@ -479,7 +480,7 @@ export function createDevicesService(deps: DevicesDeps) {
         for (const m of await deps.groups.membersOfDevice(deviceId)) {
           const entry: Flat = byId.get(m.user_id) ?? {
             userid: m.user_id,
-            email: m.email,
+            targetEmail: m.email,
             permission: m.permission,
             direct: false,
             groups: [],
@@ -490,7 +491,7 @@ export function createDevicesService(deps: DevicesDeps) {
           entry.groupAccess.push({ groupid: m.groupid, groupName: m.group_name, permission: m.permission });
           byId.set(m.user_id, entry);
         }
-        users.splice(0, users.length, ...[...byId.values()].sort((a, b) => a.email.localeCompare(b.email)));
+        users.splice(0, users.length, ...[...byId.values()].sort((a, b) => a.targetEmail.localeCompare(b.targetEmail)));
       }
       return {
         deviceid: deviceId,

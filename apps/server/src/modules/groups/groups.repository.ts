@@ -3,12 +3,15 @@ import type { DeviceRole } from '@portal/core';
 import type { Db } from '../../db/db';
 import { deviceNameSql } from '../../db/device-name';
 
+/** The user's groups by name, each with its level and how many devices it holds. */
 export function groupsOfUser(
   db: Db,
   userId: string,
-): Promise<{ groupid: string; group_name: string; permission: DeviceRole }[]> {
+): Promise<{ groupid: string; group_name: string; permission: DeviceRole; device_count: number }[]> {
   return db.query(
-    `SELECT g.groupid, g.group_name, m.permission FROM group_members m JOIN groups g ON g.groupid = m.groupid
+    `SELECT g.groupid, g.group_name, m.permission,
+            (SELECT count(*)::int FROM group_devices gd WHERE gd.groupid = g.groupid) AS device_count
+     FROM group_members m JOIN groups g ON g.groupid = m.groupid
      WHERE m.user_id = $1 ORDER BY lower(g.group_name), g.groupid`,
     [userId],
   );

@@ -42,7 +42,7 @@ export function registerGroupsRoutes(app: FastifyInstance, groups: GroupsService
       onRequest: requireUser,
       schema: {
         tags,
-        summary: 'The groups the signed-in user belongs to',
+        summary: 'The groups the signed-in user belongs to, each with its level and device count',
         response: { 200: GroupListResponseSchema, ...errorResponses(401) },
       },
     },

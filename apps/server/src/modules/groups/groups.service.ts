@@ -20,6 +20,7 @@ import {
   type GroupDeviceSummary,
   type GroupDevicesPutBody,
   type GroupDevicesResult,
+  type GroupListEntry,
   type GroupPermissionsResponse,
   type GroupResponse,
   type GroupResult,
@@ -130,9 +131,14 @@ export function createGroupsService(deps: GroupsDeps) {
   }
 
   return {
-    async listForUser(userId: string): Promise<GroupSummary[]> {
+    async listForUser(userId: string): Promise<GroupListEntry[]> {
       const rows = await repo.groupsOfUser(db, userId);
-      return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name, permission: row.permission }));
+      return rows.map((row) => ({
+        groupid: row.groupid,
+        groupName: row.group_name,
+        permission: row.permission,
+        deviceCount: Number(row.device_count),
+      }));
     },
 
     /** The caller's groups whose id or name contains `needle` (case-insensitive): prefix matches first, then by name. */

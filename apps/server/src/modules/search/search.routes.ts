@@ -1,11 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { SEARCH_MAX_RESULTS, SearchQuerySchema, SearchResponseSchema } from '@portal/core';
+import {
+  SEARCH_MAX_RESULTS,
+  SearchQuerySchema,
+  SearchResponseSchema,
+  UNGROUPED_DEVICES_MAX_LIMIT,
+  UNGROUPED_DEVICES_PAGE,
+  UngroupedDevicesQuerySchema,
+  UngroupedDevicesResponseSchema,
+} from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import type { SearchService } from './search.service';
 
-/** GET /search: home's search box. */
+/** GET /search: home's search box; GET /ungrouped-devices: home's list of devices not in a group. */
 export function registerSearchRoutes(app: FastifyInstance, search: SearchService): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/search',
@@ -20,5 +28,20 @@ export function registerSearchRoutes(app: FastifyInstance, search: SearchService
       },
     },
     (request) => search.search(signedInUser(request).id, request.query.q),
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/ungrouped-devices',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['groups'],
+        summary: "A page of the caller's devices that none of the caller's groups holds",
+        description: `The devices the caller holds a direct grant on that are in none of the caller's groups (home lists them), by name then id: \`limit\` of them (default ${UNGROUPED_DEVICES_PAGE}, at most ${UNGROUPED_DEVICES_MAX_LIMIT}) from \`offset\` (default 0), with \`total\`, how many there are in all.`,
+        querystring: UngroupedDevicesQuerySchema,
+        response: { 200: UngroupedDevicesResponseSchema, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => search.ungrouped(signedInUser(request).id, request.query),
   );
 }

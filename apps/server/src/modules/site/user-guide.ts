@@ -24,6 +24,7 @@ export function guideFlagHolds(flag: string, brand: BrandConfig): boolean {
   if (flag === 'api') return brand.allowAPI;
   if (flag === 'plans') return !brand.hidePlans;
   if (flag === 'marketing') return !brand.hideMarketingEmailSignup;
+  if (flag === 'subbrand') return brand.allowSubBrand;
   return false;
 }
 

@@ -235,11 +235,13 @@ export interface StaffUserRow {
   user_groups: string[];
   mfa_type: string;
   created_at: Date;
+  /** The customer sub-brand logo's address (BRD-13), or null. */
+  brand_image_url: string | null;
 }
 
 export async function findUser(db: Db, userId: string): Promise<StaffUserRow | null> {
   const rows = await db.query<StaffUserRow>(
-    'SELECT id, email, email_verified, user_groups, mfa_type, created_at FROM users WHERE id = $1',
+    'SELECT id, email, email_verified, user_groups, mfa_type, created_at, brand_image_url FROM users WHERE id = $1',
     [userId],
   );
   return rows[0] ?? null;

@@ -247,6 +247,7 @@ export function createStaffService(deps: {
           userGroups: user.user_groups,
           mfaType: user.mfa_type,
           createdAt: epochS(user.created_at),
+          brandImageUrl: user.brand_image_url,
         },
         devices: [...devices.values()],
         groups: groups.map((g) => ({

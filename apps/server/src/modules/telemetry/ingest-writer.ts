@@ -7,7 +7,7 @@
  * batch) is ingest/batch.ts.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { FIRMWARE_PATTERN } from '@portal/core';
+import { FIRMWARE_PATTERN, reportedIntervals } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { IngestQueue } from '../../ingest/queue';
@@ -35,8 +35,8 @@ export interface StoredRecord {
   source: IngestItem['source'];
 }
 
-/** What the writer needs of the device registry (contact times, reported firmware). */
-export type WriterDevices = Pick<DeviceRegistry, 'markContacts' | 'reportFirmware'>;
+/** What the writer needs of the device registry (contact times, reported firmware and intervals). */
+export type WriterDevices = Pick<DeviceRegistry, 'markContacts' | 'reportFirmware' | 'reportIntervals'>;
 
 export interface WriterOptions {
   queueCapacity: number;
@@ -136,6 +136,32 @@ export function createIngestWriter(deps: {
     );
   }
 
+  /**
+   * The intervals devices report running in their diagnostics (`base_interval`, `transmit_interval`)
+   * go into their applied config, logged when they change: the one interval (core
+   * appliedIntervalSeconds) the device page's polling, 'No Recent Contact', Offline and the offline
+   * alert use.
+   */
+  async function reportIntervals(tx: Db, diagnostics: repo.DiagnosticsRow[], now: Date): Promise<void> {
+    const reports = new Map<string, Record<string, number>>();
+    for (const d of diagnostics) {
+      const intervals = reportedIntervals(d.data);
+      if (intervals) reports.set(d.device_id, intervals);
+    }
+    const changed = await devices.reportIntervals(reports, tx);
+    const figure = (base: unknown, transmit: unknown) =>
+      `base_interval ${typeof base === 'number' ? base : 'default'} s, transmit_interval ${typeof transmit === 'number' ? transmit : 'default'}`;
+    await deviceLog.writeRows(
+      changed.map((c) => ({
+        device_id: c.id,
+        ts: now.toISOString(),
+        kind: 'config',
+        message: `interval now ${figure(c.base, c.transmit)} (was ${figure(c.before_base, c.before_transmit)}), as the device reports`,
+      })),
+      tx,
+    );
+  }
+
   function addDerived(rows: DerivedRows, fresh: Candidate[], contacts: Set<string>, nowS: number): void {
     for (const deviceId of contacts) rows.addContact(deviceId, nowS);
     for (const c of fresh) rows.addRecord(c.deviceId, c.record);
@@ -202,6 +228,7 @@ export function createIngestWriter(deps: {
       if (single) return;
       await repo.insertDiagnostics(tx, batch.diagnostics);
       await reportFirmware(tx, batch.diagnostics, now);
+      await reportIntervals(tx, batch.diagnostics, now);
       await deviceLog.writeRows(batch.serverLog, tx);
       if (writeHeld) {
         const derived = new DerivedRows();

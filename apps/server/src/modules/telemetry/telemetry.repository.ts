@@ -64,23 +64,24 @@ export async function insertRecords(
   const withEvents = events.length > 0;
   const [result] = await db.query<{ stored: number; keys: string | null }>(
     `WITH ins AS (
-       INSERT INTO records (device_id, ts, received_at, data)
-       SELECT device_id, ts, received_at, data
-         FROM jsonb_to_recordset($1::jsonb) AS x(device_id text, ts double precision, received_at timestamptz, data jsonb)
+       INSERT INTO records (device_id, ts, received_at, source, data)
+       SELECT device_id, ts, received_at, source, data
+         FROM jsonb_to_recordset($1::jsonb)
+              AS x(device_id text, ts double precision, received_at timestamptz, source text, data jsonb)
         ORDER BY device_id, ts
        ON CONFLICT (device_id, ts) DO NOTHING
        RETURNING device_id, ts
      ), ${
        withEvents
          ? `evs AS (
-       SELECT e.device_id, e.ts, e.topic, e.msg, e.lv, e.severity, e.level, e.n
+       SELECT e.device_id, e.name, e.ts, e.topic, e.msg, e.lv, e.severity, e.level, e.n
          FROM ROWS FROM (jsonb_to_recordset($3::jsonb)
-                AS (device_id text, ts double precision, topic text, msg text, lv integer, severity text, level text))
-              WITH ORDINALITY AS e(device_id, ts, topic, msg, lv, severity, level, n)
+                AS (device_id text, name text, ts double precision, topic text, msg text, lv integer, severity text, level text))
+              WITH ORDINALITY AS e(device_id, name, ts, topic, msg, lv, severity, level, n)
          JOIN ins ON ins.device_id = e.device_id AND ins.ts = e.ts
      ), ev AS (
-       INSERT INTO events (device_id, ts, topic, msg, lv, severity)
-       SELECT device_id, ts, topic, msg, lv, severity FROM evs ORDER BY n
+       INSERT INTO events (device_id, name, ts, topic, msg, lv, severity)
+       SELECT device_id, name, ts, topic, msg, lv, severity FROM evs ORDER BY n
        RETURNING id, device_id, ts, ${EVENT_MESSAGE_JSON} AS item
      ), evl AS (
        SELECT device_id, (array_agg(ts ORDER BY ts DESC, id DESC))[1:${EVENT_NEWEST_MAX}] AS ts,
@@ -250,6 +251,9 @@ export interface TimeRange {
   to: number;
 }
 
+/** What each record row of GET /data carries beside its time and data: how it came, when it was received (epoch s). */
+const RECORD_ORIGIN = `source, extract(epoch FROM received_at)::double precision AS aws_ts`;
+
 /**
  * Records newest first, at most `limit`; with keys, only records holding one of them. `data` is
  * the jsonb text, unparsed (GET /data copies values from it: see telemetry.serialize.ts).
@@ -260,16 +264,17 @@ export function selectRecordsText(
   range: TimeRange,
   limit: number,
   keys: string[] | null,
-): Promise<{ ts: number; data: string }[]> {
+): Promise<{ ts: number; data: string; source: string | null; aws_ts: number }[]> {
   if (keys) {
     return db.query(
-      `SELECT ts, data::text AS data FROM records
+      `SELECT ts, data::text AS data, ${RECORD_ORIGIN} FROM records
         WHERE device_id = $1 AND ts >= $2 AND ts <= $3 AND data ?| $5::text[] ORDER BY ts DESC LIMIT $4`,
       [deviceId, range.from, range.to, limit, keys],
     );
   }
   return db.query(
-    `SELECT ts, data::text AS data FROM records WHERE device_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts DESC LIMIT $4`,
+    `SELECT ts, data::text AS data, ${RECORD_ORIGIN} FROM records
+      WHERE device_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts DESC LIMIT $4`,
     [deviceId, range.from, range.to, limit],
   );
 }
@@ -533,8 +538,8 @@ export function selectEvents(
   limit: number,
 ): Promise<Omit<EventRow, 'device_id'>[]> {
   return db.query(
-    `SELECT ts, topic, msg, lv, severity FROM (
-       SELECT id, ts, topic, msg, lv, severity FROM events WHERE device_id = $1 AND ts >= $2 AND ts <= $3
+    `SELECT name, ts, topic, msg, lv, severity FROM (
+       SELECT id, name, ts, topic, msg, lv, severity FROM events WHERE device_id = $1 AND ts >= $2 AND ts <= $3
         ORDER BY ts DESC FETCH FIRST $4 ROWS WITH TIES
      ) e ORDER BY ts DESC, id DESC LIMIT $4`,
     [deviceId, range.from, range.to, limit],
@@ -658,8 +663,8 @@ export async function moveDeviceData(db: Db, from: string, to: string): Promise<
   )[0];
   const records = await countOf(
     db,
-    `WITH m AS (INSERT INTO records (device_id, ts, received_at, data)
-                SELECT $2, ts, received_at, data FROM records WHERE device_id = $1
+    `WITH m AS (INSERT INTO records (device_id, ts, received_at, source, data)
+                SELECT $2, ts, received_at, source, data FROM records WHERE device_id = $1
                 ON CONFLICT (device_id, ts) DO NOTHING RETURNING 1)
      SELECT count(*)::integer AS n FROM m`,
     [from, to],

@@ -20,14 +20,17 @@ import {
   MetricsQuerySchema,
   MetricsResponseSchema,
   RpcCancelResultSchema,
+  commandCancelledMessage,
   RpcCancelSchema,
   RpcListResponseSchema,
   RpcRequestSchema,
+  RpcQueuedSchema,
+  RPC_EXTRA_FIELDS_MAX,
+  rpcExtraFields,
   ServerLogQuerySchema,
   ServerLogResponseSchema,
   TransferDataBodySchema,
   TransferDataResultSchema,
-  CommandViewSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
@@ -114,12 +117,21 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         summary:
           "Queue a command ('Admin.Trigger' with {index} needs triggers; anything else editDeviceSettings); delivered at once to an online device, else at its next contact",
         params: AnyDeviceParamsSchema,
+        description: `Fields beside method and args (at most ${RPC_EXTRA_FIELDS_MAX}, each named like a record key and holding any storable JSON value) are accepted and ignored: a device acts on method and args only. The answer lists them in ignoredFields.`,
         body: RpcRequestSchema,
-        response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 413) },
+        response: { 200: RpcQueuedSchema, ...errorResponses(400, 401, 403, 404, 413) },
       },
     },
-    (request) =>
-      telemetry.queueCommand(signedInUser(request).id, request.params.id, request.body.method, request.body.args),
+    async (request) => {
+      const command = await telemetry.queueCommand(
+        signedInUser(request).id,
+        request.params.id,
+        request.body.method,
+        request.body.args,
+      );
+      const ignoredFields = rpcExtraFields(request.body);
+      return ignoredFields.length > 0 ? { ...command, ignoredFields } : command;
+    },
   );
 
   r.delete(
@@ -128,13 +140,20 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       onRequest: requireUser,
       schema: {
         tags,
-        summary: 'Cancel a queued command',
+        summary: "Cancel a queued command; the answer's message ('Command {id} cancelled.') is what the page shows",
         params: AnyDeviceParamsSchema,
         body: RpcCancelSchema,
         response: { 200: RpcCancelResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    (request) => telemetry.cancelCommand(signedInUser(request).id, request.params.id, request.body.commandID),
+    async (request) => {
+      const cancelled = await telemetry.cancelCommand(
+        signedInUser(request).id,
+        request.params.id,
+        request.body.commandID,
+      );
+      return { ...cancelled, message: commandCancelledMessage(cancelled.commandID) };
+    },
   );
 
   r.get(

@@ -3,6 +3,8 @@ import type { Dm1State, EventLevel } from '@portal/core';
 
 export interface EventRow {
   device_id: string;
+  /** The event's name as the device gave it (CARD-27), or null. */
+  name: string | null;
   ts: number;
   topic: string | null;
   msg: string;

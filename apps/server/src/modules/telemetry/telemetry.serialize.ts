@@ -84,14 +84,15 @@ function valueJson(text: string, start: number, end: number): string {
 }
 
 /**
- * The `data` member of GET /data from records newest first (`data` is the record's jsonb text):
- * `{"key":[{"v":value,"ts":ts},...],...}`, every key but ts and events (only `keys` when given),
+ * The `data` member of GET /data from records newest first (`data` is the record's jsonb text,
+ * `source` how it came, `aws_ts` when the portal received it, epoch seconds):
+ * `{"key":[{"v":value,"ts":ts,"source":source,"aws_ts":aws_ts},...],...}`, every key but ts and events (only `keys` when given),
  * keys in the order first met, each key's points newest first. A first pass finds where each
  * value is; the second writes each key's points into one string (appending to one string is
  * much cheaper than joining thousands of small ones).
  */
 export function recordPointsJson(
-  rows: readonly { ts: number; data: string }[],
+  rows: readonly { ts: number; data: string; source: string | null; aws_ts: number }[],
   keys: readonly string[] | null,
 ): string {
   const index = new Map<string, number>();
@@ -119,7 +120,11 @@ export function recordPointsJson(
     }
   }
   const wanted = keys ? new Set(keys.map((k) => JSON.stringify(k))) : null;
-  const tails = rows.map((row) => `,"ts":${JSON.stringify(row.ts)}}`);
+  // Each record's points end alike: its time, how it came and when it was received.
+  const tails = rows.map(
+    (row) =>
+      `,"ts":${JSON.stringify(row.ts)},"source":${JSON.stringify(row.source)},"aws_ts":${JSON.stringify(row.aws_ts)}}`,
+  );
   let out = '';
   for (let k = 0; k < names.length; k += 1) {
     const key = names[k]!;
@@ -143,7 +148,7 @@ export function dataResponseJson(
   bucketSeconds: number | undefined,
 ): string {
   const eventsJson = JSON.stringify(
-    events.map((e) => ({ ts: e.ts, topic: e.topic, msg: e.msg, lv: e.lv, severity: e.severity })),
+    events.map((e) => ({ name: e.name, ts: e.ts, topic: e.topic, msg: e.msg, lv: e.lv, severity: e.severity })),
   );
   const bucket = bucketSeconds === undefined ? '' : `,"bucketSeconds":${JSON.stringify(bucketSeconds)}`;
   return `{"deviceid":${JSON.stringify(deviceid)},"data":${dataJson},"events":${eventsJson}${bucket}}`;

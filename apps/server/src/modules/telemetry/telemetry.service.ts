@@ -52,13 +52,7 @@ import { createGroupDataCache } from './group-data-cache';
 import { groupKeyAggregates, type GroupKeyAggregate, type HourPeriod } from './group-metrics.repository';
 import { busStateView, loadJ1939Reference } from './j1939-reference';
 import { exportFile, FAR_FUTURE, splitKeys, type ExportFile } from './export';
-import {
-  DOWNSAMPLE_MAX_WIDTH,
-  bucketSource,
-  bucketWidth,
-  bucketsByKey,
-  requestedWidth,
-} from './downsample';
+import { DOWNSAMPLE_MAX_WIDTH, bucketSource, bucketWidth, bucketsByKey, requestedWidth } from './downsample';
 
 export type { RetentionResult } from './retention';
 export type { GroupDataQuery } from './group-data.repository';
@@ -69,7 +63,7 @@ export { bucketSource, bucketWidth } from './downsample';
 /** What telemetry needs of the device registry. */
 export type TelemetryDevices = Pick<
   DeviceRegistry,
-  'verifyDeviceKey' | 'getDevice' | 'checkSetupPassword' | 'markContacts' | 'reportFirmware'
+  'verifyDeviceKey' | 'getDevice' | 'checkSetupPassword' | 'markContacts' | 'reportFirmware' | 'reportIntervals'
 >;
 
 export type TelemetryOptions = WriterOptions & RetentionOptions;

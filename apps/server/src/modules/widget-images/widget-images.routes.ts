@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  IMAGE_MAX_BASE64,
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
   WidgetImageParamsSchema,
@@ -10,13 +9,10 @@ import {
   WidgetImageResponseSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
+import { IMAGE_BODY_LIMIT, sendImage } from '../../plugins/image-files';
 import { requireUser, signedInUser } from '../../plugins/auth';
 import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import type { WidgetImagesService } from './widget-images.service';
-
-/** PUT: the base64 of a 300 kB image and the JSON around it, so 300 kB + 1 gets the size message, not 413. */
-const WIDGET_IMAGE_BODY_LIMIT = IMAGE_MAX_BASE64 + 1024;
-const IMAGE_CACHE_CONTROL = 'private, max-age=86400';
 
 export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetImagesService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -39,11 +35,7 @@ export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetI
     async (request, reply) => {
       const { id, widgetid } = request.params;
       const image = await images.get(signedInUser(request), id, widgetid);
-      return reply
-        .type(image.contentType)
-        .header('cache-control', IMAGE_CACHE_CONTROL)
-        .header('x-content-type-options', 'nosniff')
-        .send(image.bytes as unknown as string);
+      return sendImage(reply, image);
     },
   );
 
@@ -51,7 +43,7 @@ export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetI
     '/api/device/:id/widget-image/:widgetid',
     {
       onRequest: requireUser,
-      bodyLimit: WIDGET_IMAGE_BODY_LIMIT,
+      bodyLimit: IMAGE_BODY_LIMIT,
       schema: {
         tags: ['device'],
         summary: `Upload a widget card's image (editDisplaySettings; a plan with data to the portal): ${IMAGE_TYPES.join(' or ')} of at most ${IMAGE_MAX_BYTES / 1024} kB, checked by its first bytes. Answers its address /api/device/{id}/widget-image/{widgetid}?v={upload time, epoch ms}, which a saved card's image.path becomes at once (a new card saves it with PUT settings)`,

@@ -2,7 +2,7 @@ import { Suspense, lazy, useCallback } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { PORTAL_SETTINGS_LOAD_ERROR, can, isDeviceRouteId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
+import { typedDeviceIdState } from '@/features/device-data/api/device-not-found';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
 import { DeviceSettingsPanel } from '@/features/device-settings/components/device-settings-panel';
 import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
@@ -23,7 +23,8 @@ export function ConfigRoute() {
   const { session } = useAuth();
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/config/${upper}`} />;
+  if (upper !== deviceid && isDeviceRouteId(upper))
+    return <Navigate replace to={`/config/${upper}`} state={typedDeviceIdState(deviceid)} />;
   if (!isDeviceRouteId(deviceid)) return <NotFound />;
   return (
     <DeviceSubPage
@@ -31,7 +32,6 @@ export function ConfigRoute() {
       deviceid={deviceid}
       page="Settings"
       userGroups={session.userGroups}
-      baseTitle={baseTitle}
       onOpened={onOpened}
       settingsError={PORTAL_SETTINGS_LOAD_ERROR}
     >

@@ -11,12 +11,12 @@ import {
   contactStatus,
   dataPointsFor,
   deviceAccess,
-  expectedIntervalSeconds,
+  appliedIntervalSeconds,
   mergeSeries,
   recordTimes,
 } from '@portal/core';
 import { deviceQueryKeys } from '@/lib/device-query-keys';
-import { deviceIdentity, deviceIntervals, getDeviceConfig } from '@/features/device-data/api/device-config';
+import { deviceIdentity, getDeviceConfig } from '@/features/device-data/api/device-config';
 import { getDeviceData } from '@/features/device-data/api/device-data';
 import { isDeviceNotFound } from '@/features/device-data/api/device-not-found';
 import { deviceSettingsQueryOptions } from '@/features/device-data/api/device-settings';
@@ -42,8 +42,7 @@ export function useLiveDevice(deviceid: string, userGroups: readonly string[]): 
     settings: settingsQuery.isError ? null : (settings ?? { myPermission: 'VIEW' }),
     userGroups,
   });
-  const { baseInterval, transmitInterval } = deviceIntervals(configQuery.data);
-  const intervalS = configQuery.data ? expectedIntervalSeconds(baseInterval, transmitInterval) : null;
+  const intervalS = configQuery.data ? appliedIntervalSeconds(configQuery.data.config) : null;
   const schedule = usePollingSchedule(intervalS);
   const dataPoints = dataPointsFor(access);
   const dataQuery = useQuery({

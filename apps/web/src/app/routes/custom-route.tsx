@@ -2,7 +2,6 @@ import { Navigate, useLocation, useParams } from 'react-router';
 import { useQueries } from '@tanstack/react-query';
 import { customPageOf, isDeviceRouteId, type CustomPage } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
 import { CustomDeviceNotFound, CustomLoadError, CustomSkeleton } from '@/features/custom-pages/components/custom-frame';
 import { KioskPicker, type KioskChoice } from '@/features/custom-pages/components/kiosk-picker';
 import { SecurifiedView } from '@/features/custom-pages/components/securified-view';
@@ -46,14 +45,14 @@ function LiveCustomPage({ page, deviceid }: { page: CustomPage; deviceid: string
     case 'loading':
       return <CustomSkeleton label={LOADING_LABELS[page]} />;
     case 'notFound':
-      return <CustomDeviceNotFound deviceid={deviceid} baseTitle={baseTitle} />;
+      return <CustomDeviceNotFound deviceid={deviceid} />;
     case 'error':
       return <CustomLoadError message="The device's readings could not be loaded." onRetry={live.retry} />;
     case 'ready':
       return page === 'vibracorder' ? (
-        <VibracorderView device={live.device} baseTitle={baseTitle} />
+        <VibracorderView device={live.device} />
       ) : (
-        <SecurifiedView device={live.device} baseTitle={baseTitle} />
+        <SecurifiedView device={live.device} />
       );
   }
 }
@@ -82,5 +81,5 @@ function KioskPickerPage() {
       }
     }
   }
-  return <KioskPicker devices={[...seen.values()]} loading={loading} baseTitle={baseTitle} />;
+  return <KioskPicker devices={[...seen.values()]} loading={loading} />;
 }

@@ -2,7 +2,8 @@ import { Suspense, lazy, useCallback, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { customPagePath, isDeviceRouteId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle, brand } from '@/lib/brand';
+import { brand } from '@/lib/brand';
+import { typedDeviceIdState } from '@/features/device-data/api/device-not-found';
 import { DataPage } from '@/features/device-data/components/data-page';
 import { CommandQueueCard } from '@/features/device-commands/components/command-queue-card';
 import { AssetNotesDialog } from '@/features/device-notes/components/asset-notes-dialog';
@@ -41,7 +42,8 @@ export function DataRoute() {
   const [dialog, setDialog] = useState<'notes' | 'regulatory' | null>(null);
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/data/${upper}`} />;
+  if (upper !== deviceid && isDeviceRouteId(upper))
+    return <Navigate replace to={`/data/${upper}`} state={typedDeviceIdState(deviceid)} />;
   if (!isDeviceRouteId(deviceid)) return <NotFound />;
   const hide = () => setDialog(null);
   return (
@@ -49,7 +51,6 @@ export function DataRoute() {
       key={deviceid}
       deviceid={deviceid}
       userGroups={session.userGroups}
-      baseTitle={baseTitle}
       onOpened={onOpened}
       footer={({ access }) => <CommandQueueCard deviceid={deviceid} role={access.role} />}
       authoredCards={(ctx) => (

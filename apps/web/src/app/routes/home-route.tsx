@@ -4,12 +4,13 @@
  * groups in the local recent list, else the user's first group; a user with no groups sees the
  * welcome panel. Provisioning accounts go to /sqprov.
  */
-import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_VIEW,
   ERROR_LOADING_DATA,
+  GROUP_MESSAGES,
   STALE_TIMES_MS,
   VIEW_NOT_FOUND,
   groupCan,
@@ -17,19 +18,23 @@ import {
   homeRedirectFor,
   serverMessage,
   loadErrorDetail,
+  tablePageSize,
+  type GridBreakpoint,
   type TimeRange,
   type View,
   type Widget,
 } from '@portal/core';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
+import { usePageTitle } from '@/lib/page-title';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { groupQueryOptions } from '@/features/groups/api/get-group';
 import { useViews } from '@/features/groups/api/get-views';
 import { GroupLoadError, GroupNotFound, HomeSkeleton } from '@/features/groups/components/group-states';
 import { GroupSearch, type SearchHit } from '@/features/groups/components/group-search';
-import { HomeHeader } from '@/features/groups/components/home-header';
+import { GroupLine, HomeHeader } from '@/features/groups/components/home-header';
+import { fittedTableHeights } from '@/features/groups/components/grid-fit';
+import { UngroupedDevices, UngroupedJumpLink } from '@/features/groups/components/ungrouped-devices';
 import { ViewDashboard } from '@/features/groups/components/view-dashboard';
 import { ViewTabs } from '@/features/groups/components/view-tabs';
 import { WelcomePanel } from '@/features/groups/components/welcome-panel';
@@ -65,6 +70,9 @@ const GroupChartWidget = lazy(() => import('@/features/group-chart/components/gr
 // The view dialogs load when an editor (or, for View Range, anyone) opens one.
 const ViewSettingsDialog = lazy(() => import('@/features/groups/components/view-settings-dialog'));
 const ViewRangeDialog = lazy(() => import('@/features/groups/components/view-range-dialog'));
+
+/** Home's heading and title for a user without groups (the welcome panel under it). */
+const WELCOME_TITLE = 'Welcome';
 
 const WIDGET_TITLES: Record<Widget['type'], string> = {
   table: 'Devices',
@@ -115,22 +123,33 @@ export function HomeRoute() {
   /** The group's name once the group (or, until it answers, the user's list) has it. */
   const shownName = group.data?.groupName ?? (listed && !group.isError ? listed.groupName : null);
 
-  // Title 'Portal - {group name}' (HOME-09); the visit goes into the recent list (HOME-14/15).
+  // The visit goes into the recent list (HOME-14/15).
   useEffect(() => {
-    if (!groupid || shownName === null) return;
-    document.title = `${baseTitle} - ${shownName}`;
-    recordRecentDevice(groupid, shownName);
-    return () => {
-      document.title = baseTitle;
-    };
+    if (groupid && shownName !== null) recordRecentDevice(groupid, shownName);
   }, [groupid, shownName]);
+  // Title 'Portal - {group name}' (HOME-09); 'Portal - Welcome' for a user without groups.
+  const groupMissing = group.isError && group.error instanceof ApiError && group.error.status === 404;
+  usePageTitle(groupMissing ? GROUP_MESSAGES.notFound : groupid ? shownName : groups.isSuccess ? WELCOME_TITLE : null);
 
   if (redirect) return <Navigate replace to={redirect} />;
+
+  // How many devices the group holds: its data's, else the group call's, else the user's list's
+  // (known before the dashboard draws: the table is sized by it).
+  const deviceCount =
+    viewData.data?.devices.length ??
+    (group.data ? Object.keys(group.data.deviceSummaries).length : (listed?.deviceCount ?? null));
 
   const header = (heading: string | null, withStar: boolean) => (
     <HomeHeader
       groupid={groupid}
       heading={heading}
+      meta={
+        withStar ? (
+          <GroupLine deviceCount={deviceCount}>
+            <UngroupedJumpLink className="home-header__meta-item" />
+          </GroupLine>
+        ) : undefined
+      }
       star={
         withStar && groupid && heading !== null ? (
           <FavouriteStar
@@ -166,13 +185,14 @@ export function HomeRoute() {
   }
   if (!groupid) {
     return (
-      <div className="page">
-        {header(null, false)}
+      <div className="page home-welcome">
+        {header(WELCOME_TITLE, false)}
         <WelcomePanel />
+        <UngroupedDevices />
       </div>
     );
   }
-  if (group.isError && group.error instanceof ApiError && group.error.status === 404) {
+  if (groupMissing) {
     return (
       <div className="page">
         <GroupNotFound groupid={groupid} />
@@ -216,10 +236,12 @@ export function HomeRoute() {
           sessionRange={canEdit ? null : sessionRange}
           canEdit={canEdit}
           onSessionRange={setSessionRange}
+          deviceCount={deviceCount}
         />
       ) : (
         <HomeSkeleton tabsAndCards />
       )}
+      <UngroupedDevices />
     </div>
   );
 }
@@ -237,6 +259,8 @@ interface GroupViewsProps {
   sessionRange: TimeRange | null;
   canEdit: boolean;
   onSessionRange: (range: TimeRange | null) => void;
+  /** How many devices the group holds, when known (the table is sized by it). */
+  deviceCount: number | null;
 }
 
 /** The tabs, the view dialogs and the shown view's dashboard. */
@@ -250,6 +274,7 @@ function GroupViews({
   sessionRange,
   canEdit,
   onSessionRange,
+  deviceCount,
 }: GroupViewsProps) {
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -307,7 +332,14 @@ function GroupViews({
           />
         )}
       </Suspense>
-      <GroupDashboard groupid={groupid} groupName={groupName} view={view} range={range} editing={editing} />
+      <GroupDashboard
+        groupid={groupid}
+        groupName={groupName}
+        view={view}
+        range={range}
+        editing={editing}
+        deviceCount={deviceCount}
+      />
     </>
   );
 }
@@ -319,10 +351,12 @@ interface GroupDashboardProps {
   range: TimeRange;
   /** Edit mode: the widgets can be moved, resized, added and removed. */
   editing: boolean;
+  /** How many devices the group holds, when known. */
+  deviceCount: number | null;
 }
 
 /** The view's widgets on the grid, fed by one group data call over the view's range; editable in edit mode. */
-function GroupDashboard({ groupid, groupName, view, range, editing }: GroupDashboardProps) {
+function GroupDashboard({ groupid, groupName, view, range, editing, deviceCount }: GroupDashboardProps) {
   const data = useViewData(groupid, view, range);
   const exportSource = useExportSources();
   /** A widget card's export menu, reading what the widget put into its export source. */
@@ -333,6 +367,15 @@ function GroupDashboard({ groupid, groupName, view, range, editing }: GroupDashb
   const loading = data.isPending;
   const error = data.isError && !data.data ? loadErrorDetail(data.error) : null;
   const deviceActions = useGroupDeviceActions();
+  // Each table as tall as its rows need, up to a page of them (issue 32), once the count is known.
+  const heights = useMemo(() => {
+    if (deviceCount === null) return undefined;
+    const fitted: Record<string, Record<GridBreakpoint, number>> = {};
+    for (const [id, widget] of Object.entries(view.widgets)) {
+      if (widget.type === 'table') fitted[id] = fittedTableHeights(deviceCount, tablePageSize(tableSettingsOf(widget)));
+    }
+    return fitted;
+  }, [deviceCount, view.widgets]);
 
   const renderWidget = (id: string, widget: Widget) => {
     const title = WIDGET_TITLES[widget.type];
@@ -402,7 +445,14 @@ function GroupDashboard({ groupid, groupName, view, range, editing }: GroupDashb
 
   return (
     <>
-      <ViewDashboard key={view.viewid} groupid={groupid} view={view} editing={editing} renderWidget={renderWidget} />
+      <ViewDashboard
+        key={view.viewid}
+        groupid={groupid}
+        view={view}
+        editing={editing}
+        renderWidget={renderWidget}
+        heights={heights}
+      />
       {deviceActions.element}
     </>
   );

@@ -1,6 +1,5 @@
 import { Navigate, useParams } from 'react-router';
 import { isDevicePathId } from '@portal/core';
-import { baseTitle } from '@/lib/brand';
 import { ProvDevicePage } from '@/features/provisioning/components/prov-device-page';
 import { NotFound } from '../not-found';
 
@@ -10,5 +9,5 @@ export function ProvDeviceRoute() {
   const upper = deviceid.toUpperCase();
   if (upper !== deviceid && isDevicePathId(upper)) return <Navigate replace to={`/sqprov/${upper}`} />;
   if (!isDevicePathId(deviceid)) return <NotFound />;
-  return <ProvDevicePage key={deviceid} deviceid={deviceid} baseTitle={baseTitle} />;
+  return <ProvDevicePage key={deviceid} deviceid={deviceid} />;
 }

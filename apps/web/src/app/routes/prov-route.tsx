@@ -1,7 +1,6 @@
-import { baseTitle } from '@/lib/brand';
 import { ProvPage } from '@/features/provisioning/components/prov-page';
 
 /** /sqprov (STAFF-02): provisioning staff create devices and find one by id (RequireStaffPage guards it). */
 export function ProvRoute() {
-  return <ProvPage baseTitle={baseTitle} />;
+  return <ProvPage />;
 }

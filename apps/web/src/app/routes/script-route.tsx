@@ -2,8 +2,8 @@ import { useCallback } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { isDeviceRouteId, type DeviceRole } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
 import { configSettings, useDeviceConfig } from '@/features/device-data/api/device-config';
+import { typedDeviceIdState } from '@/features/device-data/api/device-not-found';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
 import { ScriptPanel } from '@/features/device-script/components/script-panel';
 import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
@@ -15,7 +15,8 @@ export function ScriptRoute() {
   const { session, user } = useAuth();
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/script/${upper}`} />;
+  if (upper !== deviceid && isDeviceRouteId(upper))
+    return <Navigate replace to={`/script/${upper}`} state={typedDeviceIdState(deviceid)} />;
   if (!isDeviceRouteId(deviceid)) return <NotFound />;
   return (
     <DeviceSubPage
@@ -23,7 +24,6 @@ export function ScriptRoute() {
       deviceid={deviceid}
       page="Scripting"
       userGroups={session.userGroups}
-      baseTitle={baseTitle}
       onOpened={onOpened}
     >
       {({ access }) => <ScriptContent deviceid={deviceid} role={access.role} userId={user?.userId ?? ''} />}

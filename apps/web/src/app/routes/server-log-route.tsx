@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { isDeviceRouteId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
+import { typedDeviceIdState } from '@/features/device-data/api/device-not-found';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
 import { ServerLogPanel } from '@/features/device-server-log/components/server-log-panel';
 import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
@@ -14,7 +14,8 @@ export function ServerLogRoute() {
   const { session } = useAuth();
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/serverlog/${upper}`} />;
+  if (upper !== deviceid && isDeviceRouteId(upper))
+    return <Navigate replace to={`/serverlog/${upper}`} state={typedDeviceIdState(deviceid)} />;
   if (!isDeviceRouteId(deviceid)) return <NotFound />;
   return (
     <DeviceSubPage
@@ -22,7 +23,6 @@ export function ServerLogRoute() {
       deviceid={deviceid}
       page="Server Log"
       userGroups={session.userGroups}
-      baseTitle={baseTitle}
       onOpened={onOpened}
     >
       {({ name }) => <ServerLogPanel deviceid={deviceid} name={name} />}

@@ -1,5 +1,4 @@
 import { useParams } from 'react-router';
-import { baseTitle } from '@/lib/brand';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { SubscriptionsPage } from '@/features/billing/components/subscriptions-page';
 
@@ -7,5 +6,5 @@ import { SubscriptionsPage } from '@/features/billing/components/subscriptions-p
 export function SubscriptionsRoute() {
   const { groupid } = useParams();
   const groups = useGroups();
-  return <SubscriptionsPage key={groupid ?? ''} groupid={groupid} baseTitle={baseTitle} groups={groups.data} />;
+  return <SubscriptionsPage key={groupid ?? ''} groupid={groupid} groups={groups.data} />;
 }

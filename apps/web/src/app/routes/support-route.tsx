@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { DEVICE_MESSAGES, isDeviceRouteId, planState, supportAttachment } from '@portal/core';
 import { NotFoundScreen } from '@/components/ui/not-found-screen';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
 import { deviceSettingsQueryOptions } from '@/features/device-data/api/device-settings';
 import { isDeviceNotFound } from '@/features/device-data/api/device-not-found';
 import { SupportPage, SupportSkeleton } from '@/features/support/components/support-page';
@@ -19,7 +18,7 @@ export function SupportRoute() {
   const { deviceid } = useParams();
   const { user } = useAuth();
   const email = user?.email ?? '';
-  if (deviceid === undefined) return <SupportPage email={email} device={null} baseTitle={baseTitle} />;
+  if (deviceid === undefined) return <SupportPage email={email} device={null} />;
   const upper = deviceid.toUpperCase();
   if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/support/${upper}`} />;
   if (!isDeviceRouteId(deviceid)) return <NotFound />;
@@ -49,14 +48,13 @@ function DeviceSupport({ deviceid, email }: { deviceid: string; email: string })
       );
     }
     // The settings could not be read: the request can still go about the device; the server decides what goes with it.
-    return <SupportPage email={email} device={{ deviceid, name: deviceid, attachment: null }} baseTitle={baseTitle} />;
+    return <SupportPage email={email} device={{ deviceid, name: deviceid, attachment: null }} />;
   }
   const { deviceSettings, myPermission } = settings.data;
   const plan = planState({ tier: deviceSettings.tier }, Date.now()).plan;
   return (
     <SupportPage
       email={email}
-      baseTitle={baseTitle}
       device={{
         deviceid,
         name: deviceSettings.PORTAL_deviceName || deviceid,

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { isDeviceRouteId } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
+import { typedDeviceIdState } from '@/features/device-data/api/device-not-found';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
 import { UsersPanel } from '@/features/device-users/components/users-panel';
 import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
@@ -14,7 +14,8 @@ export function UsersRoute() {
   const { session, user } = useAuth();
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/users/${upper}`} />;
+  if (upper !== deviceid && isDeviceRouteId(upper))
+    return <Navigate replace to={`/users/${upper}`} state={typedDeviceIdState(deviceid)} />;
   if (!isDeviceRouteId(deviceid)) return <NotFound />;
   return (
     <DeviceSubPage
@@ -22,7 +23,6 @@ export function UsersRoute() {
       deviceid={deviceid}
       page="Users and Permissions"
       userGroups={session.userGroups}
-      baseTitle={baseTitle}
       onOpened={onOpened}
     >
       {({ access, name }) => <UsersPanel deviceid={deviceid} name={name} access={access} myUserId={user?.userId} />}

@@ -4,9 +4,10 @@
  * 'Widget not found' (spec 1 section 8) or the editor of the widget's type. ADMIN and USER of the
  * group edit (DESIGN.md section 5); anyone else is told they cannot (the server refuses their save
  * anyway). Save goes through the view save with the version loaded (a stale one offers Reload,
- * which starts the form again from the stored view) and returns to the view. Loaded lazily.
+ * which starts the form again from the stored view) and returns to the view. Beside the form the
+ * widget's live preview (WidgetPreview: the dashboard's widget over the group's data). Loaded lazily.
  */
-import { useEffect } from 'react';
+import { Suspense, lazy, useMemo } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
   VIEW_NOT_FOUND,
@@ -20,7 +21,7 @@ import {
 import { NotFoundScreen } from '@/components/ui/not-found-screen';
 import { StatusScreen } from '@/components/ui/status-screen';
 import { ApiError } from '@/lib/api';
-import { baseTitle } from '@/lib/brand';
+import { usePageTitle } from '@/lib/page-title';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { getDeviceData } from '@/features/device-data/api/device-data';
 import { useGroup } from '@/features/groups/api/get-group';
@@ -39,6 +40,10 @@ import '@/features/groups/components/view-dialogs.css';
 
 const loadRecord = (deviceid: string, signal: AbortSignal) => getDeviceData(deviceid, 1, signal);
 
+// The preview (the group data hook and the widget card; each widget's own code loads with it) is
+// a chunk of its own: the form does not wait for it.
+const WidgetPreview = lazy(() => import('./widget-preview').then((m) => ({ default: m.WidgetPreview })));
+
 function typeOf(value: string | null): EditableType {
   return value === 'chart' || value === 'headline' ? value : 'table';
 }
@@ -56,13 +61,13 @@ export function WidgetEditorRoute() {
   const view = views.data?.find((v) => v.viewid === viewid);
   const widget = view && Object.hasOwn(view.widgets, widgetid) ? view.widgets[widgetid] : undefined;
   const typeName = TYPE_NAMES[widget && isEditable(widget.type) ? widget.type : typeOf(search.get('type'))];
+  const summaries = group.data?.deviceSummaries;
+  const devices = useMemo(
+    () => Object.entries(summaries ?? {}).map(([deviceid, d]) => ({ deviceid, name: d.name })),
+    [summaries],
+  );
 
-  useEffect(() => {
-    document.title = `${baseTitle} - Edit ${typeName}`;
-    return () => {
-      document.title = baseTitle;
-    };
-  }, [typeName]);
+  usePageTitle(`Edit ${typeName}`, group.data?.groupName);
 
   if (group.error instanceof ApiError && group.error.status === 404) return <GroupNotFound groupid={groupid} />;
   if (views.isError || group.isError)
@@ -138,6 +143,19 @@ export function WidgetEditorRoute() {
         ) : null
       }
       onSave={onSave}
+      preview={(settings, valid) => (
+        <Suspense fallback={<div className="we-preview" aria-hidden="true" />}>
+          <WidgetPreview
+            groupid={groupid}
+            view={view}
+            widgetid={widgetid}
+            type={widget.type as EditableType}
+            settings={settings}
+            valid={valid}
+            devices={devices}
+          />
+        </Suspense>
+      )}
     />
   );
 }

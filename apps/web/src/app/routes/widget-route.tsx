@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import {
   WIDGET_KEY_PATTERN,
   contactStatus,
-  expectedIntervalSeconds,
+  appliedIntervalSeconds,
   isDeviceRouteId,
   nextWidgetKey,
   showsLastKnownValues,
@@ -12,9 +12,9 @@ import {
   type DeviceSettingsResponse,
 } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
-import { configSettings, deviceIntervals, useDeviceConfig } from '@/features/device-data/api/device-config';
+import { configSettings, useDeviceConfig } from '@/features/device-data/api/device-config';
 import { deviceSettingsQueryOptions, useDeviceSettings } from '@/features/device-data/api/device-settings';
+import { typedDeviceIdState } from '@/features/device-data/api/device-not-found';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
 import { useNow } from '@/features/device-data/hooks/use-now';
 import { WidgetNotice, WidgetPage, widgetTitle } from '@/features/device-widget/components/widget-page';
@@ -36,7 +36,8 @@ export function WidgetRoute() {
   const onOpened = useCallback((name: string) => recordRecentDevice(deviceid, name), [deviceid]);
   const settings = useDeviceSettings(deviceid).data;
   const upper = deviceid.toUpperCase();
-  if (upper !== deviceid && isDeviceRouteId(upper)) return <Navigate replace to={`/widget/${upper}/${widgetid}`} />;
+  if (upper !== deviceid && isDeviceRouteId(upper))
+    return <Navigate replace to={`/widget/${upper}/${widgetid}`} state={typedDeviceIdState(deviceid)} />;
   if (!isDeviceRouteId(deviceid) || (widgetid !== 'new' && !WIDGET_KEY_PATTERN.test(widgetid))) return <NotFound />;
   const stored = settings?.deviceSettings.PORTAL_displaySettings[widgetid];
   return (
@@ -46,7 +47,6 @@ export function WidgetRoute() {
       page="Widget"
       pageTitle={widgetid === 'new' ? 'New widget' : widgetTitle(stored, widgetid)}
       userGroups={session.userGroups}
-      baseTitle={baseTitle}
       onOpened={onOpened}
     >
       {({ access, settings: record }) =>
@@ -89,8 +89,7 @@ function LiveWidgetPage({
     return times.length > 0 ? Math.max(...times) : null;
   }, [latest]);
   if (!settings) return null;
-  const { baseInterval, transmitInterval } = deviceIntervals(configQuery.data);
-  const intervalS = configQuery.data ? expectedIntervalSeconds(baseInterval, transmitInterval) : null;
+  const intervalS = configQuery.data ? appliedIntervalSeconds(configQuery.data.config) : null;
   const stale = showsLastKnownValues(contactStatus({ lastRecordS: newestS, intervalS }, nowMs));
   return (
     <WidgetPage

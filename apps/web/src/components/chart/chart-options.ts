@@ -12,14 +12,16 @@ import {
   DEFAULT_CHART_LINE_WIDTH,
   barLabel,
   chartAxisBounds,
+  formatDateTime,
+  timeAxisLabels,
   type AlignedChartData,
   type BarAxis,
   type ChartAxisBounds,
   type ChartSettings,
 } from '@portal/core';
+import { CHART_PALETTE } from './chart-palette';
 
-/** Okabe-Ito, colour-blind safe (UI.md), without its yellow (too faint on white); cycled past 7 series. */
-export const CHART_PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000'];
+export { CHART_PALETTE };
 
 const DASHES: Record<string, number[] | undefined> = { dashed: [8, 4], dotted: [2, 4] };
 /** A goal series: a long dash, one pixel wider than its width, so it reads as a target line. */
@@ -154,7 +156,10 @@ export function chartOptions(input: ChartOptionsInput): uPlot.Options {
   const xa1 = settings.xAxis?.xa1;
 
   const series: uPlot.Series[] = [
-    bars ? { label: bars.name || 'Index', value: (_u, v) => (v === null ? '--' : barLabel(v, bars)) } : {},
+    bars
+      ? { label: bars.name || 'Index', value: (_u, v) => (v === null ? '--' : barLabel(v, bars)) }
+      : // the cursor's time in the legend, in full with its zone (core formatDateTime)
+        { value: (_u, v) => (v === null ? '--' : formatDateTime(v * 1000)) },
   ];
   settings.series.forEach((s, i) => {
     const axis: ChartAxisKey = s.axisBind === 'ax2' ? 'ax2' : 'ax1';
@@ -214,6 +219,9 @@ export function chartOptions(input: ChartOptionsInput): uPlot.Options {
     xAxis.splits = barSplits(bars);
     xAxis.values = (_u, splits) => splits.map((v) => barLabel(v, bars));
     xAxis.grid = { show: false };
+  } else {
+    // Times in the viewer's locale and zone (core timeAxisLabels), the day where it changes.
+    xAxis.values = (_u, splits, _axis, _space, incr) => timeAxisLabels(splits, incr);
   }
   const axes: uPlot.Axis[] = [xAxis, yAxis('ax1', 3)];
   if (usesAx2) axes.push(yAxis('ax2', 1));

@@ -18,6 +18,7 @@ import {
 } from '@portal/core';
 import { CHART_KEYS_HELP, axisTitle, chartOptions, keyboardRange } from './chart-options';
 import './chart.css';
+import { useOverflows } from '@/lib/use-overflows';
 
 type Mode = 'zoom' | 'pan';
 
@@ -125,7 +126,8 @@ export function ChartPlot({
 }: ChartPlotProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<HTMLDivElement>(null);
-  const legendRef = useRef<HTMLDivElement>(null);
+  // A legend of many series in a small chart scrolls: it then takes keyboard focus as a named group.
+  const [legendRef, legendOverflows] = useOverflows<HTMLDivElement>(false);
   const chartRef = useRef<uPlot | null>(null);
   const dataRef = useRef(data);
   const [mode, setMode] = useState<Mode>('zoom');
@@ -194,7 +196,7 @@ export function ChartPlot({
       u.destroy();
       chartRef.current = null;
     };
-  }, [chart, labels, bars, stepsCoverBefore]);
+  }, [chart, labels, bars, stepsCoverBefore, legendRef]);
 
   useEffect(() => {
     const u = chartRef.current;
@@ -275,7 +277,13 @@ export function ChartPlot({
       <span id={keysHelpId} className="visually-hidden">
         {CHART_KEYS_HELP}
       </span>
-      <div ref={legendRef} className="chart-plot__legend" />
+      <div
+        ref={legendRef}
+        className="chart-plot__legend"
+        tabIndex={legendOverflows ? 0 : undefined}
+        role={legendOverflows ? 'group' : undefined}
+        aria-label={legendOverflows ? `${title} legend` : undefined}
+      />
     </div>
   );
 }

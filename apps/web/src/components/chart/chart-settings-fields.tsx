@@ -268,11 +268,14 @@ export function xAxisFields({
   draft,
   errors,
   hints = {},
+  colourAutomatic,
 }: {
   settings: ChartSettings;
   draft: ChartDraft;
   errors: Errors;
   hints?: Partial<Record<'offset' | 'scale' | 'tick', string>>;
+  /** The axis colour used while none is set (the chart's ink). */
+  colourAutomatic?: string;
 }) {
   const xa1 = settings.xAxis?.xa1;
   const number = (field: 'offset' | 'scale' | 'dp' | 'tick', label: string, hint?: string) => (
@@ -301,6 +304,7 @@ export function xAxisFields({
         path="xAxis.xa1.colour"
         label="Axis colour"
         value={xa1?.colour}
+        automatic={colourAutomatic}
         error={errors['xAxis.xa1.colour']}
         onChange={(v) => draft.setX({ colour: v })}
       />

@@ -239,9 +239,29 @@ export function CheckField({
   );
 }
 
+let colourCanvas: CanvasRenderingContext2D | null | undefined;
+
 /**
- * A colour: text (any CSS colour, checked by the contract) and the browser's picker for a hex one.
- * With `automatic`, blank is that colour (the picker shows it) and the text says 'Automatic'.
+ * A CSS colour text as #rrggbb (what the browser's colour picker takes: 'grey' is #808080), or
+ * null when the text is not an opaque colour.
+ */
+export function colourHex(text: string | undefined): string | null {
+  if (!text) return null;
+  if (/^#[0-9a-fA-F]{6}$/.test(text)) return text.toLowerCase();
+  if (typeof CSS === 'undefined' || !CSS.supports('color', text)) return null;
+  colourCanvas ??= document.createElement('canvas').getContext('2d');
+  if (!colourCanvas) return null;
+  colourCanvas.fillStyle = '#000000';
+  colourCanvas.fillStyle = text;
+  const out = String(colourCanvas.fillStyle);
+  return /^#[0-9a-f]{6}$/.test(out) ? out : null;
+}
+
+/**
+ * A colour: the text (any CSS colour) and the browser's picker beside it, whose swatch shows the
+ * colour that will be used: the field's own, else `automatic` (the colour used while the field is
+ * blank, placeholder 'Automatic'); without `automatic` a blank field means no colour (placeholder
+ * 'None', the swatch struck through).
  */
 export function ColourField({
   path,
@@ -252,20 +272,20 @@ export function ColourField({
   onChange,
 }: BaseProps & {
   value: string | undefined;
-  /** The colour used while none is set (#rrggbb). */
+  /** The colour used while none is set (#rrggbb); absent: a blank field draws no colour. */
   automatic?: string | undefined;
   onChange: (value: string | undefined) => void;
 }) {
   const ids = useIds(path);
   const prefix = usePrefix();
-  const hex = value && /^#[0-9a-fA-F]{6}$/.test(value) ? value : (automatic ?? '#000000');
+  const used = colourHex(value) ?? colourHex(automatic);
   return (
     <FormField ids={ids} label={label} error={error}>
       <div className={`${prefix}-colour`}>
         <InputText
           id={ids.input}
           value={value ?? ''}
-          placeholder={automatic === undefined ? '#1f77b4' : 'Automatic'}
+          placeholder={automatic === undefined ? 'None' : 'Automatic'}
           maxLength={32}
           autoComplete="off"
           invalid={Boolean(error)}
@@ -275,8 +295,9 @@ export function ColourField({
         />
         <input
           type="color"
-          className={`${prefix}-colour__picker`}
-          value={hex}
+          className={`${prefix}-colour__picker${used === null ? ` ${prefix}-colour__picker--none` : ''}`}
+          value={used ?? '#ffffff'}
+          data-colour={used ?? 'none'}
           aria-label={`Pick ${label.toLowerCase()}`}
           onChange={(e) => onChange(e.target.value)}
         />

@@ -1,6 +1,6 @@
 import { formatDistanceStrict, type FormatDistanceToken, type Locale } from 'date-fns';
 import { enUS } from 'date-fns/locale';
-import { notAfterNow } from '@portal/core';
+import { formatDateTimeWithOffset, notAfterNow } from '@portal/core';
 
 const SHORT_UNITS: Partial<Record<FormatDistanceToken, string>> = {
   xSeconds: 's',
@@ -21,21 +21,11 @@ const SHORT_EN: Locale = {
   },
 };
 
-const ABSOLUTE = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'short',
-});
-
-/** An age such as '3 min ago' at `nowMs` (never in the future), with the absolute time and zone on hover. */
+/** An age such as '3 min ago' at `nowMs` (never in the future), with the absolute time and UTC offset on hover (core's format). */
 export function Age({ ts, nowMs, className }: { ts: number; nowMs: number; className?: string }) {
   const date = new Date(ts * 1000);
   return (
-    <time className={className} dateTime={date.toISOString()} title={ABSOLUTE.format(date)}>
+    <time className={className} dateTime={date.toISOString()} title={formatDateTimeWithOffset(date)}>
       {formatDistanceStrict(notAfterNow(date.getTime(), nowMs), nowMs, {
         addSuffix: true,
         roundingMethod: 'floor',

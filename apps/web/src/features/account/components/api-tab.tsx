@@ -65,9 +65,13 @@ function ApiIntro() {
         Send it in the <code>Authorization</code> header. A read-only key can only read; no key can change your
         password, multi-factor or session settings, nor reach a device on the Basic plan.
       </p>
-      <pre className="api-example" aria-label="Example request">
-        <code>{curlExample(location.origin)}</code>
-      </pre>
+      {/* named by its caption: a pre element may not carry an aria-label */}
+      <figure className="api-example-figure">
+        <figcaption className="visually-hidden">Example request</figcaption>
+        <pre className="api-example">
+          <code>{curlExample(location.origin)}</code>
+        </pre>
+      </figure>
       <p className="api-text">
         <a href={API_REFERENCE_PATH} target="_blank" rel="noreferrer">
           API reference <i className="pi pi-external-link" aria-hidden="true" />
@@ -98,7 +102,9 @@ function NewKeyPanel({ created, onDone }: { created: ApiCredentialCreated; onDon
         not be shown again. Anyone with it can act as you.
       </p>
       <div className="api-new-key__secret">
-        <code aria-label="New API key">{created.key}</code>
+        {/* the name in text: a code element may not carry an aria-label */}
+        <span className="visually-hidden">New API key: </span>
+        <code>{created.key}</code>
         <Button
           type="button"
           icon={copied ? 'pi pi-check' : 'pi pi-copy'}

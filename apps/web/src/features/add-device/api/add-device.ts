@@ -58,9 +58,9 @@ export function useAddDevice() {
       return { ...result, name, ...notPlaced };
     },
     onSuccess: (added) => {
-      if (!added.groupid) return;
+      // The user's groups (their device counts) and, under the same key, home's list of devices not in a group.
       void queryClient.invalidateQueries({ queryKey: ['groups'] });
-      void queryClient.invalidateQueries({ queryKey: ['group', added.groupid] });
+      if (added.groupid) void queryClient.invalidateQueries({ queryKey: ['group', added.groupid] });
     },
   });
 }

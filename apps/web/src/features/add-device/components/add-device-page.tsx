@@ -7,24 +7,22 @@ import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import {
   ID_LENGTHS,
-  SUCCESS_TITLE,
-  TOAST_LIFE_MS,
   findPickedGroup,
   groupPickerText,
   mutationErrorMessage,
-  mutationSuccessMessage,
   normaliseDeviceIdInput,
   settlePickedGroup,
   toastId,
 } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { PasswordInput } from '@/components/ui/password-input';
-import { baseTitle } from '@/lib/brand';
 import { useTouched } from '@/lib/form';
+import { useMessageDialog } from '@/lib/message-dialog';
 import { showToast } from '@/lib/toast';
 import { useAddDevice, type AddedDevice } from '../api/add-device';
 import { deviceIdError } from '../utils/device-id';
 import './add-device.css';
+import { usePageTitle } from '@/lib/page-title';
 
 export type { AddedDevice };
 
@@ -61,14 +59,9 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
   const [chosenGroup, setChosenGroup] = useState(() => groupPickerText(groupid ?? NO_GROUP));
   const touched = useTouched();
   const addMutation = useAddDevice();
+  const messages = useMessageDialog();
 
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${baseTitle} - Add Device`;
-    return () => {
-      document.title = previous;
-    };
-  }, []);
+  usePageTitle('Add Device');
 
   // GRP-11: once the user's groups are known, a group that is not among them (the path's, or
   // typed text when the picker is left) is logged and cleared.
@@ -111,8 +104,7 @@ export function AddDevicePage({ initialDeviceId, groupid, groups, onAdded }: Add
       },
       {
         onSuccess: (added) => {
-          const detail = mutationSuccessMessage(added);
-          showToast({ severity: 'success', summary: SUCCESS_TITLE, detail, life: TOAST_LIFE_MS }, toastId(detail));
+          messages.showSuccess(added);
           if (added.notPlacedIn) {
             const name = groups?.find((g) => g.groupid === added.notPlacedIn)?.groupName ?? added.notPlacedIn;
             const warning = notPlacedMessage(name, added.permission);

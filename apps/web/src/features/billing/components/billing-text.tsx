@@ -1,5 +1,6 @@
 /** Shared pieces of the billing pages: a device's plan tag, its subscription in words, money. */
 import {
+  formatDate,
   formatMoney,
   planState,
   subscriptionKindLabel,
@@ -8,11 +9,9 @@ import {
 } from '@portal/core';
 import '@/components/ui/plan-badge.css';
 
-const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-/** An epoch-seconds date as a medium date in the viewer's zone ('15 Feb 2026'). */
+/** An epoch-seconds date as a medium date in the viewer's locale and zone ('15 Feb 2026', core formatDate). */
 export function dayText(ts: number): string {
-  return DAY.format(new Date(ts * 1000));
+  return formatDate(ts * 1000);
 }
 
 /** Money in the configured currency, in the viewer's locale. */
@@ -24,7 +23,10 @@ export function money(amount: number, currency: string): string {
 export function PlanTag({ device }: { device: Pick<BillingDevice, 'tier' | 'trialDaysRemaining'> }) {
   const state = planState({ tier: { name: device.tier, trialDaysRemaining: device.trialDaysRemaining } }, Date.now());
   return (
-    <span className={`plan-badge plan-badge--${state.colour}`} title={state.tooltip}>
+    <span
+      className={`plan-badge plan-badge--${state.colour}${state.outline ? ' plan-badge--outline' : ''}`}
+      title={state.tooltip}
+    >
       {state.label}
     </span>
   );

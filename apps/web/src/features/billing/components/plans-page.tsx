@@ -3,7 +3,6 @@
  * quotas and the Hosted prices in the configured currency, then the user's devices with their
  * plan, trial days left and what each plan changes for them. Hidden where the brand hides plans.
  */
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { LoadError, LoadingLines } from '@/components/ui/load-states';
 import {
@@ -18,6 +17,7 @@ import {
 import { useBillingCustomer } from '../api/billing';
 import { PlanTag, dayText, money, subscriptionSummary } from './billing-text';
 import './billing.css';
+import { usePageTitle } from '@/lib/page-title';
 
 const PLAN_ORDER: readonly PlanName[] = ['Basic', 'Trial', 'Hosted'];
 
@@ -112,11 +112,9 @@ function deviceOutlook(device: BillingDevice): string {
   return 'Hosted brings back every record, 730 days of data, widgets and charts, alerts and the API.';
 }
 
-export function PlansPage({ baseTitle }: { baseTitle: string }) {
+export function PlansPage() {
   const query = useBillingCustomer();
-  useEffect(() => {
-    document.title = `${baseTitle} - Plans`;
-  }, [baseTitle]);
+  usePageTitle('Plans');
   const customer = query.data;
 
   return (

@@ -6,7 +6,7 @@
  * the payment provider's portal (billing-create-stripe-portal). Only a device's ADMIN may change
  * it: the others are shown, not selectable.
  */
-import { useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
+import { useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from 'primereact/button';
 import { LoadError, LoadingLines } from '@/components/ui/load-states';
@@ -32,6 +32,7 @@ import { PlanTag, dayText, money, subscriptionStatusText, subscriptionSummary } 
 import { DeviceCell } from './plans-page';
 import '@/components/ui/dialog.css';
 import './billing.css';
+import { usePageTitle } from '@/lib/page-title';
 
 const KINDS: readonly SubscriptionKind[] = ['none', 'monthly', 'yearly', 'lifetime'];
 const ALL_GROUPS = '__all__';
@@ -60,12 +61,11 @@ function changes(device: BillingDevice, kind: SubscriptionKind): boolean {
 
 interface SubscriptionsPageProps {
   groupid: string | undefined;
-  baseTitle: string;
   /** The user's groups for the picker (the groups feature's, given by the route); undefined while loading. */
   groups: readonly GroupSummary[] | undefined;
 }
 
-export function SubscriptionsPage({ groupid, baseTitle, groups }: SubscriptionsPageProps) {
+export function SubscriptionsPage({ groupid, groups }: SubscriptionsPageProps) {
   const navigate = useNavigate();
   const query = useBillingCustomer();
   const portal = useBillingPortal();
@@ -74,9 +74,7 @@ export function SubscriptionsPage({ groupid, baseTitle, groups }: SubscriptionsP
   const [bulkKind, setBulkKind] = useState<SubscriptionKind>('monthly');
   const [pending, setPending] = useState<PendingChange | null>(null);
 
-  useEffect(() => {
-    document.title = `${baseTitle} - Subscriptions`;
-  }, [baseTitle]);
+  usePageTitle('Subscriptions');
 
   const customer = query.data;
   const group = groupid === undefined ? null : (groups?.find((g) => g.groupid === groupid) ?? null);
@@ -246,7 +244,8 @@ function SubscriptionsTable({ customer, devices, selection, onSelection, onChang
       value={rows}
       dataKey="deviceid"
       size="small"
-      aria-label="Devices and their subscriptions"
+      // The name on the table itself: the DataTable's root is a div, which may not carry one.
+      pt={{ table: { 'aria-label': 'Devices and their subscriptions' } }}
       tableStyle={{ minWidth: '100%' }}
     >
       <Column

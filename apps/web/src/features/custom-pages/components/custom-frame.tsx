@@ -3,36 +3,35 @@
  * the device's name, its contact status and the age of its newest record, the time, and a quiet
  * way back to the device page; then the page. Also the page's loading, not-found and error states.
  */
-import { useEffect, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDistanceStrict } from 'date-fns';
-import { CONTACT_STATUS_DISPLAY, DEVICE_MESSAGES, notAfterNow } from '@portal/core';
+import {
+  CONTACT_STATUS_DISPLAY,
+  DEVICE_MESSAGES,
+  formatDateTimeWithOffset,
+  formatTimeOfDay,
+  notAfterNow,
+} from '@portal/core';
 import { NotFoundScreen } from '@/components/ui/not-found-screen';
 import type { LiveDevice } from './live-device';
 import './custom-pages.css';
+import { usePageTitle } from '@/lib/page-title';
 
 /** The page's names in titles and headings. */
 export const CUSTOM_PAGE_TITLES = { vibracorder: 'Vibracorder', securified: 'Kiosk' } as const;
 export type CustomPageTitle = (typeof CUSTOM_PAGE_TITLES)[keyof typeof CUSTOM_PAGE_TITLES];
 
-export function useDocumentTitle(title: string) {
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
-}
-
 export function CustomFrame({
   device,
   page,
-  baseTitle,
   children,
 }: {
   device: LiveDevice;
   page: CustomPageTitle;
-  baseTitle: string;
   children: ReactNode;
 }) {
-  useDocumentTitle(`${baseTitle} - ${device.name}: ${page}`);
+  usePageTitle(page, device.name);
   const display = device.status === null ? null : CONTACT_STATUS_DISPLAY[device.status];
   const clock = new Date(device.nowMs);
   return (
@@ -59,7 +58,10 @@ export function CustomFrame({
             ) : (
               <>
                 Last data{' '}
-                <time dateTime={new Date(device.lastTs * 1000).toISOString()}>
+                <time
+                  dateTime={new Date(device.lastTs * 1000).toISOString()}
+                  title={formatDateTimeWithOffset(device.lastTs * 1000)}
+                >
                   {formatDistanceStrict(notAfterNow(device.lastTs * 1000, device.nowMs), device.nowMs, {
                     addSuffix: true,
                   })}
@@ -74,9 +76,11 @@ export function CustomFrame({
           )}
         </div>
         <div className="cp-bar__end">
-          <time className="cp-clock" dateTime={clock.toISOString()} aria-label="Time now">
-            {clock.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
-          </time>
+          {/* the name in text: a time element may not carry an aria-label */}
+          <span className="cp-clock">
+            <span className="visually-hidden">Time now </span>
+            <time dateTime={clock.toISOString()}>{formatTimeOfDay(clock)}</time>
+          </span>
           <Link
             className="p-button p-button-text p-button-sm cp-exit"
             to={`/data/${encodeURIComponent(device.deviceid)}`}
@@ -107,8 +111,8 @@ export function CustomSkeleton({ label }: { label: string }) {
 }
 
 /** A device that does not exist or is not the user's (the same answer for both). */
-export function CustomDeviceNotFound({ deviceid, baseTitle }: { deviceid: string; baseTitle: string }) {
-  useDocumentTitle(`${baseTitle} - ${DEVICE_MESSAGES.notFound}`);
+export function CustomDeviceNotFound({ deviceid }: { deviceid: string }) {
+  usePageTitle(DEVICE_MESSAGES.notFound);
   return (
     <NotFoundScreen title={DEVICE_MESSAGES.notFound}>
       <p>

@@ -3,7 +3,7 @@
  * and recent ones) to choose the one the kiosk shows.
  */
 import { Link } from 'react-router';
-import { useDocumentTitle } from './custom-frame';
+import { usePageTitle } from '@/lib/page-title';
 
 export interface KioskChoice {
   deviceid: string;
@@ -15,14 +15,12 @@ export interface KioskChoice {
 export function KioskPicker({
   devices,
   loading,
-  baseTitle,
 }: {
   /** Each device once. */
   devices: readonly KioskChoice[];
   loading: boolean;
-  baseTitle: string;
 }) {
-  useDocumentTitle(`${baseTitle} - Kiosk`);
+  usePageTitle('Kiosk');
   return (
     <div className="cp cp-picker">
       <header className="cp-picker__head">

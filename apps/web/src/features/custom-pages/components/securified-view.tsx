@@ -21,12 +21,12 @@ import { valueSizeStyle } from './value-size';
 
 const LEVEL_WORDS = { alarm: 'Alarm', warning: 'Warning', normal: 'Normal' } as const;
 
-export function SecurifiedView({ device, baseTitle }: { device: LiveDevice; baseTitle: string }) {
+export function SecurifiedView({ device }: { device: LiveDevice }) {
   const keys = orderedKeys([...device.series.keys()], device.displaySettings);
   const lastKnown = device.status !== null && showsLastKnownValues(device.status);
 
   return (
-    <CustomFrame device={device} page="Kiosk" baseTitle={baseTitle}>
+    <CustomFrame device={device} page="Kiosk">
       {keys.length === 0 ? (
         <section className="cp-empty">
           <i className="pi pi-desktop" aria-hidden="true" />

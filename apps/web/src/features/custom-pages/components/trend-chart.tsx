@@ -3,8 +3,7 @@
  * to their own range with its top and bottom labelled, and the window's time span beneath. Its
  * text equivalent names the key, the number of readings and the range.
  */
-import { formatNumber } from '@portal/core';
-import { format } from 'date-fns';
+import { formatNumber, formatTimeOfDay } from '@portal/core';
 
 const VIEW_W = 300;
 const VIEW_H = 100;
@@ -66,9 +65,9 @@ export function TrendChart({ points, name, units, dp }: TrendChartProps) {
         </svg>
       </div>
       <figcaption className="cp-trend__span">
-        <time dateTime={new Date(first * 1000).toISOString()}>{format(first * 1000, 'HH:mm:ss')}</time>
+        <time dateTime={new Date(first * 1000).toISOString()}>{formatTimeOfDay(first * 1000, { seconds: true })}</time>
         <span>{points.length} readings</span>
-        <time dateTime={new Date(last * 1000).toISOString()}>{format(last * 1000, 'HH:mm:ss')}</time>
+        <time dateTime={new Date(last * 1000).toISOString()}>{formatTimeOfDay(last * 1000, { seconds: true })}</time>
       </figcaption>
     </figure>
   );

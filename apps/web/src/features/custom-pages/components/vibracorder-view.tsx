@@ -20,7 +20,7 @@ import type { LiveDevice } from './live-device';
 import { TrendChart } from './trend-chart';
 import { valueSizeStyle } from './value-size';
 
-export function VibracorderView({ device, baseTitle }: { device: LiveDevice; baseTitle: string }) {
+export function VibracorderView({ device }: { device: LiveDevice }) {
   const keys = accelerometerKeys(device.series.keys());
   const axes = keys.map((key) => {
     const points = device.series.get(key) ?? [];
@@ -34,7 +34,7 @@ export function VibracorderView({ device, baseTitle }: { device: LiveDevice; bas
   const dp = (axes[0]?.display.dp ?? 3) + 1;
 
   return (
-    <CustomFrame device={device} page="Vibracorder" baseTitle={baseTitle}>
+    <CustomFrame device={device} page="Vibracorder">
       {axes.length === 0 ? (
         <section className="cp-empty">
           <i className="pi pi-wave-pulse" aria-hidden="true" />

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AlertSubscription, AlertSubscriptionBody } from '@portal/core';
+import type { AlertSubscription, AlertSubscriptionBody, AlertSubscriptionSaved } from '@portal/core';
 import { api } from '@/lib/api';
 import { deviceQueryKeys } from '@/lib/device-query-keys';
 
@@ -20,12 +20,12 @@ export function useAlertSubscription(deviceid: string) {
   });
 }
 
-/** PUT /api/device/{id}/alerts: the whole subscription; the answer replaces the cached one. */
+/** PUT /api/device/{id}/alerts: the whole subscription; the answer (and its message) replaces the cached one. */
 export function useSaveAlertSubscription(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AlertSubscriptionBody) =>
-      api.put<AlertSubscription>(`/device/${encodeURIComponent(deviceid)}/alerts`, body, { area: 'device' }),
+      api.put<AlertSubscriptionSaved>(`/device/${encodeURIComponent(deviceid)}/alerts`, body, { area: 'device' }),
     onSuccess: (saved) => queryClient.setQueryData(alertsKey(deviceid), saved),
   });
 }

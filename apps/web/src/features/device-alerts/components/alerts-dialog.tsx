@@ -10,16 +10,12 @@ import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import {
-  ALERT_MESSAGES,
   ALERT_SCHEDULE_OPTIONS,
-  SUCCESS_TITLE,
-  TOAST_LIFE_MS,
   loadErrorDetail,
   type AlertSubscription,
   type AlertSubscriptionBody,
 } from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
-import { showToast } from '@/lib/toast';
 import { useAlertSubscription, useSaveAlertSubscription } from '../api/alert-subscription';
 import './device-alerts.css';
 
@@ -38,12 +34,9 @@ export function AlertsDialog({ deviceid, visible, onHide }: AlertsDialogProps) {
 
   const onSave = (body: AlertSubscriptionBody) =>
     save.mutate(body, {
-      onSuccess: () => {
-        showToast(
-          { severity: 'success', summary: SUCCESS_TITLE, detail: ALERT_MESSAGES.saved, life: TOAST_LIFE_MS },
-          'device-alerts-saved',
-        );
+      onSuccess: (answer) => {
         onHide();
+        dialog.showSuccess(answer);
       },
       onError: (error) => dialog.showError(error),
     });

@@ -1,10 +1,11 @@
 /**
  * The editor of a device's custom chart (spec 2 section 3 'chart settings'; CHT-09 - CHT-12,
- * CHT-26, CHT-27): the chart's name, stacking and data labels; its series, each one of the
- * device's keys with its colour, axis (ax1 left, ax2 right), line type and width (default 2) and
- * the goal flag; the axes ax1 and ax2 (name, unit, min, max, decimals, tick; a blank bound is
- * automatic); and for a bar chart the x axis xa1 (name, offset, scale, decimals, tick). The chart
- * above it draws the draft as it changes.
+ * CHT-26, CHT-27): its series first ('Add series' at their head), each one of the device's keys
+ * with its colour, axis (ax1 left, ax2 right), line type and width (default 2) and the goal flag;
+ * then the chart's name, stacking and data labels; the axes ax1 and ax2 (name, unit, min, max,
+ * decimals, tick; a blank bound is automatic); and for a bar chart the x axis xa1 (name, offset,
+ * scale, decimals, tick). The chart beside it (above it on a narrow screen) draws the draft as it
+ * changes.
  */
 import { CHART_LINE_TYPES, MAX_GROUP_CHART_SERIES, type ChartKeyKind, type ChartSettings } from '@portal/core';
 import { CHART_PALETTE } from '@/components/chart/chart-options';
@@ -67,25 +68,23 @@ export function ChartEditor({ deviceid, chart, onChange, errors, kinds, displayS
     <FieldScope prefix="dc">
       <div className="dc-editor">
         <fieldset className="dc-section">
-          <legend>Chart</legend>
-          <div className="dc-grid">
-            <TextField path="name" label="Name" value={chart.name} maxLength={64} onChange={(v) => set({ name: v })} />
-            <ColourField
-              path="dataLabelColor"
-              label="Data label colour"
-              value={chart.dataLabelColor}
-              automatic={DATA_LABEL_AUTOMATIC}
-              error={errors.dataLabelColor}
-              onChange={(v) => set({ dataLabelColor: v })}
-            />
-            <ChartChecks settings={chart} draft={draft} className="dc-grid__checks" />
-          </div>
-        </fieldset>
-
-        <fieldset className="dc-section">
           <legend>
             Series ({series.length} of {MAX_GROUP_CHART_SERIES})
           </legend>
+          <div className="dc-add dc-add--head">
+            <button
+              type="button"
+              className="p-button p-button-outlined p-button-sm"
+              onClick={() => draft.addSeries(deviceid)}
+            >
+              <i className="pi pi-plus" aria-hidden="true" /> Add series
+            </button>
+            {limit && (
+              <p className="dc-error" role="alert">
+                {limit}
+              </p>
+            )}
+          </div>
           {errors.series && (
             <p className="dc-error" role="alert">
               {errors.series}
@@ -133,19 +132,21 @@ export function ChartEditor({ deviceid, chart, onChange, errors, kinds, displayS
               );
             })}
           </ol>
-          <div className="dc-add">
-            <button
-              type="button"
-              className="p-button p-button-outlined p-button-sm"
-              onClick={() => draft.addSeries(deviceid)}
-            >
-              <i className="pi pi-plus" aria-hidden="true" /> Add series
-            </button>
-            {limit && (
-              <p className="dc-error" role="alert">
-                {limit}
-              </p>
-            )}
+        </fieldset>
+
+        <fieldset className="dc-section">
+          <legend>Chart</legend>
+          <div className="dc-grid">
+            <TextField path="name" label="Name" value={chart.name} maxLength={64} onChange={(v) => set({ name: v })} />
+            <ColourField
+              path="dataLabelColor"
+              label="Data label colour"
+              value={chart.dataLabelColor}
+              automatic={DATA_LABEL_AUTOMATIC}
+              error={errors.dataLabelColor}
+              onChange={(v) => set({ dataLabelColor: v })}
+            />
+            <ChartChecks settings={chart} draft={draft} className="dc-grid__checks" />
           </div>
         </fieldset>
 

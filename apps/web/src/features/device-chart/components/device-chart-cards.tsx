@@ -56,7 +56,12 @@ export function DeviceChartCards(props: DeviceChartCardsProps) {
   if (tier && !tier.dataToPortal) {
     const plan = planState({ tier }, Date.now()).plan ?? tier.name;
     return (
-      <section className="card dc-cards dc-cards--unavailable" aria-labelledby="dc-cards-title">
+      <section
+        id="dp-charts"
+        className="card dc-cards dc-cards--unavailable"
+        aria-labelledby="dc-cards-title"
+        data-dp-index="Charts"
+      >
         <h2 id="dc-cards-title" className="dc-cards__title">
           Charts
         </h2>
@@ -73,7 +78,7 @@ export function DeviceChartCards(props: DeviceChartCardsProps) {
   };
 
   return (
-    <section className="dc-cards" aria-labelledby="dc-cards-title">
+    <section id="dp-charts" className="dc-cards" aria-labelledby="dc-cards-title" data-dp-index="Charts">
       <div className="head-row">
         <h2 id="dc-cards-title" className="dc-cards__title">
           Charts
@@ -102,6 +107,7 @@ export function DeviceChartCards(props: DeviceChartCardsProps) {
             stored={displaySettings[key]}
             displaySettings={displaySettings}
             kinds={kinds}
+            canEdit={access.editDisplaySettings}
           />
         ))}
         {utilisation && (
@@ -122,19 +128,33 @@ interface ChartCardProps {
   stored: unknown;
   displaySettings: Record<string, unknown>;
   kinds: ReadonlyMap<string, ChartKeyKind>;
+  /** The user may edit display settings: the eye button to the chart's page (CARD-05). */
+  canEdit: boolean;
 }
 
-function ChartCard({ deviceid, deviceName, chartKey, stored, displaySettings, kinds }: ChartCardProps) {
+function ChartCard({ deviceid, deviceName, chartKey, stored, displaySettings, kinds, canEdit }: ChartCardProps) {
   const chart = useMemo(() => deviceChartOf(stored, deviceid), [stored, deviceid]);
   const [range, setRange] = useState<ChartRange>(DEVICE_CHART_DEFAULT_RANGE);
   const title = chart.name?.trim() || chartKey;
   return (
     <section className="card dc-card" aria-label={title}>
-      <h3 className="dc-card__title">
-        <Link to={chartPath(deviceid, chartKey)} title="Open the chart's page">
-          {title}
-        </Link>
-      </h3>
+      <header className="dc-card__head">
+        <h3 className="dc-card__title">
+          <Link to={chartPath(deviceid, chartKey)} title="Open the chart's page">
+            {title}
+          </Link>
+        </h3>
+        {canEdit && (
+          <Link
+            to={chartPath(deviceid, chartKey)}
+            className="p-button p-button-text p-button-sm p-button-icon-only dp-eye"
+            aria-label={`Open chart ${title}`}
+            title="Open this chart's page"
+          >
+            <i className="pi pi-eye" aria-hidden="true" />
+          </Link>
+        )}
+      </header>
       <DeviceChartView
         deviceid={deviceid}
         deviceName={deviceName}

@@ -1,15 +1,17 @@
 /**
  * The chart page /chart/{deviceid}/chart{n} (spec 2 sections 2, 3, 5 and 9; CHT-21, WGT-17 -
  * WGT-22): the chart over the last 6 hours by default with the relative range buttons; for users
- * who may edit display settings (ADMIN, USER), Edit opens the editor under the chart, which draws
- * the draft as it changes; Save stores it as PORTAL_displaySettings.chart{n}, Delete asks first
+ * who may edit display settings (ADMIN, USER), Edit opens the editor beside the chart at desktop
+ * width (under it on a narrow screen), and the chart draws the draft as it changes; Save stores it as PORTAL_displaySettings.chart{n}, Delete asks first
  * and removes it, Cancel drops the changes. A chart{n} the device does not have yet is a new chart
  * (the editor opens at once) while the device has fewer than 5; at 5 the page says 'Maximum
- * number of charts reached [5]'. On a plan without data to the portal the page says 'Custom
- * charts are unavailable on the {tier} Plan'. The server decides the role, plan and limit again.
+ * number of charts reached [5]'; anyone who may not edit is told 'Chart not found', as a widget
+ * card's page does. /chart/{deviceid}/new opens the next free chart{n} (NewDeviceChart), as
+ * /widget/{deviceid}/new does. On a plan without data to the portal the page says 'Custom charts
+ * are unavailable on the {tier} Plan'. The server decides the role, plan and limit again.
  */
 import { useMemo, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import {
   CHART_LIMIT_MESSAGE,
   CHART_PAGE_DEFAULT_RANGE,
@@ -43,10 +45,25 @@ export interface DeviceChartPageProps {
   deviceName: string;
 }
 
+/** The heading of a chart{n} page the device does not have, for someone who may not make it. */
+export const CHART_NOT_FOUND = 'Chart not found';
+
 /** Why a chart cannot be shown, as a card with a way back to the Data page. */
-function ChartPageMessage({ deviceid, text, alert = false }: { deviceid: string; text: string; alert?: boolean }) {
+function ChartPageMessage({
+  deviceid,
+  text,
+  title,
+  alert = false,
+}: {
+  deviceid: string;
+  text: string;
+  /** A heading above the text ('Chart not found'). */
+  title?: string;
+  alert?: boolean;
+}) {
   return (
     <section className="card dc-message" role={alert ? 'alert' : undefined}>
+      {title && <h2 className="dc-page__title">{title}</h2>}
       <p>{text}</p>
       <Link className="p-button p-button-outlined p-button-sm" to={`/data/${encodeURIComponent(deviceid)}`}>
         Back to the Data page
@@ -80,7 +97,14 @@ export function DeviceChartPage({ deviceid, chartKey, settings, access, deviceNa
     const plan = planState({ tier }, Date.now()).plan ?? tier.name;
     return <ChartPageMessage deviceid={deviceid} text={unavailableFeatureMessage('Custom charts', plan)} />;
   }
-  if (isNew && !canEdit) return <ChartPageMessage deviceid={deviceid} text="Chart not found" />;
+  if (isNew && !canEdit)
+    return (
+      <ChartPageMessage
+        deviceid={deviceid}
+        title={CHART_NOT_FOUND}
+        text={`This device has no chart ${chartKey}. It may have been deleted.`}
+      />
+    );
   // A new chart once the device has 5: refused before an editor opens.
   if (isNew && nextChartKey(displaySettings) === null) {
     return <ChartPageMessage deviceid={deviceid} text={CHART_LIMIT_MESSAGE} alert />;
@@ -130,8 +154,8 @@ export function DeviceChartPage({ deviceid, chartKey, settings, access, deviceNa
   };
 
   return (
-    <>
-      <section className="card dc-page" aria-labelledby="dc-page-title">
+    <div className={draft === null ? 'dc-layout' : 'dc-layout dc-layout--editing'}>
+      <section className="card dc-page dc-page--chart" aria-labelledby="dc-page-title">
         <div className="head-row">
           <h2 id="dc-page-title" className="dc-page__title">
             {isNew ? `New chart: ${title}` : title}
@@ -202,6 +226,16 @@ export function DeviceChartPage({ deviceid, chartKey, settings, access, deviceNa
       >
         Delete the chart ‘{title}’? It is removed for everyone who uses this device.
       </ConfirmDialog>
-    </>
+    </div>
   );
+}
+
+/**
+ * /chart/{deviceid}/new: to the next free chart{n} (which opens as a new chart), or, once the
+ * device has 5, 'Maximum number of charts reached [5]' here, as /widget/{deviceid}/new does for cards.
+ */
+export function NewDeviceChart({ deviceid, settings }: { deviceid: string; settings: DeviceSettingsResponse }) {
+  const next = nextChartKey(settings.deviceSettings.PORTAL_displaySettings);
+  if (next === null) return <ChartPageMessage deviceid={deviceid} text={CHART_LIMIT_MESSAGE} alert />;
+  return <Navigate replace to={`/chart/${encodeURIComponent(deviceid)}/${next}`} />;
 }

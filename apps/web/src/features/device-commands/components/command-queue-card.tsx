@@ -20,7 +20,7 @@ export function CommandQueueCard({ deviceid, role }: CommandQueueCardProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   return (
-    <section className="card cq-card" aria-label="Command queue">
+    <section id="dp-commands" className="card cq-card" aria-label="Command queue" data-dp-index="Command queue">
       <h2 className="cq-title">
         <button
           type="button"

@@ -6,18 +6,10 @@
 import { useState } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
-import {
-  SUCCESS_TITLE,
-  TOAST_LIFE_MS,
-  canCancelCommand,
-  loadErrorDetail,
-  toastId,
-  type DeviceRole,
-} from '@portal/core';
+import { canCancelCommand, loadErrorDetail, type DeviceRole } from '@portal/core';
 import { RefreshButton } from '@/components/ui/refresh-button';
 import { LocalTime } from '@/components/ui/local-time';
 import { useMessageDialog } from '@/lib/message-dialog';
-import { showToast } from '@/lib/toast';
 import { useCancelCommand } from '../api/cancel-command';
 import { useDeviceCommands, type DeviceCommand } from '../api/get-device-commands';
 import { CommandQueueSkeleton } from './command-queue-skeleton';
@@ -62,8 +54,7 @@ export function CommandQueueList({ deviceid, role }: { deviceid: string; role: D
     cancel.mutate(asked.commandID, {
       onSuccess: (answer) => {
         setAsked(null);
-        const detail = `Command ${answer.commandID} cancelled.`;
-        showToast({ severity: 'success', summary: SUCCESS_TITLE, detail, life: TOAST_LIFE_MS }, toastId(detail));
+        messages.showSuccess(answer);
       },
       onError: (err) => {
         setAsked(null);

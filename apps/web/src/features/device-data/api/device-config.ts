@@ -23,6 +23,7 @@ export function useDeviceConfig(deviceid: string, enabled = true) {
       queryFn: ({ signal }) => getDeviceConfig(deviceid, signal),
       staleTime: STALE_TIMES_MS.config,
       enabled,
+      meta: { notFoundShown: true },
     }),
   );
 }
@@ -47,18 +48,6 @@ export function triggerParameters(config: DeviceConfigResponse | undefined): Tri
       return parsed.success ? [parsed.data] : [];
     })
     .sort((a, b) => a.index - b.index);
-}
-
-/** base_interval and transmit_interval of the device section (null when absent). */
-export function deviceIntervals(config: DeviceConfigResponse | undefined): {
-  baseInterval: number | null;
-  transmitInterval: number | null;
-} {
-  const device = configSettings(config).device;
-  const read = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  return isRecord(device)
-    ? { baseInterval: read(device.base_interval), transmitInterval: read(device.transmit_interval) }
-    : { baseInterval: null, transmitInterval: null };
 }
 
 /**

@@ -39,5 +39,6 @@ export function useDeviceData(
         : options.refetchInterval(query.state.data, query.state.dataUpdatedAt),
     enabled: options.enabled ?? true,
     refetchIntervalInBackground: false,
+    meta: { notFoundShown: true },
   });
 }

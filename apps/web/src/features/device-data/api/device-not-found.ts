@@ -8,3 +8,18 @@ import { ApiError } from '@/lib/api';
 export function isDeviceNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
+
+/**
+ * The navigation state a device route's redirect to the upper-case id carries (/data/demo00001 to
+ * /data/DEMO00001): the id as the user typed it, so a 'Device not found' page names it as typed.
+ */
+export function typedDeviceIdState(typed: string): { typedDeviceId: string } {
+  return { typedDeviceId: typed };
+}
+
+/** The id as the user typed it (from the redirect's state) when it names this device, else the device id itself. */
+export function deviceIdAsTyped(state: unknown, deviceid: string): string {
+  const typed =
+    typeof state === 'object' && state !== null ? (state as { typedDeviceId?: unknown }).typedDeviceId : undefined;
+  return typeof typed === 'string' && typed.toUpperCase() === deviceid ? typed : deviceid;
+}

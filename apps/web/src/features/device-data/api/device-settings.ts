@@ -1,5 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { STALE_TIMES_MS, type DeviceSettingsPutBody, type DeviceSettingsResponse } from '@portal/core';
+import {
+  STALE_TIMES_MS,
+  type DeviceSettingsPutBody,
+  type DeviceSettingsResponse,
+  type DeviceSettingsSaved,
+} from '@portal/core';
 import { api } from '@/lib/api';
 import { deviceQueryKeys } from '@/lib/device-query-keys';
 
@@ -20,6 +25,8 @@ export function deviceSettingsQueryOptions(deviceid: string) {
     queryKey: deviceSettingsKey(deviceid),
     queryFn: ({ signal }) => getDeviceSettings(deviceid, signal),
     staleTime: STALE_TIMES_MS.settings,
+    // A device that is not found: the page says so itself ('Device not found'), without a toast over it.
+    meta: { notFoundShown: true },
   });
 }
 
@@ -27,12 +34,12 @@ export function useDeviceSettings(deviceid: string) {
   return useQuery(deviceSettingsQueryOptions(deviceid));
 }
 
-/** PUT /api/device/{id}/settings (display settings, notes or name); refreshes the settings after. */
+/** PUT /api/device/{id}/settings (display settings, notes or name; the answer says what was saved); refreshes the settings after. */
 export function useUpdateDeviceSettings(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: DeviceSettingsPutBody) =>
-      api.put<unknown>(`/device/${encodeURIComponent(deviceid)}/settings`, body, { area: 'device' }),
+      api.put<DeviceSettingsSaved>(`/device/${encodeURIComponent(deviceid)}/settings`, body, { area: 'device' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceSettingsKey(deviceid) }),
   });
 }

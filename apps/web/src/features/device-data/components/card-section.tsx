@@ -1,7 +1,7 @@
 /**
  * One section of the Data page's reading cards (UI.md 'Device page', DESIGN.md section 5): its
  * name as a heading that folds the section away and opens it again (remembered per device by the
- * page), and its cards in the card grid.
+ * page), and its cards in the card grid. The section index lists it (its data-dp-* attributes).
  */
 import type { ReactNode } from 'react';
 
@@ -19,7 +19,14 @@ export function CardSection({ domId, name, count, collapsed, onToggle, children 
   const headingId = `${domId}-title`;
   const gridId = `${domId}-cards`;
   return (
-    <section className={`dp-section${collapsed ? ' dp-section--collapsed' : ''}`} aria-labelledby={headingId}>
+    <section
+      id={domId}
+      className={`dp-section${collapsed ? ' dp-section--collapsed' : ''}`}
+      aria-labelledby={headingId}
+      data-dp-index={name}
+      data-dp-count={count}
+      data-dp-folded={collapsed}
+    >
       <h2 className="dp-section-title" id={headingId}>
         <button
           type="button"

@@ -21,7 +21,12 @@ const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 export function CustomSettingsCard({ deviceid, settings }: { deviceid: string; settings: readonly CustomSetting[] }) {
   return (
-    <section className="card dp-card dp-card--wide" aria-labelledby="dp-custom-title">
+    <section
+      id="dp-custom"
+      className="card dp-card dp-card--wide"
+      aria-labelledby="dp-custom-title"
+      data-dp-index="Custom Settings"
+    >
       <h2 id="dp-custom-title" className="dp-card-title">
         Custom Settings
       </h2>

@@ -5,25 +5,22 @@
  * (widget cards, custom charts), remote triggers, custom settings, events and the map. Polls on
  * the device's rhythm.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   CARD_MESSAGES,
-  CONTACT_STATUS_DISPLAY,
   canEditCustomSetting,
   cardSections,
-  clockDifferenceText,
   triggerConfirmation,
   ERROR_LOADING_DATA,
   contactStatus,
   dataPointsFor,
   deviceAccess,
-  expectedIntervalSeconds,
+  appliedIntervalSeconds,
   keyDisplayName,
   markerSeverity,
   mergeSeries,
   readingsAt,
   recordTimes,
-  notAfterNow,
   resolveDisplay,
   sectionSuggestions,
   showsLastKnownValues,
@@ -31,12 +28,10 @@ import {
   type DeviceAccess,
   type DeviceSettingsResponse,
 } from '@portal/core';
-import { formatDistanceStrict } from 'date-fns';
 import {
   configSettings,
   customSettings,
   deviceIdentity,
-  deviceIntervals,
   triggerParameters,
   useDeviceConfig,
 } from '../api/device-config';
@@ -47,6 +42,7 @@ import { usePollingSchedule } from '../hooks/use-polling-schedule';
 import { useNow } from '../hooks/use-now';
 import { useCollapsedSections } from '../hooks/use-collapsed-sections';
 import { CardSection } from './card-section';
+import { ContactStatusLine } from './contact-status';
 import { CustomSettingsCard } from './custom-settings-card';
 import { DeviceHeader, DeviceHeaderSkeleton } from './device-header';
 import { DeviceNotFound } from './device-not-found';
@@ -55,6 +51,7 @@ import { DistributorToolsDialog } from './distributor-tools-dialog';
 import { EventsCard } from './events-card';
 import { MapCard } from './map-frame';
 import { ReadingCard } from './reading-card';
+import { SectionIndex } from './section-index';
 import { TimelineBar } from './timeline-bar';
 import { TriggerCard } from './trigger-card';
 
@@ -86,7 +83,6 @@ export interface AuthoredCardsContext {
 export interface DataPageProps {
   deviceid: string;
   userGroups: readonly string[];
-  baseTitle: string;
   /** Buttons the app adds to the header (Asset Notes, Regulatory Information). */
   headerActions?: (info: {
     name: string;
@@ -108,15 +104,7 @@ export interface DataPageProps {
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-export function DataPage({
-  deviceid,
-  userGroups,
-  baseTitle,
-  headerActions,
-  onOpened,
-  footer,
-  authoredCards,
-}: DataPageProps) {
+export function DataPage({ deviceid, userGroups, headerActions, onOpened, footer, authoredCards }: DataPageProps) {
   const settingsQuery = useDeviceSettings(deviceid);
   const settings = settingsQuery.data;
   // While the settings load: a viewer without an error (no banner); the data is asked for at the same time.
@@ -127,9 +115,8 @@ export function DataPage({
   // A device that does not exist or is not the user's: one not-found state, and nothing more is asked.
   const settingsNotFound = isDeviceNotFound(settingsQuery.error);
   const configQuery = useDeviceConfig(deviceid, !settingsNotFound);
-  const { baseInterval, transmitInterval } = deviceIntervals(configQuery.data);
-  // The device's interval (base_interval x transmit_interval); unknown until its config is read.
-  const intervalS = configQuery.data ? expectedIntervalSeconds(baseInterval, transmitInterval) : null;
+  // The device's interval from the config it applied and reported (core appliedIntervalSeconds); unknown until read.
+  const intervalS = configQuery.data ? appliedIntervalSeconds(configQuery.data.config) : null;
   const schedule = usePollingSchedule(intervalS);
   const dataQuery = useDeviceData(deviceid, dataPointsFor(access), {
     refetchInterval: schedule,
@@ -141,7 +128,7 @@ export function DataPage({
   const [selectedTs, setSelectedTs] = useState<number | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [tools, setTools] = useState(false);
-  const [collapsed, toggleSection] = useCollapsedSections(deviceid);
+  const [collapsed, toggleSection, setFolded] = useCollapsedSections(deviceid);
 
   const name = settings?.deviceSettings.PORTAL_deviceName || deviceid;
   useEffect(() => {
@@ -162,6 +149,22 @@ export function DataPage({
   const index = found < 0 ? 0 : found;
   const readings = useMemo(() => readingsAt(series, times, index), [series, times, index]);
   const sections = useMemo(() => cardSections([...series.keys()], displaySettings), [series, displaySettings]);
+  // The section index names a reading section by its element id (dp-section-{i}).
+  const unfoldSection = useCallback(
+    (domId: string) => {
+      const section = sections[Number(domId.replace('dp-section-', ''))];
+      if (section) setFolded([section.id], false);
+    },
+    [sections, setFolded],
+  );
+  const foldAll = useCallback(
+    (folded: boolean) =>
+      setFolded(
+        sections.map((section) => section.id),
+        folded,
+      ),
+    [sections, setFolded],
+  );
   const latest = useMemo(() => {
     const out: Record<string, { v: unknown; ts: number }> = {};
     for (const [key, r] of readings) if (r) out[key] = { v: r.value, ts: r.ts };
@@ -195,34 +198,12 @@ export function DataPage({
   const { model: deviceModel, firmware } = deviceIdentity(configQuery.data);
 
   const statusLine = (
-    <>
-      {status !== null && (
-        <span className={`dp-contact dp-contact--${CONTACT_STATUS_DISPLAY[status].colour}`}>
-          <span className="dp-dot" aria-hidden="true" />
-          <span>
-            <span className="dp-contact-label" role="status">
-              {CONTACT_STATUS_DISPLAY[status].label}
-            </span>
-            {lastTs === null ? (
-              ' · no data yet'
-            ) : (
-              <>
-                {' · last data '}
-                <time dateTime={new Date(lastTs * 1000).toISOString()}>
-                  {formatDistanceStrict(notAfterNow(lastTs * 1000, nowMs), nowMs, { addSuffix: true })}
-                </time>
-              </>
-            )}
-          </span>
-        </span>
-      )}
-      {settings?.deviceSettings.timeDifferenceS !== undefined && (
-        <span className="dp-clock" title="Server time minus the device's time at its newest record (staff only)">
-          <i className="pi pi-clock" aria-hidden="true" /> Device clock{' '}
-          {clockDifferenceText(settings.deviceSettings.timeDifferenceS)}
-        </span>
-      )}
-    </>
+    <ContactStatusLine
+      status={status}
+      lastTs={lastTs}
+      nowMs={nowMs}
+      timeDifferenceS={settings?.deviceSettings.timeDifferenceS}
+    />
   );
 
   const authoredNode = authoredCards?.({
@@ -239,7 +220,7 @@ export function DataPage({
   const authored = authoredNode ? <div className="dp-authored">{authoredNode}</div> : null;
 
   if (settingsNotFound || isDeviceNotFound(configQuery.error) || isDeviceNotFound(dataQuery.error)) {
-    return <DeviceNotFound deviceid={deviceid} baseTitle={baseTitle} />;
+    return <DeviceNotFound deviceid={deviceid} />;
   }
 
   // The header, its banners and the cards wait for all three first answers, whatever order they come
@@ -254,7 +235,6 @@ export function DataPage({
         name={name}
         settings={settings}
         access={access}
-        baseTitle={baseTitle}
         dataToPortalDisabled={endpoint?.data_to_portal === false}
         status={statusLine}
         nowMs={nowMs}
@@ -284,6 +264,8 @@ export function DataPage({
         </section>
       ) : (
         <>
+          {/* The index of the page's sections, in sight while the page scrolls; then the readings. */}
+          <SectionIndex onUnfold={unfoldSection} onFoldAll={foldAll} />
           {/* Readings first (UI.md): in sections, then the authored cards (docs/decisions.md). */}
           <div className="dp-readings">
             {sections.length === 0 && (
@@ -335,10 +317,10 @@ export function DataPage({
             {access.customSettingsCard && custom.length > 0 && (
               <CustomSettingsCard deviceid={deviceid} settings={custom} />
             )}
-            <div className="dp-card dp-card--wide dp-card--events">
+            <div id="dp-events" className="dp-card dp-card--wide dp-card--events" data-dp-index="Events">
               <EventsCard events={events} loading={dataQuery.isPending} />
             </div>
-            <div className="dp-card dp-card--wide dp-card--map">
+            <div id="dp-map" className="dp-card dp-card--wide dp-card--map" data-dp-index="Map">
               <MapCard
                 lat={lat}
                 lon={lon}

@@ -3,7 +3,7 @@
  * name with its model and firmware small beneath, status, plan badge and the page buttons with
  * their visibility rules (one button style; folded into a menu on a phone), then the plan banners.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import {
   BASIC_BANNER_TEXT,
@@ -21,6 +21,7 @@ import { useMessageDialog } from '@/lib/message-dialog';
 import { useUpdateDeviceSettings } from '../api/device-settings';
 import '@/components/ui/plan-badge.css';
 import './device-page.css';
+import { usePageTitle } from '@/lib/page-title';
 
 export type DevicePageName =
   | 'Data'
@@ -42,8 +43,6 @@ export interface DeviceHeaderProps {
   name: string;
   settings: DeviceSettingsResponse | undefined;
   access: DeviceAccess;
-  /** Base document title ('Portal' or 'Dev Portal'). */
-  baseTitle: string;
   /** The config disables endpoint.data_to_portal. */
   dataToPortalDisabled: boolean;
   /** Status line under the name: last contact, No Recent Contact. */
@@ -61,14 +60,15 @@ const devicePath = (page: string, deviceid: string) => `/${page}/${encodeURIComp
 
 export function DeviceHeader(props: DeviceHeaderProps) {
   const { deviceid, page, name, settings, access } = props;
-  useEffect(() => {
-    document.title = `${props.baseTitle} - ${name}: ${props.pageTitle ?? page}`;
-  }, [props.baseTitle, name, page, props.pageTitle]);
+  usePageTitle(props.pageTitle ?? page, name);
 
   const plan = planState({ tier: settings?.deviceSettings.tier ?? null }, props.nowMs);
   // Plans, or Support on a brand that hides Plans (DESIGN.md section 5).
   const upgrade = upgradeLink(brand, deviceid);
   const onData = page === 'Data';
+  // The button of the page shown is marked (aria-current and its style); Settings, Raw Data and the
+  // permission button are not shown on their own pages at all (HDR-09, HDR-10, HDR-13).
+  const current = (name: DevicePageName) => (name === page ? ('page' as const) : undefined);
   // On a phone the buttons fold into a menu (CSS shows the toggle below 641 px); it stays mounted
   // while folded, so a dialog one of its buttons opened stays open.
   const [menuOpen, setMenuOpen] = useState(false);
@@ -105,7 +105,7 @@ export function DeviceHeader(props: DeviceHeaderProps) {
             <DeviceName deviceid={deviceid} name={name} editable={access.editDeviceSettings} />
             <Link
               to={upgrade.to}
-              className={`plan-badge plan-badge--${plan.colour} dp-tier`}
+              className={`plan-badge plan-badge--${plan.colour}${plan.outline ? ' plan-badge--outline' : ''} dp-tier`}
               title={plan.tooltip}
               aria-label={`Plan: ${plan.label}. ${plan.tooltip}`}
             >
@@ -154,13 +154,25 @@ export function DeviceHeader(props: DeviceHeaderProps) {
                 <i className="pi pi-briefcase" aria-hidden="true" /> Distributor Tools
               </button>
             )}
-            <Link className="p-button p-button-sm p-button-text" to={devicePath('script', deviceid)}>
+            <Link
+              className="p-button p-button-sm p-button-text"
+              to={devicePath('script', deviceid)}
+              aria-current={current('Scripting')}
+            >
               Scripting
             </Link>
-            <Link className="p-button p-button-sm p-button-text" to={devicePath('diag', deviceid)}>
+            <Link
+              className="p-button p-button-sm p-button-text"
+              to={devicePath('diag', deviceid)}
+              aria-current={current('Diagnostics')}
+            >
               Diagnostics
             </Link>
-            <Link className="p-button p-button-sm p-button-text" to={devicePath('serverlog', deviceid)}>
+            <Link
+              className="p-button p-button-sm p-button-text"
+              to={devicePath('serverlog', deviceid)}
+              aria-current={current('Server Log')}
+            >
               Server Log
             </Link>
             {!page.startsWith('Settings') && (
@@ -256,7 +268,13 @@ function DeviceName({ deviceid, name, editable }: { deviceid: string; name: stri
     const clean = sanitise(draft);
     update.mutate(
       { PORTAL_deviceName: clean },
-      { onSuccess: () => setEditing(false), onError: (error) => messages.showError(error) },
+      {
+        onSuccess: (saved) => {
+          setEditing(false);
+          messages.showSuccess(saved);
+        },
+        onError: (error) => messages.showError(error),
+      },
     );
   };
   return (

@@ -72,7 +72,13 @@ export function DisplaySettingsDialog({
       {
         PORTAL_displaySettings: { [dataKey]: mergeDisplaySetting(setting, settingFromDraft(dataKey, isString, draft)) },
       },
-      { onSuccess: onHide, onError: (error) => messages.showError(error) },
+      {
+        onSuccess: (saved) => {
+          onHide();
+          messages.showSuccess(saved);
+        },
+        onError: (error) => messages.showError(error),
+      },
     );
   };
   const field = (id: string) => `ds-${id}`;

@@ -1,13 +1,17 @@
 /**
  * Distributor Tools (spec 2 sections 2, 4 and 8): Reset Trial and its status, Allow Add Without
  * Password and its cancel, through POST /api/billing-distributor-action/{id}. 'Success' with the
- * server's message then a reload of the device; 'Error' with the server's message.
+ * server's message then a reload of the device; 'Error' with the server's message. The device's
+ * settings (the trial and add-without-password states) are read afresh each time it opens; when
+ * that fails it says 'Network Error' and 'Error loading device settings' (DLG-32), in place of a
+ * toast.
  */
+import { useQuery } from '@tanstack/react-query';
 import { Dialog } from 'primereact/dialog';
 import { DEVICE_SETTINGS_LOAD_ERROR, NETWORK_ERROR, type DistributorActionBody } from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useDistributorAction } from '../api/device-actions';
-import { useDeviceSettings } from '../api/device-settings';
+import { deviceSettingsKey, getDeviceSettings } from '../api/device-settings';
 
 export function DistributorToolsDialog({
   deviceid,
@@ -18,7 +22,13 @@ export function DistributorToolsDialog({
   visible: boolean;
   onHide: () => void;
 }) {
-  const settings = useDeviceSettings(deviceid);
+  const settings = useQuery({
+    queryKey: [...deviceSettingsKey(deviceid), 'distributor-tools'],
+    queryFn: ({ signal }) => getDeviceSettings(deviceid, signal),
+    enabled: visible,
+    staleTime: 0,
+    meta: { silent: true },
+  });
   const action = useDistributorAction(deviceid);
   const messages = useMessageDialog();
 
@@ -52,7 +62,7 @@ export function DistributorToolsDialog({
           <div className="skeleton skeleton--row" />
           <div className="skeleton skeleton--row" />
         </div>
-      ) : !record ? (
+      ) : settings.isError || !record ? (
         <div role="alert" className="dp-dialog-error">
           <strong>{NETWORK_ERROR}</strong>
           <p>{DEVICE_SETTINGS_LOAD_ERROR}</p>

@@ -4,11 +4,14 @@ import 'leaflet/dist/leaflet.css';
 import {
   MAP_DEFAULTS,
   MAP_LOAD_ERROR,
+  MAP_TILES_UNAVAILABLE,
   SEVERITY_COLOURS,
+  formatDateTime,
   gpsAccuracyRadiusMetres,
   type MapSeverity,
 } from '@portal/core';
 import { useMapTiles } from '@/lib/map-tiles';
+import { useTileLayer } from '@/lib/tile-layer';
 import './cards.css';
 
 export interface MapCardProps {
@@ -49,8 +52,6 @@ function positionText(lat: number, lon: number, radiusM: number): string {
   return radiusM > 0 ? `${where}, accuracy ${Math.round(radiusM)} m` : where;
 }
 
-const FIX_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 /** The marker's tooltip: the label and the time of the fix, built as nodes so the label is never read as HTML. */
 function tooltipContent(label: string, ts: number | null): HTMLElement {
   const box = document.createElement('div');
@@ -59,7 +60,7 @@ function tooltipContent(label: string, ts: number | null): HTMLElement {
   if (ts !== null && Number.isFinite(ts)) {
     const time = box.appendChild(document.createElement('div'));
     time.className = 'dd-map__tooltip-time';
-    time.textContent = FIX_TIME.format(new Date(ts * 1000));
+    time.textContent = formatDateTime(ts * 1000);
   }
   return box;
 }
@@ -124,15 +125,9 @@ export function LeafletMap({ lat, lon, hdop, severity, label, ts }: MapCardProps
     };
   }, []);
 
-  // The tiles go under the markers once the map exists and the server has said where they come from.
-  useEffect(() => {
-    const map = partsRef.current?.map;
-    if (!ready || !map || !tiles) return;
-    const layer = L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(map);
-    return () => {
-      layer.remove();
-    };
-  }, [ready, tiles]);
+  // The tiles go under the markers once the map exists, the server has said where they come from
+  // and the tile server answers; if it does not, the marker stays and the card says so.
+  const tilesUnavailable = useTileLayer(ready ? partsRef.current?.map : null, tiles, 19);
 
   useEffect(() => {
     const parts = partsRef.current;
@@ -163,12 +158,19 @@ export function LeafletMap({ lat, lon, hdop, severity, label, ts }: MapCardProps
     );
   }
   return (
-    <div
-      ref={containerRef}
-      className="dd-map__canvas"
-      role="region"
-      aria-roledescription="map"
-      aria-label={description}
-    />
+    <>
+      <div
+        ref={containerRef}
+        className="dd-map__canvas"
+        role="region"
+        aria-roledescription="map"
+        aria-label={description}
+      />
+      {tilesUnavailable && (
+        <p className="map-tiles-note" role="status">
+          {MAP_TILES_UNAVAILABLE}
+        </p>
+      )}
+    </>
   );
 }

@@ -5,9 +5,11 @@
  * button to its display settings for users who may edit them.
  */
 import { Link } from 'react-router';
-import { format, formatDistanceStrict } from 'date-fns';
+import { formatDistanceStrict } from 'date-fns';
 import {
   MISSING_VALUE,
+  formatDateTime,
+  formatDateTimeWithOffset,
   formatReading,
   gaugeError,
   gaugeState,
@@ -54,7 +56,7 @@ export function ReadingCard({
   // Muted with 'Last known value from {time}': a key missing from the latest record, or a device not online.
   const stale = shown !== null && (shown.stale || lastKnown);
   const when = shown ? new Date(shown.ts * 1000) : null;
-  const absolute = when ? format(when, 'd MMM yyyy, HH:mm:ss') : '';
+  const absolute = when ? formatDateTime(when) : '';
   const page = ownPage(deviceid, display.key);
   const titleId = `dp-card-${display.key}`;
 
@@ -96,7 +98,7 @@ export function ReadingCard({
       </div>
       <footer className="dp-card-foot">
         {when ? (
-          <time dateTime={when.toISOString()} title={absolute}>
+          <time dateTime={when.toISOString()} title={formatDateTimeWithOffset(when)}>
             {stale ? 'Last known ' : ''}
             {formatDistanceStrict(notAfterNow(when.getTime(), nowMs), nowMs, { addSuffix: true })}
           </time>

@@ -1,6 +1,5 @@
 /** The timeline bar (spec 2 sections 2 and 4): Back 10, Back 1, the time heading, Forward 1, Forward 10. */
-import { format } from 'date-fns';
-import { stepTimeline, timelineState } from '@portal/core';
+import { formatDateTime, stepTimeline, timelineState } from '@portal/core';
 
 export interface TimelineBarProps {
   index: number;
@@ -14,7 +13,7 @@ export interface TimelineBarProps {
 export function TimelineBar({ index, length, ts, restricted, onIndex }: TimelineBarProps) {
   const state = timelineState(index, length, restricted);
   const step = (by: number) => onIndex(stepTimeline(index, by, length));
-  const time = ts === null ? '' : format(new Date(ts * 1000), 'd MMM yyyy, HH:mm:ss');
+  const time = ts === null ? '' : formatDateTime(ts * 1000);
   return (
     <div className="dp-timeline" role="group" aria-label="Timeline">
       <div className="dp-timeline-buttons">

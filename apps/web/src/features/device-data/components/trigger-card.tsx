@@ -61,7 +61,12 @@ export function TriggerCard({ deviceid, triggers, confirmations }: TriggerCardPr
   };
 
   return (
-    <section className="card dp-card dp-card--wide dp-triggers" aria-labelledby="dp-triggers-title">
+    <section
+      id="dp-triggers"
+      className="card dp-card dp-card--wide dp-triggers"
+      aria-labelledby="dp-triggers-title"
+      data-dp-index="Remote Triggers"
+    >
       <h2 id="dp-triggers-title" className="dp-card-title">
         Remote Triggers
       </h2>

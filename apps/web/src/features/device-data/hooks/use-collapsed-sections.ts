@@ -27,11 +27,28 @@ function readStored(): Stored {
   }
 }
 
+/** Stores the device's folded sections (none: the device is forgotten), keeping the newest devices. */
+function persist(deviceid: string, folded: ReadonlySet<string>): void {
+  try {
+    const stored = readStored();
+    delete stored[deviceid];
+    if (folded.size > 0) stored[deviceid] = [...folded].slice(0, MAX_SECTIONS);
+    const kept = Object.fromEntries(Object.entries(stored).slice(-MAX_DEVICES));
+    localStorage.setItem(STORAGE_KEYS.collapsedSections, JSON.stringify(kept));
+  } catch {
+    // storage unavailable (private mode): the sections stay folded for this visit
+  }
+}
+
 /**
  * The sections of a device's Data page the user folded, kept in local storage per device (and
- * cleared with the favourites when another user signs in); every section starts open.
+ * cleared with the favourites when another user signs in); every section starts open. Answers
+ * the folded set, a toggle for one section, and a setter that folds or opens several at once
+ * (the section index's 'Fold all' and a jump to a folded section).
  */
-export function useCollapsedSections(deviceid: string): [ReadonlySet<string>, (sectionId: string) => void] {
+export function useCollapsedSections(
+  deviceid: string,
+): [ReadonlySet<string>, (sectionId: string) => void, (sectionIds: readonly string[], folded: boolean) => void] {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set(readStored()[deviceid] ?? []));
   const toggle = useCallback(
     (sectionId: string) => {
@@ -39,19 +56,26 @@ export function useCollapsedSections(deviceid: string): [ReadonlySet<string>, (s
         const next = new Set(current);
         if (next.has(sectionId)) next.delete(sectionId);
         else next.add(sectionId);
-        try {
-          const stored = readStored();
-          delete stored[deviceid];
-          if (next.size > 0) stored[deviceid] = [...next].slice(0, MAX_SECTIONS);
-          const kept = Object.fromEntries(Object.entries(stored).slice(-MAX_DEVICES));
-          localStorage.setItem(STORAGE_KEYS.collapsedSections, JSON.stringify(kept));
-        } catch {
-          // storage unavailable (private mode): the sections stay folded for this visit
-        }
+        persist(deviceid, next);
         return next;
       });
     },
     [deviceid],
   );
-  return [collapsed, toggle];
+  const setFolded = useCallback(
+    (sectionIds: readonly string[], folded: boolean) => {
+      setCollapsed((current) => {
+        const next = new Set(current);
+        for (const id of sectionIds) {
+          if (folded) next.add(id);
+          else next.delete(id);
+        }
+        if (next.size === current.size && [...next].every((id) => current.has(id))) return current;
+        persist(deviceid, next);
+        return next;
+      });
+    },
+    [deviceid],
+  );
+  return [collapsed, toggle, setFolded];
 }

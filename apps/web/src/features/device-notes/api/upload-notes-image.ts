@@ -1,20 +1,6 @@
 import type { DeviceSettingsResponse, ImageType, NotesImagePutBody, NotesImageSlot } from '@portal/core';
 import { api } from '@/lib/api';
-
-/** The file's bytes as base64 (without the data: URL prefix). */
-function readAsBase64(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = typeof reader.result === 'string' ? reader.result : '';
-      const comma = url.indexOf(',');
-      if (comma < 0) reject(new Error('The image could not be read.'));
-      else resolve(url.slice(comma + 1));
-    };
-    reader.onerror = () => reject(new Error('The image could not be read.'));
-    reader.readAsDataURL(file);
-  });
-}
+import { readAsBase64 } from '@/lib/read-as-base64';
 
 /**
  * PUT /api/device/{id}/notes-image/{slot}: uploads a png or jpeg (already checked by imageError);

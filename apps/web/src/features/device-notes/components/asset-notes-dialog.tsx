@@ -4,17 +4,8 @@ import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
-import {
-  ASSET_TYPES,
-  NOTES_IMAGE_SLOTS,
-  SUCCESS_TITLE,
-  TOAST_LIFE_MS,
-  customPageName,
-  type DeviceNotes,
-  type NotesImageSlot,
-} from '@portal/core';
+import { ASSET_TYPES, NOTES_IMAGE_SLOTS, customPageName, type DeviceNotes, type NotesImageSlot } from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
-import { showToast } from '@/lib/toast';
 import { useSaveAssetNotes, type AssetNotesSave, type NotesImageChanges } from '../hooks/use-save-asset-notes';
 import { notesImageSrc } from '../utils/notes-image-src';
 import { ImageSlot } from './image-slot';
@@ -92,12 +83,9 @@ export function AssetNotesDialog({ deviceid, notes, canEdit, visible, onHide }: 
 
   const onSave = (save: AssetNotesSave) => {
     notesMutation.mutate(save, {
-      onSuccess: () => {
-        showToast(
-          { severity: 'success', summary: SUCCESS_TITLE, detail: 'Asset notes saved.', life: TOAST_LIFE_MS },
-          'asset-notes-saved',
-        );
+      onSuccess: (saved) => {
         onHide();
+        dialog.showSuccess(saved);
       },
       onError: (error) => dialog.showError(error),
     });

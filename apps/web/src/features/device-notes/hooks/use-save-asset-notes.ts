@@ -16,18 +16,19 @@ export interface AssetNotesSave {
 /**
  * Saves the Asset Notes: the text fields with PUT settings, then each changed image with its own
  * upload or delete; the device's settings record is refreshed afterwards, also after a failure
- * (part may have been saved).
+ * (part may have been saved). Answers the text fields' save (its message is the one shown).
  */
 export function useSaveAssetNotes(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ notes, images }: AssetNotesSave) => {
-      await updateDeviceNotes(deviceid, notes);
+      const saved = await updateDeviceNotes(deviceid, notes);
       for (const slot of NOTES_IMAGE_SLOTS) {
         const change = images[slot];
         if (change === null) await deleteNotesImage(deviceid, slot);
         else if (change !== undefined) await uploadNotesImage(deviceid, slot, change);
       }
+      return saved;
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: deviceQueryKeys.settings(deviceid) }),
   });

@@ -35,7 +35,7 @@ export function RecordJsonDialog({ row, onHide }: { row: RawRecordRow | null; on
         </div>
       }
     >
-      <pre className="rd-json" tabIndex={0} aria-label="The record as JSON">
+      <pre className="rd-json" tabIndex={0} role="region" aria-label="The record as JSON">
         {json}
       </pre>
     </Dialog>

@@ -65,7 +65,8 @@ export function RecordsTable({ rows, keys, displaySettings, loading, onOpen }: R
         onOpen(e.data as RawRecordRow);
       }}
       tableStyle={{ minWidth: '100%' }}
-      aria-label="Records"
+      // The name on the table itself: the DataTable's root is a div, which may not carry one.
+      pt={{ table: { 'aria-label': 'Records' } }}
     >
       <Column
         key="ts"

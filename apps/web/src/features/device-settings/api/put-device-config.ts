@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DeviceConfigResponse } from '@portal/core';
+import type { DeviceConfigSaved } from '@portal/core';
 import { api } from '@/lib/api';
 import { deviceQueryKeys } from '@/lib/device-query-keys';
 
 /**
  * PUT /api/device/{id}/config with {config: {settings}}: queues the changed values (core's
  * configChange, checked by the DeviceConfigPutBody schema's settings); the answer is the config
- * with the change pending.
+ * with the change pending and the server's message (the change is queued).
  */
-export function putDeviceConfig(deviceid: string, settings: Record<string, unknown>): Promise<DeviceConfigResponse> {
-  return api.put<DeviceConfigResponse>(
+export function putDeviceConfig(deviceid: string, settings: Record<string, unknown>): Promise<DeviceConfigSaved> {
+  return api.put<DeviceConfigSaved>(
     `/device/${encodeURIComponent(deviceid)}/config`,
     { config: { settings } },
     { area: 'device' },

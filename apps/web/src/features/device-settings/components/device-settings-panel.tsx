@@ -24,6 +24,7 @@ import {
   type DeviceConfigSectionKey,
 } from '@portal/core';
 import { LocalTime } from '@/components/ui/local-time';
+import { useMessageDialog } from '@/lib/message-dialog';
 import { useDeviceConfig } from '../api/get-device-config';
 import { useUpdateDeviceConfig } from '../api/put-device-config';
 import { ConfigField } from './config-field';
@@ -40,6 +41,7 @@ export function DeviceSettingsPanel({ deviceid, access }: DeviceSettingsPanelPro
   const [watching, setWatching] = useState(false);
   const config = useDeviceConfig(deviceid, watching);
   const update = useUpdateDeviceConfig(deviceid);
+  const messages = useMessageDialog();
   const [edits, setEdits] = useState<Record<string, ConfigFieldValue>>({});
   const [notice, setNotice] = useState<Notice>(null);
   const [open, setOpen] = useState<ReadonlySet<string> | null>(null);
@@ -120,10 +122,11 @@ export function DeviceSettingsPanel({ deviceid, access }: DeviceSettingsPanelPro
       return;
     }
     update.mutate(change.settings, {
-      onSuccess: () => {
+      onSuccess: (saved) => {
         setEdits({});
         setNotice('queued');
         setWatching(true);
+        messages.showSuccess(saved);
       },
     });
   };

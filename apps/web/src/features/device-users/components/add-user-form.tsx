@@ -2,7 +2,6 @@ import type { DeviceRole } from '@portal/core';
 import { AddByEmailForm } from '@/components/ui/add-by-email-form';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useAddDeviceUser } from '../api/device-users';
-import { toastSuccess } from './feedback';
 
 const DEFAULT_ROLE: DeviceRole = 'VIEW';
 
@@ -28,7 +27,7 @@ export function AddUserForm({ deviceid }: { deviceid: string }) {
           {
             onSuccess: (answer) => {
               added();
-              toastSuccess(answer);
+              messages.showSuccess(answer);
             },
             onError: (err) => messages.showError(err),
           },

@@ -25,7 +25,6 @@ import { useMessageDialog } from '@/lib/message-dialog';
 import { useRemoveDeviceUser, useUpdateDeviceUser } from '../api/device-users';
 import { useDevicePermissions } from '../api/get-device-permissions';
 import { AddUserForm } from './add-user-form';
-import { toastSuccess } from './feedback';
 import './device-users.css';
 
 export interface UsersPanelProps {
@@ -69,7 +68,7 @@ export function UsersPanel({ deviceid, name, access, myUserId }: UsersPanelProps
   const changeRole = (row: DeviceUserRow, permission: DeviceRole) =>
     update.mutate(
       { userid: row.userid, permission },
-      { onSuccess: toastSuccess, onError: (err) => messages.showError(err) },
+      { onSuccess: (answer) => messages.showSuccess(answer), onError: (err) => messages.showError(err) },
     );
 
   const confirmRemoval = () => {
@@ -77,7 +76,7 @@ export function UsersPanel({ deviceid, name, access, myUserId }: UsersPanelProps
     remove.mutate(removal.userid, {
       onSuccess: (answer) => {
         setRemoval(null);
-        toastSuccess(answer);
+        messages.showSuccess(answer);
       },
       onError: (err) => {
         setRemoval(null);

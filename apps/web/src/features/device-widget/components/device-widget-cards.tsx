@@ -64,7 +64,12 @@ export function DeviceWidgetCards(props: DeviceWidgetCardsProps) {
     if (cards.length === 0 && !access.editDisplaySettings) return null;
     const plan = planState({ tier }, props.nowMs ?? Date.now()).plan ?? tier.name;
     return (
-      <section className="card wc-cards wc-cards--unavailable" aria-labelledby="wc-cards-title">
+      <section
+        id="dp-widgets"
+        className="card wc-cards wc-cards--unavailable"
+        aria-labelledby="wc-cards-title"
+        data-dp-index="Widgets"
+      >
         <h2 id="wc-cards-title" className="wc-cards__title">
           Widgets
         </h2>
@@ -81,7 +86,7 @@ export function DeviceWidgetCards(props: DeviceWidgetCardsProps) {
   };
 
   return (
-    <section className="wc-cards" aria-labelledby="wc-cards-title">
+    <section id="dp-widgets" className="wc-cards" aria-labelledby="wc-cards-title" data-dp-index="Widgets">
       <div className="head-row">
         <h2 id="wc-cards-title" className="wc-cards__title">
           Widgets
@@ -146,14 +151,15 @@ function WidgetCardView({
         <h3 id={titleId} className="wc-card__title">
           {title}
         </h3>
+        {/* The eye to the widget's page, as a reading card's (CARD-05): for users who may edit display settings. */}
         {canEdit && (
           <Link
             to={widgetPath(deviceid, widgetKey)}
-            className="p-button p-button-text p-button-sm p-button-icon-only"
-            aria-label={`Edit widget ${title}`}
-            title="Edit this widget"
+            className="p-button p-button-text p-button-sm p-button-icon-only dp-eye"
+            aria-label={`Open widget ${title}`}
+            title="Open this widget's page"
           >
-            <i className="pi pi-pencil" aria-hidden="true" />
+            <i className="pi pi-eye" aria-hidden="true" />
           </Link>
         )}
       </header>

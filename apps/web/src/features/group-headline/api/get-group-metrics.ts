@@ -29,7 +29,10 @@ export function getGroupMetrics(groupid: string, params: GroupMetricsParams): Pr
   });
 }
 
-/** The query of one headline: fresh for 5 minutes (spec 2 section 7, metrics). */
+/**
+ * The query of one headline: fresh for 5 minutes (spec 2 section 7, metrics) and read again every
+ * 5 minutes while shown, since the current period holds the hour in progress (core headlinePeriods).
+ */
 export function groupMetricsQueryOptions(groupid: string, params: GroupMetricsParams) {
   const { key, operator, current, previous } = params;
   return queryOptions({
@@ -46,6 +49,7 @@ export function groupMetricsQueryOptions(groupid: string, params: GroupMetricsPa
     ],
     queryFn: () => getGroupMetrics(groupid, params),
     staleTime: STALE_TIMES_MS.metrics,
+    refetchInterval: STALE_TIMES_MS.metrics,
   });
 }
 

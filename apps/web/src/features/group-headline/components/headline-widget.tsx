@@ -2,15 +2,19 @@
  * The dashboard's headline tile (spec 2 sections 3, 4, 5 and 8; ledger CHT-01 - CHT-06): one
  * group metrics call for the tile's key and operator over the view's current period and the one
  * before it, the value with the tile's decimals and unit ('---' when there is none), and the
- * trend against the previous period when the rounded values differ. The rules are core's
- * (resolveHeadline, headlinePeriods, headlineDisplay); this only draws them.
+ * trend against the previous period when the rounded values differ; where there is no value, the
+ * tile says why under its '---'. The periods include the hour in progress (core headlinePeriods),
+ * read again every 5 minutes. The rules are core's (resolveHeadline, headlinePeriods,
+ * headlineDisplay, headlineMissingReason); this only draws them.
  */
 import { useEffect, useImperativeHandle, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import {
   ERROR_LOADING_DATA,
+  MISSING_VALUE,
   STALE_TIMES_MS,
   headlineDisplay,
   headlineExport,
+  headlineMissingReason,
   headlinePeriods,
   headlineTitle,
   resolveHeadline,
@@ -100,6 +104,7 @@ function HeadlineBody({
     [metrics.data, headline, periods],
   );
 
+  if (headline.key === '') return <MissingValue reason={headlineMissingReason('', { value: null, count: 0 })} />;
   if (metrics.isPending) {
     return (
       <div className="headline" aria-busy="true">
@@ -126,13 +131,17 @@ function HeadlineBody({
   }
 
   const shown = headlineDisplay(metrics.data.currentPeriod.value, metrics.data.previousPeriod.value, headline.dp);
+  if (shown.missing)
+    return (
+      <MissingValue reason={headlineMissingReason(headline.key, metrics.data.currentPeriod)}>
+        <p className="headline__period">{timeRangeLabel(range)}</p>
+      </MissingValue>
+    );
   return (
     <div className="headline">
       <p className="headline__reading">
-        <span className={shown.missing ? 'headline__value headline__value--missing' : 'headline__value'}>
-          {shown.value}
-        </span>
-        {!shown.missing && headline.unit ? <span className="headline__unit">{headline.unit}</span> : null}
+        <span className="headline__value">{shown.value}</span>
+        {headline.unit ? <span className="headline__unit">{headline.unit}</span> : null}
       </p>
       {shown.trend ? (
         <p className="headline__trend">
@@ -145,6 +154,19 @@ function HeadlineBody({
         </p>
       ) : null}
       <p className="headline__period">{timeRangeLabel(range)}</p>
+    </div>
+  );
+}
+
+/** The tile without a value: '---' and why (no key chosen, no data in the period). */
+function MissingValue({ reason, children }: { reason: string | null; children?: ReactNode }) {
+  return (
+    <div className="headline">
+      <p className="headline__reading">
+        <span className="headline__value headline__value--missing">{MISSING_VALUE.headline}</span>
+      </p>
+      {reason ? <p className="headline__reason">{reason}</p> : null}
+      {children}
     </div>
   );
 }

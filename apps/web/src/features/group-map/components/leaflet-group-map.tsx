@@ -24,10 +24,12 @@ import {
   clusterCountText,
   clusterLook,
   clusterSeverityOf,
+  formatDateTimeWithOffset,
   mapMarker,
   markerView,
   mergeClusterSeverity,
   notAfterNow,
+  MAP_TILES_UNAVAILABLE,
   NO_DEVICES_IN_GROUP,
   type AutoFitPointer,
   type ClusterSeverity,
@@ -36,6 +38,7 @@ import {
   type MapSeverity,
 } from '@portal/core';
 import { useMapTiles } from '@/lib/map-tiles';
+import { useTileLayer } from '@/lib/tile-layer';
 import { MapLoadError } from './map-load-error';
 
 export interface LeafletGroupMapProps {
@@ -71,16 +74,6 @@ const VIEW_PAD = 0.1;
 const CANVAS_PAD = 0.5;
 const NO_DEVICES: readonly GroupDataDevice[] = [];
 const POPUP_OPTIONS: L.PopupOptions = { autoPanPadding: [24, 24], maxWidth: 260 };
-
-/** An absolute time with its zone (dateStyle cannot be combined with timeZoneName). */
-const ABSOLUTE_TIME = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
 
 /** What the dot canvas reads of Leaflet's canvas renderer and of a circle marker (not in Leaflet's types). */
 interface CircleInternals {
@@ -408,7 +401,7 @@ function popupContent(device: GroupDataDevice, label: string, navigate: Navigate
     const now = Date.now();
     const time = contact.appendChild(document.createElement('time'));
     time.dateTime = date.toISOString();
-    time.title = ABSOLUTE_TIME.format(date);
+    time.title = formatDateTimeWithOffset(date);
     time.textContent = formatDistanceStrict(notAfterNow(date.getTime(), now), now, {
       addSuffix: true,
       roundingMethod: 'floor',
@@ -515,14 +508,9 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
     };
   }, []);
 
-  // The tiles go under the markers once the server has said where they come from.
-  useEffect(() => {
-    if (!map || !tiles) return;
-    const layer = L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: MAX_ZOOM }).addTo(map);
-    return () => {
-      layer.remove();
-    };
-  }, [map, tiles]);
+  // The tiles go under the markers once the server has said where they come from and the tile
+  // server answers; if it does not, the markers stay and the widget says so.
+  const tilesUnavailable = useTileLayer(map, tiles, MAX_ZOOM);
 
   // Auto-fit on new data, unless the pointer is (or was in the last 5 s) over the map.
   useEffect(() => {
@@ -703,6 +691,11 @@ export default function LeafletGroupMap({ devices, loading }: LeafletGroupMapPro
           {unplaced} {unplaced === 1 ? 'device' : 'devices'} without a position
         </p>
       ) : null}
+      {tilesUnavailable && (
+        <p className="map-tiles-note gm-tiles-note" role="status">
+          {MAP_TILES_UNAVAILABLE}
+        </p>
+      )}
     </div>
   );
 }

@@ -9,7 +9,6 @@ import { fieldIds } from '@/components/ui/form-field';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useMoveGroupDevices, useRemoveGroupDevices } from '../api/group-devices';
 import { ConfirmDialog } from './confirm-dialog';
-import { toastSuccess } from './feedback';
 
 /** Rows per page: a group may hold 10,000 devices. */
 const PAGE_SIZE = 50;
@@ -89,7 +88,7 @@ export function DevicesTab({ groupid, groupName, myPermission, deviceSummaries, 
       {
         onSuccess: (answer) => {
           if (action === 'move') setPicked(new Set());
-          toastSuccess(answer);
+          messages.showSuccess(answer);
         },
         onError: (err) => messages.showError(err),
       },
@@ -101,7 +100,7 @@ export function DevicesTab({ groupid, groupName, myPermission, deviceSummaries, 
       onSuccess: (answer) => {
         setConfirmingRemove(false);
         setPicked(new Set());
-        toastSuccess(answer);
+        messages.showSuccess(answer);
       },
       onError: (err) => {
         setConfirmingRemove(false);

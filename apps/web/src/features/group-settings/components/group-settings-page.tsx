@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { TabPanel, TabView } from 'primereact/tabview';
@@ -6,13 +5,13 @@ import { GROUP_MESSAGES, loadErrorDetail, type GroupResponse, type GroupSummary 
 import { NotFoundScreen } from '@/components/ui/not-found-screen';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth/auth-context';
-import { baseTitle } from '@/lib/brand';
 import { GROUP_SETTINGS_TABS, SHORT_TAB_LABELS, TAB_LABELS, tabVisible, type GroupSettingsTab } from '../utils/tabs';
 import { DevicesTab } from './devices-tab';
 import { MembersTab } from './members-tab';
 import { NameTab } from './name-tab';
 import { ServerLogTab } from './server-log-tab';
 import './group-settings.css';
+import { usePageTitle } from '@/lib/page-title';
 
 export interface GroupSettingsPageProps {
   groupid: string;
@@ -36,13 +35,7 @@ export function GroupSettingsPage(props: GroupSettingsPageProps) {
   const { groupid, group, groupError } = props;
   const groupName = group?.groupName;
 
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${baseTitle} - ${groupName ? `${groupName}: ` : ''}Group Settings`;
-    return () => {
-      document.title = previous;
-    };
-  }, [groupName]);
+  usePageTitle('Group Settings', groupName);
 
   if (!group) {
     if (groupError instanceof ApiError && groupError.status === 404) return <GroupNotFound />;

@@ -7,7 +7,6 @@ import { useMessageDialog } from '@/lib/message-dialog';
 import { useGroupPermissions } from '../api/get-group-permissions';
 import { useAddGroupUser, useRemoveGroupUser, useUpdateGroupUser, type GroupUserTarget } from '../api/group-users';
 import { ConfirmDialog } from './confirm-dialog';
-import { toastSuccess } from './feedback';
 import { TabError, TableSkeleton } from './tab-states';
 
 const DEFAULT_SHARE_LEVEL: DeviceRole = 'VIEW';
@@ -42,7 +41,7 @@ export function MembersTab({ groupid, groupName, myPermission, myUserId, onRemov
   const changeLevel = (target: GroupUserTarget, targetPermission: DeviceRole) =>
     update.mutate(
       { ...target, targetPermission },
-      { onSuccess: toastSuccess, onError: (err) => messages.showError(err) },
+      { onSuccess: (answer) => messages.showSuccess(answer), onError: (err) => messages.showError(err) },
     );
 
   const confirmRemoval = () => {
@@ -50,7 +49,7 @@ export function MembersTab({ groupid, groupName, myPermission, myUserId, onRemov
     remove.mutate(removal.target, {
       onSuccess: (answer) => {
         setRemoval(null);
-        toastSuccess(answer);
+        messages.showSuccess(answer);
         if (answer.resultCode === 'REMOVED_SELF') onRemovedSelf();
       },
       onError: (err) => {
@@ -293,7 +292,7 @@ function ShareForm({ groupid }: { groupid: string }) {
           {
             onSuccess: (answer) => {
               added();
-              toastSuccess(answer);
+              messages.showSuccess(answer);
             },
             onError: (err) => messages.showError(err),
           },

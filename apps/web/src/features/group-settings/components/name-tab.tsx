@@ -7,7 +7,6 @@ import { useMessageDialog } from '@/lib/message-dialog';
 import { useDeleteGroup } from '../api/delete-group';
 import { useRenameGroup } from '../api/rename-group';
 import { ConfirmDialog } from './confirm-dialog';
-import { toastSuccess } from './feedback';
 
 const NAME = fieldIds('group-settings-name');
 const NAME_HINT = `At most ${SANITISED_MAX_LENGTH} characters; \` ~ " ' ? < > are left out.`;
@@ -68,7 +67,7 @@ function RenameForm({ groupid, groupName }: { groupid: string; groupName: string
     rename.mutate(checked.value, {
       onSuccess: (answer) => {
         setName(answer.groupName ?? checked.value);
-        toastSuccess(answer);
+        messages.showSuccess(answer);
       },
       onError: (err) => messages.showError(err),
     });
@@ -123,7 +122,7 @@ function DeleteGroupSection({
     remove.mutate(undefined, {
       onSuccess: (answer) => {
         setConfirming(false);
-        toastSuccess(answer);
+        messages.showSuccess(answer);
         onDeleted();
       },
       onError: (err) => {

@@ -1,13 +1,8 @@
 import { loadErrorDetail } from '@portal/core';
+import { LocalTime } from '@/components/ui/local-time';
 import { RefreshButton } from '@/components/ui/refresh-button';
 import { useGroupServerLog } from '../api/get-group-server-log';
 import { TabError, TableSkeleton } from './tab-states';
-
-const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-const WHEN_WITH_ZONE = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'full',
-  timeStyle: 'long',
-});
 
 /** The Server Log tab (ADMIN): every change to the group and who made it, newest first. */
 export function ServerLogTab({ groupid }: { groupid: string }) {
@@ -38,13 +33,10 @@ export function ServerLogTab({ groupid }: { groupid: string }) {
             </thead>
             <tbody>
               {log.data.entries.map((entry) => {
-                const date = new Date(entry.ts * 1000);
                 return (
                   <tr key={entry.id}>
                     <td data-label="Time" className="gs-nowrap">
-                      <time dateTime={date.toISOString()} title={WHEN_WITH_ZONE.format(date)}>
-                        {WHEN.format(date)}
-                      </time>
+                      <LocalTime ts={entry.ts} />
                     </td>
                     <td data-label="User" className="gs-break">
                       {entry.user}

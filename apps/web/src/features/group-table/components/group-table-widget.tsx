@@ -83,7 +83,8 @@ const SKELETON_ROWS = [0, 1, 2, 3, 4, 5];
 /** Names for the controls PrimeReact leaves unnamed (the page-size dropdown's hidden select). */
 const PASS_THROUGH = {
   paginator: {
-    RPPDropdown: { select: { 'aria-label': 'Rows per page' }, root: { 'aria-label': 'Rows per page' } },
+    // The hidden select named as the focusable input is (by the paginator); the root, a div, may not carry a name.
+    RPPDropdown: { select: { 'aria-label': 'Rows per page' } },
   },
 } satisfies DataTablePassThroughOptions;
 

@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { STALE_TIMES_MS, type GroupSummary } from '@portal/core';
+import { STALE_TIMES_MS, type GroupListEntry, type GroupSummary } from '@portal/core';
 import { api } from '@/lib/api';
 
-export type { GroupSummary };
+export type { GroupListEntry, GroupSummary };
 
-/** GET /api/groups: the user's groups. */
-export function getGroups(): Promise<GroupSummary[]> {
-  return api.get<GroupSummary[]>('/groups', { area: 'group' });
+/** GET /api/groups: the user's groups, each with its level and device count. */
+export function getGroups(): Promise<GroupListEntry[]> {
+  return api.get<GroupListEntry[]>('/groups', { area: 'group' });
 }
 
 export function groupsQueryOptions() {

@@ -1,7 +1,8 @@
 /**
  * A view's dashboard in edit mode (spec 1 sections 2 'Group view', 4 'view editing', 5 'widget
  * limits'), a lazy chunk of its own: the Add Widget buttons (chart, headline, map, and a table
- * while the view has none; a blocked add says 'Maximum number of {type}s reached [{max}]'), each
+ * while the view has none; each blocked add says 'Maximum number of {type}s reached [{max}]' in a
+ * notice of its own, stacked until the next change or Dismiss), each
  * widget's edit bar (drag handle, keyboard steps, Edit link, Remove with a confirmation), the
  * corner resize handle (not on tables) and the save state. Every change is saved at once for the
  * breakpoint it was made at (use-dashboard-edit).
@@ -117,10 +118,25 @@ export default function DashboardEditor({ groupid, view, renderWidget }: Dashboa
         <span className="view-edit-bar__state" role="status">
           {edit.saving ? 'Saving…' : 'Changes are saved as you make them.'}
         </span>
-        {edit.notice && (
-          <p className="view-edit-bar__notice" role="alert">
-            <i className="pi pi-exclamation-circle" aria-hidden="true" /> {edit.notice}
-          </p>
+        {edit.notices.length > 0 && (
+          // One notice per refusal, each announced as it comes (a repeat of the same text too).
+          <div className="view-edit-bar__notices">
+            <div className="view-edit-bar__notice-list">
+              {edit.notices.map((notice) => (
+                <p key={notice.id} className="view-edit-bar__notice" role="alert">
+                  <i className="pi pi-exclamation-circle" aria-hidden="true" /> {notice.text}
+                </p>
+              ))}
+            </div>
+            <Button
+              type="button"
+              size="small"
+              text
+              label="Dismiss"
+              aria-label={edit.notices.length > 1 ? 'Dismiss the notices' : 'Dismiss the notice'}
+              onClick={edit.clearNotices}
+            />
+          </div>
         )}
         {edit.stale && (
           <StaleViewNotice message={edit.stale} reloading={edit.reloading} onReload={() => void edit.reload()} />

@@ -1,7 +1,8 @@
 /**
  * A view's widgets on react-grid-layout's responsive grid (spec 1 section 3 'View'): breakpoints
  * lg 992 / md 576 / sm 0 of the container's width, 12 / 6 / 4 columns, rows of 30.8 px, each
- * widget at its layout for the breakpoint. Static unless `edit` is given (edit mode): then widgets
+ * widget at its layout for the breakpoint, or at the height `heights` gives it (a table fitted to
+ * its rows), the widgets below moving up to close the gap. Static unless `edit` is given (edit mode): then widgets
  * are dragged by their edit bar and resized by the corner handle (not tables), within minW/minH,
  * and each finished drag or resize hands the breakpoint's whole layout to `edit.onLayout`.
  */
@@ -13,6 +14,7 @@ import {
   type Layout,
   type ResponsiveLayouts,
 } from 'react-grid-layout';
+import { verticalCompactor } from 'react-grid-layout/core';
 import 'react-grid-layout/css/styles.css';
 import {
   GRID_BREAKPOINTS,
@@ -36,6 +38,9 @@ const EDIT_DRAG = { enabled: true, handle: `.${DRAG_HANDLE_CLASS}`, cancel: 'but
 const EDIT_RESIZE = { enabled: true, handles: ['se'] } as const;
 const OFF = { enabled: false } as const;
 
+/** Grid rows widgets are drawn at instead of their saved heights: by widget id, then breakpoint. */
+export type WidgetHeights = Readonly<Record<string, Readonly<Record<GridBreakpoint, number>>>>;
+
 export interface DashboardGridEdit {
   /** A drag or resize finished at breakpoint `bp`: the grid's layout there (every widget's place). */
   onLayout: (bp: GridBreakpoint, layout: readonly GridPlacement[]) => void;
@@ -50,6 +55,8 @@ export interface DashboardGridProps {
   renderWidget: (id: string, widget: Widget) => ReactNode;
   /** Edit mode; absent, nothing can be moved, resized or removed. */
   edit?: DashboardGridEdit | undefined;
+  /** Out of edit mode: grid rows a widget is drawn at instead of its saved height (by widget id, then breakpoint). */
+  heights?: WidgetHeights | undefined;
 }
 
 interface WidgetSlotProps {
@@ -75,24 +82,40 @@ const WidgetSlot = memo(
   (a, b) => a.id === b.id && a.render === b.render && sameContent(a.widget, b.widget),
 );
 
-/** The widgets' layouts per breakpoint, in reading order (top to bottom, left to right). */
-export function viewLayouts(widgets: View['widgets'], editing = false): ResponsiveLayouts<GridBreakpoint> {
+/**
+ * The widgets' layouts per breakpoint, in reading order (top to bottom, left to right). Out of
+ * edit mode a widget in `heights` takes that height, and the layout is packed upwards as the grid
+ * packs it (its items are static, which the grid itself leaves where they are).
+ */
+export function viewLayouts(
+  widgets: View['widgets'],
+  editing = false,
+  heights: WidgetHeights = {},
+): ResponsiveLayouts<GridBreakpoint> {
   const entries = Object.entries(widgets);
-  const at = (bp: GridBreakpoint): Layout =>
-    entries
-      .map(([id, widget]) =>
-        editing
-          ? { i: id, ...widget.layouts[bp], isResizable: canResizeWidget(widget.type) }
-          : { i: id, ...widget.layouts[bp], static: true },
-      )
+  const at = (bp: GridBreakpoint): Layout => {
+    if (editing) {
+      return entries
+        .map(([id, widget]) => ({ i: id, ...widget.layouts[bp], isResizable: canResizeWidget(widget.type) }))
+        .sort((a, b) => a.y - b.y || a.x - b.x);
+    }
+    const placed = entries.map(([id, widget]) => ({
+      i: id,
+      ...widget.layouts[bp],
+      h: heights[id]?.[bp] ?? widget.layouts[bp].h,
+    }));
+    return verticalCompactor
+      .compact(placed, GRID_COLS[bp])
+      .map((item) => ({ ...item, static: true }))
       .sort((a, b) => a.y - b.y || a.x - b.x);
+  };
   return Object.fromEntries(GRID_BREAKPOINT_NAMES.map((bp) => [bp, at(bp)])) as ResponsiveLayouts<GridBreakpoint>;
 }
 
-export function DashboardGrid({ widgets, renderWidget, edit }: DashboardGridProps) {
+export function DashboardGrid({ widgets, renderWidget, edit, heights }: DashboardGridProps) {
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   const editing = edit !== undefined;
-  const layouts = useMemo(() => viewLayouts(widgets, editing), [widgets, editing]);
+  const layouts = useMemo(() => viewLayouts(widgets, editing, heights), [widgets, editing, heights]);
   // The spec's breakpoints are minimum widths (lg from 992); react-grid-layout's own choice
   // starts a breakpoint one pixel later, so the grid is told which one applies.
   const bp = gridBreakpointFor(width);

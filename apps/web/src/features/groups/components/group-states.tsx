@@ -1,10 +1,9 @@
 /** Home's group states besides the dashboard: loading, not found, and a failed load (GRP-13). */
-import { useEffect } from 'react';
 import { Button } from 'primereact/button';
 import { GROUP_MESSAGES } from '@portal/core';
 import { NotFoundScreen } from '@/components/ui/not-found-screen';
-import { baseTitle } from '@/lib/brand';
 import './home.css';
+import { usePageTitle } from '@/lib/page-title';
 
 /**
  * The header, tabs and two widget cards in outline while the group loads; with `tabsAndCards`
@@ -29,12 +28,7 @@ export function HomeSkeleton({ tabsAndCards = false }: { tabsAndCards?: boolean 
 
 /** A group that does not exist or is not the user's (the server answers both alike). */
 export function GroupNotFound({ groupid }: { groupid: string }) {
-  useEffect(() => {
-    document.title = `${baseTitle} - ${GROUP_MESSAGES.notFound}`;
-    return () => {
-      document.title = baseTitle;
-    };
-  }, []);
+  usePageTitle(GROUP_MESSAGES.notFound);
   return (
     <NotFoundScreen title={GROUP_MESSAGES.notFound}>
       <p>

@@ -5,7 +5,7 @@
  */
 import { Suspense, lazy, type ReactNode } from 'react';
 import type { View, Widget } from '@portal/core';
-import { DashboardGrid } from './dashboard-grid';
+import { DashboardGrid, type WidgetHeights } from './dashboard-grid';
 
 const DashboardEditor = lazy(() => import('./dashboard-editor'));
 
@@ -15,10 +15,12 @@ export interface ViewDashboardProps {
   /** Edit mode (Edit Widgets); only for members who may edit views. */
   editing: boolean;
   renderWidget: (id: string, widget: Widget) => ReactNode;
+  /** Out of edit mode: grid rows a widget is drawn at instead of its saved height (a table fitted to its rows). */
+  heights?: WidgetHeights | undefined;
 }
 
-export function ViewDashboard({ groupid, view, editing, renderWidget }: ViewDashboardProps) {
-  const grid = <DashboardGrid widgets={view.widgets} renderWidget={renderWidget} />;
+export function ViewDashboard({ groupid, view, editing, renderWidget, heights }: ViewDashboardProps) {
+  const grid = <DashboardGrid widgets={view.widgets} renderWidget={renderWidget} heights={heights} />;
   if (!editing) return grid;
   return (
     <Suspense fallback={grid}>

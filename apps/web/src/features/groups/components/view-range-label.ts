@@ -1,18 +1,4 @@
-import { timeRangeLabel, type TimeRange } from '@portal/core';
-
-const sameYear = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-const withYear = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+import { formatDayAndTime, timeRangeLabel, type TimeRange } from '@portal/core';
 
 /**
  * The View Range button's text: a preset's name ('7 days'), or a custom range's ends in the
@@ -23,7 +9,7 @@ export function viewRangeLabel(range: TimeRange, nowMs = Date.now()): string {
   const year = new Date(nowMs).getFullYear();
   const fmt = (s: number) => {
     const d = new Date(s * 1000);
-    return (d.getFullYear() === year ? sameYear : withYear).format(d);
+    return formatDayAndTime(d, { year: d.getFullYear() !== year });
   };
   return `${fmt(range.from)} – ${fmt(range.to)}`;
 }

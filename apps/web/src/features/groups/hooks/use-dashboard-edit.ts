@@ -5,7 +5,9 @@
  * one at a time: changes made while one is on its way are sent together after it, so a burst of
  * key presses makes two saves, not one per press. A 409 (someone else saved the view meanwhile)
  * drops the unsaved change and offers Reload; any other failure shows 'An error occurred' with the
- * server's message and the view as stored.
+ * server's message and the view as stored. Each refused add ('Maximum number of …') gives a notice
+ * of its own, stacked under the earlier ones (at most NOTICES_KEPT), until the next change or
+ * Dismiss: a second refusal of the same kind is seen and announced as well.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
@@ -22,6 +24,15 @@ import {
 import { useSaveView, viewInputOf } from '../api/save-view';
 import { useViewSaveFailure } from './use-view-save';
 
+/** Most refusal notices kept: older ones go. */
+export const NOTICES_KEPT = 5;
+
+/** A refused change's notice; `id` tells two notices of the same text apart. */
+export interface EditNotice {
+  id: number;
+  text: string;
+}
+
 /** Widgets shown ahead of the stored view: changed locally, saved as (at most) `version` once answered. */
 interface Local {
   widgets: ViewWidgets;
@@ -34,7 +45,8 @@ export function useDashboardEdit(groupid: string, view: View) {
   const { stale, fail, reload, reloading } = useViewSaveFailure(groupid);
   const [local, setLocal] = useState<Local | null>(null);
   const [saving, setSaving] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notices, setNotices] = useState<readonly EditNotice[]>([]);
+  const noticeId = useRef(0);
 
   /** The view as the server last answered it (its version is the one the next save sends). */
   const stored = useRef(view);
@@ -83,7 +95,7 @@ export function useDashboardEdit(groupid: string, view: View) {
     (next: ViewWidgets) => {
       // The grid never resizes or drops a table; a change that would is not sent (the server refuses it too).
       if (tableWidgetChangeError({ widgets: stored.current.widgets }, { widgets: next })) return;
-      setNotice(null);
+      setNotices([]);
       setLocal({ widgets: next, version: Number.POSITIVE_INFINITY });
       pending.current = next;
       send();
@@ -108,7 +120,9 @@ export function useDashboardEdit(groupid: string, view: View) {
     (type: WidgetType): string | null => {
       const added = addWidget(current.current, type);
       if (!added.ok) {
-        setNotice(added.error);
+        noticeId.current += 1;
+        const notice = { id: noticeId.current, text: added.error };
+        setNotices((shown) => [...shown, notice].slice(-NOTICES_KEPT));
         return null;
       }
       change(added.widgets);
@@ -134,7 +148,7 @@ export function useDashboardEdit(groupid: string, view: View) {
     stale,
     reload,
     reloading,
-    notice,
-    clearNotice: () => setNotice(null),
+    notices,
+    clearNotices: () => setNotices([]),
   };
 }

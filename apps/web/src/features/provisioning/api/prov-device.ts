@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ProvDevice, ProvEditDeviceBody } from '@portal/core';
+import type { ProvDevice, ProvDeviceExists, ProvEditDeviceBody } from '@portal/core';
 import { api } from '@/lib/api';
 import { provKeys } from './prov-keys';
 
@@ -8,6 +8,17 @@ const id = (deviceid: string) => encodeURIComponent(deviceid);
 /** GET /api/prov-portal-get-device/{id} (API-52): the provisioning record. */
 export function getProvDevice(deviceid: string): Promise<ProvDevice> {
   return api.get<ProvDevice>(`/prov-portal-get-device/${id(deviceid)}`, { area: 'provisioning' });
+}
+
+/**
+ * GET /api/prov-portal-device-exists/{id}: whether a device with the id exists, answered 200
+ * either way (a free id is not a 404 in the console, nor a reported error).
+ */
+export async function provDeviceExists(deviceid: string): Promise<boolean> {
+  const answer = await api.get<ProvDeviceExists>(`/prov-portal-device-exists/${id(deviceid)}`, {
+    area: 'provisioning',
+  });
+  return answer.exists;
 }
 
 export function provDeviceQueryOptions(deviceid: string) {

@@ -44,7 +44,7 @@ const ID_ATTEMPTS = 5;
 
 type RunState = { phase: 'idle' } | { phase: 'running' | 'stopped' | 'done'; total: number };
 
-/** A new id that no device has (checked with the record call), or null after ID_ATTEMPTS tries. */
+/** A new id that no device has (checked with the existence call), or null after ID_ATTEMPTS tries. */
 async function freeDeviceId(prefix: string): Promise<string | null> {
   for (let i = 0; i < ID_ATTEMPTS; i += 1) {
     const id = randomDeviceId(prefix, randomBytes);

@@ -22,8 +22,7 @@ import {
 } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { LabelledDropdown } from '@/components/ui/labelled-dropdown';
-import { ApiError } from '@/lib/api';
-import { getProvDevice, useEditProvDevice } from '../api/prov-device';
+import { provDeviceExists, useEditProvDevice } from '../api/prov-device';
 import { CopyValue, LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
 import { BrandField } from './brand-field';
 
@@ -36,16 +35,8 @@ const BRAND = fieldIds('prov-create-brand');
 /** Random bytes from the browser's cryptographic source. */
 export const randomBytes = (n: number) => crypto.getRandomValues(new Uint8Array(n));
 
-/** True when a device with this id exists (the record call answers), false on 404. */
-export async function deviceExists(deviceid: string): Promise<boolean> {
-  try {
-    await getProvDevice(deviceid);
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return false;
-    throw err;
-  }
-}
+/** True when a device with this id exists (asked of prov-portal-device-exists, which answers 200 either way). */
+export const deviceExists = provDeviceExists;
 
 export function CreateDevice() {
   const [created, setCreated] = useState<ProvDevice | null>(null);

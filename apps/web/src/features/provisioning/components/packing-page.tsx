@@ -3,7 +3,7 @@
  * commas or spaces), an order reference and the address shipped to; Generate sends POST
  * /billing-packing-slip and downloads the slip as a PDF.
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
@@ -20,21 +20,20 @@ import { downloadBlob } from '@/lib/download';
 import { usePackingSlip } from '../api/packing-slip';
 import { issuesByField } from './prov-bits';
 import './provisioning.css';
+import { usePageTitle } from '@/lib/page-title';
 
 const DEVICES = fieldIds('packing-devices');
 const REFERENCE = fieldIds('packing-reference');
 const ADDRESS = fieldIds('packing-address');
 
-export function PackingPage({ baseTitle }: { baseTitle: string }) {
+export function PackingPage() {
   const slip = usePackingSlip();
   const [text, setText] = useState('');
   const [reference, setReference] = useState('');
   const [address, setAddress] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [made, setMade] = useState<string | null>(null);
-  useEffect(() => {
-    document.title = `${baseTitle} - Packing`;
-  }, [baseTitle]);
+  usePageTitle('Packing');
 
   // virtual devices ('0-') are never shipped
   const list = useMemo(() => {

@@ -5,7 +5,7 @@
  * (prov-portal-get-device-log, never stale: read again after an action that writes to it and by
  * Refresh) with a form to add an entry (prov-portal-add-device-log).
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
@@ -38,12 +38,11 @@ import { useRunProvTest } from '../api/run-prov-test';
 import { LabelActions, MODEL_OPTIONS, issuesByField } from './prov-bits';
 import { BrandField } from './brand-field';
 import './provisioning.css';
+import { usePageTitle } from '@/lib/page-title';
 
-export function ProvDevicePage({ deviceid, baseTitle }: { deviceid: string; baseTitle: string }) {
+export function ProvDevicePage({ deviceid }: { deviceid: string }) {
   const device = useProvDevice(deviceid);
-  useEffect(() => {
-    document.title = `${baseTitle} - Provisioning ${deviceid}`;
-  }, [baseTitle, deviceid]);
+  usePageTitle('Provisioning', deviceid);
 
   if (device.isPending) return <ProvDeviceSkeleton />;
   if (device.isError) {

@@ -3,7 +3,7 @@
  * look a device up by id, create one device and see its credentials once with its label, or
  * provision a batch. '?mode=batch' opens the batch mode.
  */
-import { Suspense, lazy, useEffect, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
@@ -11,18 +11,17 @@ import { DeviceIdSchema, normaliseDeviceIdInput } from '@portal/core';
 import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { CreateDevice } from './create-device';
 import './provisioning.css';
+import { usePageTitle } from '@/lib/page-title';
 
 const FIND = fieldIds('prov-find');
 
 // The batch mode (with its results table) loads when it is opened.
 const BatchPanel = lazy(() => import('./batch-panel').then((m) => ({ default: m.BatchPanel })));
 
-export function ProvPage({ baseTitle }: { baseTitle: string }) {
+export function ProvPage() {
   const [params, setParams] = useSearchParams();
   const batch = params.get('mode') === 'batch';
-  useEffect(() => {
-    document.title = `${baseTitle} - Provisioning`;
-  }, [baseTitle]);
+  usePageTitle('Provisioning');
 
   return (
     <div className="page prov">

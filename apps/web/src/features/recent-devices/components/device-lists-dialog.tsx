@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Dialog } from 'primereact/dialog';
 import { formatDistanceToNowStrict } from 'date-fns';
-import { navigationTarget } from '@portal/core';
+import { formatDateTimeWithOffset, navigationTarget } from '@portal/core';
 import {
   isFavouriteDevice,
   recordRecentDevice,
@@ -122,6 +122,5 @@ function relative(ts: number): string {
 }
 
 function absolute(ts: number): string {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return `${new Date(ts).toLocaleString()} (${zone})`;
+  return formatDateTimeWithOffset(ts);
 }

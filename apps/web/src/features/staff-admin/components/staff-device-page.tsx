@@ -33,6 +33,7 @@ import { useMarkInvoicePaid, useStaffDistributorAction, useUpdatePlan } from '..
 import { LastContact, PlanTag, StaffHeader, StaffLoadError, StaffSkeleton } from './staff-bits';
 import './staff.css';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { usePageTitle } from '@/lib/page-title';
 
 const TRIAL_RESET_TEXT: Record<StaffDeviceResponse['device']['trialResetState'], string> = {
   available: 'Available',
@@ -42,9 +43,7 @@ const TRIAL_RESET_TEXT: Record<StaffDeviceResponse['device']['trialResetState'],
 
 export function StaffDevicePage({ deviceid }: { deviceid: string }) {
   const device = useStaffDevice(deviceid);
-  useEffect(() => {
-    document.title = `Staff - ${deviceid}`;
-  }, [deviceid]);
+  usePageTitle('Staff Admin', deviceid);
 
   if (device.isPending) {
     return (
@@ -258,7 +257,11 @@ function UsersCard({ data }: { data: StaffDeviceResponse }) {
           dataKey="userId"
           size="small"
           scrollable
-          pt={{ table: { 'aria-label': 'Users of the device' } }}
+          // The table scrolls sideways on a phone: its wrapper takes keyboard focus to scroll it.
+          pt={{
+            table: { 'aria-label': 'Users of the device' },
+            wrapper: { tabIndex: 0, role: 'region', 'aria-label': 'Users of the device' },
+          }}
           tableStyle={{ minWidth: '36rem' }}
         >
           <Column header="E-mail" field="email" frozen className="staff-cell-strong" />
@@ -425,7 +428,8 @@ function ServerLogCard({ data }: { data: StaffDeviceResponse }) {
       {data.serverLog.length === 0 ? (
         <p className="staff-muted">No server log lines.</p>
       ) : (
-        <ol className="staff-log">
+        // The log scrolls within its card: it takes keyboard focus to scroll it.
+        <ol className="staff-log" tabIndex={0} aria-labelledby="staff-log">
           {data.serverLog.map((line) => (
             <li key={line.id}>
               <LocalTime ts={line.ts} className="staff-log__time" />

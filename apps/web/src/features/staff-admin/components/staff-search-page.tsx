@@ -3,17 +3,20 @@
  * of the address). The text stays in the address (?q=) so Back returns to the results. Keyboard:
  * the box has focus on arrival; Arrow Down goes to the first result, the arrows move between
  * results, Escape goes back to the box (and clears it from there). A device opens its page
- * /sqadmin/{deviceid}; a user opens their dossier (devices and groups) in a dialog.
+ * /sqadmin/{deviceid}; a user opens their dossier (devices and groups, and their brand image:
+ * the customer's sub-brand logo, BRD-13) in a dialog.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Dialog } from 'primereact/dialog';
 import { InputText } from 'primereact/inputtext';
-import { STAFF_LIMITS, STAFF_MESSAGES, loadErrorDetail, type StaffSearchResponse } from '@portal/core';
+import { STAFF_LIMITS, STAFF_MESSAGES, formatDate, loadErrorDetail, type StaffSearchResponse } from '@portal/core';
 import { useStaffSearch } from '../api/staff-search';
 import { useStaffUser } from '../api/staff-device';
 import { LastContact, PlanTag, StaffHeader, StaffLoadError } from './staff-bits';
+import { StaffBrandImage } from './staff-brand-image';
 import './staff.css';
+import { usePageTitle } from '@/lib/page-title';
 
 const DEBOUNCE_MS = 250;
 
@@ -49,9 +52,7 @@ export function StaffSearchPage() {
   const resultsRef = useRef<HTMLDivElement>(null);
   const [userId, setUserId] = useState<string | null>(null);
 
-  useEffect(() => {
-    document.title = 'Staff - Admin';
-  }, []);
+  usePageTitle('Staff Admin');
   // the text in the address, replacing the entry (Back leaves the page, not each keystroke)
   useEffect(() => {
     if ((params.get('q') ?? '') !== q) setParams(q ? { q } : {}, { replace: true });
@@ -229,8 +230,9 @@ function UserDialog({ userId, onHide }: { userId: string | null; onHide: () => v
             <dt>Staff groups</dt>
             <dd>{data.user.userGroups.length ? data.user.userGroups.join(', ') : 'None'}</dd>
             <dt>Signed up</dt>
-            <dd>{new Date(data.user.createdAt * 1000).toLocaleDateString()}</dd>
+            <dd>{formatDate(data.user.createdAt * 1000)}</dd>
           </dl>
+          <StaffBrandImage userid={data.user.userId} email={data.user.email} url={data.user.brandImageUrl} />
           <h3 className="staff-subtitle">Devices</h3>
           {data.devices.length === 0 ? (
             <p className="staff-muted">No devices.</p>

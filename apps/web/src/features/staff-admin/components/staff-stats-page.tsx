@@ -4,7 +4,7 @@
  * by month (the last 12, UTC); the ingest rate over the last hour. Everything exports as one CSV
  * (core staffStatsCsv).
  */
-import { useEffect, useId, useMemo, type ReactNode } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
@@ -17,6 +17,7 @@ import { useAdminStats } from '../api/admin-stats';
 import { BarChart } from './bar-chart';
 import { PlanTag, StaffHeader, StaffLoadError, StaffSkeleton } from './staff-bits';
 import './staff.css';
+import { usePageTitle } from '@/lib/page-title';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -29,9 +30,7 @@ function monthLabel(month: string): string {
 const share = (count: number, total: number) => (total > 0 ? `${Math.round((count / total) * 100)}%` : '–');
 
 export function StaffStatsPage() {
-  useEffect(() => {
-    document.title = 'Staff - Statistics';
-  }, []);
+  usePageTitle('Statistics');
   const stats = useAdminStats();
 
   const exportCsv = (data: BillingAdminStatsResponse) => {

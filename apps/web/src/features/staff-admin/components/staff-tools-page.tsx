@@ -39,11 +39,10 @@ import {
 import { useStaffDistributorAction } from '../api/staff-actions';
 import { StaffHeader, StaffLoadError, StaffSkeleton } from './staff-bits';
 import './staff.css';
+import { usePageTitle } from '@/lib/page-title';
 
 export function StaffToolsPage() {
-  useEffect(() => {
-    document.title = 'Staff - Tools';
-  }, []);
+  usePageTitle('Staff Tools');
   const distributors = useDistributors();
   const [editing, setEditing] = useState<Distributor | 'new' | null>(null);
 

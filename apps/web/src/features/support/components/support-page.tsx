@@ -22,6 +22,7 @@ import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { useTouched } from '@/lib/form';
 import { useSendSupportRequest, type SupportRequestResponse } from '../api/send-support-request';
 import './support.css';
+import { usePageTitle } from '@/lib/page-title';
 
 /** The device a request is about, as the page knows it. */
 export interface SupportDevice {
@@ -38,20 +39,13 @@ export interface SupportPageProps {
   /** Where the reply goes: the signed-in user's address. */
   email: string;
   device: SupportDevice | null;
-  baseTitle: string;
 }
 
 const SUBJECT = fieldIds('support-subject');
 const MESSAGE = fieldIds('support-message');
 
-function useTitle(baseTitle: string, deviceName: string | null) {
-  useEffect(() => {
-    document.title = deviceName ? `${baseTitle} - ${deviceName}: Support` : `${baseTitle} - Support`;
-  }, [baseTitle, deviceName]);
-}
-
-export function SupportPage({ email, device, baseTitle }: SupportPageProps) {
-  useTitle(baseTitle, device?.name ?? null);
+export function SupportPage({ email, device }: SupportPageProps) {
+  usePageTitle('Support', device?.name);
   const [sent, setSent] = useState<SupportRequestResponse | null>(null);
   // A new form for each request: "Send another request" starts a blank one.
   const [round, setRound] = useState(0);

@@ -3,6 +3,7 @@
  * unless another is chosen, CHT-02), unit, trendColor and dp (0 to 5; the contract clamps any
  * other whole number into that range when it saves, CHT-03).
  */
+import { useState } from 'react';
 import {
   DEFAULT_HEADLINE_OPERATOR,
   HEADLINE_DECIMAL_PLACES_MAX,
@@ -12,6 +13,7 @@ import {
 } from '@portal/core';
 import type { FieldErrors } from '../utils/field-errors';
 import { ColourField, KeyField, NumberField, SelectField, TextField } from '@/components/form/fields';
+import { trendInk } from '@/components/form/theme-colours';
 import { COLUMN_DATA_TYPES, dropUndefined } from './table-form';
 
 export interface HeadlineFormProps {
@@ -23,6 +25,7 @@ export interface HeadlineFormProps {
 
 export function HeadlineForm({ settings, onChange, errors, knownKeys }: HeadlineFormProps) {
   const set = (patch: Partial<HeadlineSettings>) => onChange(dropUndefined({ ...settings, ...patch }));
+  const [arrowInk] = useState(trendInk);
   return (
     <div className="we-form">
       <fieldset className="we-section">
@@ -74,6 +77,7 @@ export function HeadlineForm({ settings, onChange, errors, knownKeys }: Headline
             path="trendColor"
             label="Trend colour"
             value={settings.trendColor}
+            automatic={arrowInk}
             error={errors.trendColor}
             onChange={(v) => set({ trendColor: v })}
           />

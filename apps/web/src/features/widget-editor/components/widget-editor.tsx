@@ -4,7 +4,8 @@
  * shown beside the fields after the first Save), then handed to `onSave`; the server checks the
  * whole contract again (filling in defaults, clamping a headline's dp). Cancel leaves; leaving
  * with unsaved changes asks first (Cancel, the breadcrumb, and the browser's own prompt when the
- * tab closes or reloads).
+ * tab closes or reloads). Beside the options (above them on a narrow screen) a live preview draws
+ * the draft as the view will show it (`preview`, the route's WidgetPreview).
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -63,6 +64,8 @@ export interface WidgetEditorProps {
   notice?: ReactNode;
   /** The settings as the contract gives them. */
   onSave: (settings: Record<string, unknown>) => void;
+  /** The live preview of the draft's settings; `valid`: no field has a message. */
+  preview: (settings: Record<string, unknown>, valid: boolean) => ReactNode;
 }
 
 export function WidgetEditor({
@@ -75,6 +78,7 @@ export function WidgetEditor({
   saving,
   notice,
   onSave,
+  preview,
 }: WidgetEditorProps) {
   const navigate = useNavigate();
   const type = widget.type;
@@ -143,50 +147,53 @@ export function WidgetEditor({
         </Link>
       </nav>
       <h1 className="we-title">Edit {typeName}</h1>
-      <form
-        className="we-body"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          save();
-        }}
-      >
-        <FieldScope prefix="we">
-          {type === 'table' ? (
-            <TableForm
-              settings={draft as TableSettings}
-              onChange={setDraft}
-              errors={shownErrors}
-              knownKeys={knownKeys}
-            />
-          ) : type === 'headline' ? (
-            <HeadlineForm
-              settings={draft as HeadlineSettings}
-              onChange={setDraft}
-              errors={shownErrors}
-              knownKeys={knownKeys}
-            />
-          ) : (
-            <ChartForm
-              settings={draft as ChartSettings}
-              onChange={setDraft}
-              errors={shownErrors}
-              knownKeys={knownKeys}
-              devices={devices}
-            />
-          )}
-        </FieldScope>
-        {notice}
-        <div className="we-actions">
-          {submitted && hasErrors ? (
-            <p className="we-error we-actions__summary" role="alert">
-              Some fields need attention before the widget can be saved.
-            </p>
-          ) : null}
-          <Button type="button" label="Cancel" text onClick={leave} disabled={saving} />
-          <Button type="submit" label="Save" icon="pi pi-check" loading={saving} />
-        </div>
-      </form>
+      <div className="we-layout">
+        {preview(draft as Record<string, unknown>, !hasErrors)}
+        <form
+          className="we-body"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            save();
+          }}
+        >
+          <FieldScope prefix="we">
+            {type === 'table' ? (
+              <TableForm
+                settings={draft as TableSettings}
+                onChange={setDraft}
+                errors={shownErrors}
+                knownKeys={knownKeys}
+              />
+            ) : type === 'headline' ? (
+              <HeadlineForm
+                settings={draft as HeadlineSettings}
+                onChange={setDraft}
+                errors={shownErrors}
+                knownKeys={knownKeys}
+              />
+            ) : (
+              <ChartForm
+                settings={draft as ChartSettings}
+                onChange={setDraft}
+                errors={shownErrors}
+                knownKeys={knownKeys}
+                devices={devices}
+              />
+            )}
+          </FieldScope>
+          {notice}
+          <div className="we-actions">
+            {submitted && hasErrors ? (
+              <p className="we-error we-actions__summary" role="alert">
+                Some fields need attention before the widget can be saved.
+              </p>
+            ) : null}
+            <Button type="button" label="Cancel" text onClick={leave} disabled={saving} />
+            <Button type="submit" label="Save" icon="pi pi-check" loading={saving} />
+          </div>
+        </form>
+      </div>
       <ConfirmDialog
         visible={leaving}
         header="Discard changes?"

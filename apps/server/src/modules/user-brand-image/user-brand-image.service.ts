@@ -1,0 +1,68 @@
+/**
+ * Customer sub-brand logos (BRD-13; DESIGN.md section 5's file storage): a user's brand image, a
+ * png, jpeg or webp of at most 300 kB whose type is read from its bytes. Staff admins set and
+ * remove it (the routes check the staff group); the user's brand_image_url then points at it, so
+ * the session carries it and the navigation bar shows it on brands that allow a sub-brand. The
+ * image is served to the user themself and to staff admins; anyone else gets the same 404 as for
+ * a user without one.
+ */
+import {
+  BRAND_IMAGE_MESSAGES,
+  STAFF_ADMIN_GROUP,
+  brandImageTypeOfBase64,
+  userBrandImagePath,
+  type BrandImageType,
+  type UserBrandImagePutBody,
+  type UserBrandImageResponse,
+} from '@portal/core';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/db';
+import { AppError } from '../../errors';
+import type { User } from '../auth/auth.service';
+import * as repo from './user-brand-image.repository';
+
+export interface UserBrandImageDeps {
+  db: Db;
+  clock: Clock;
+}
+
+const userNotFound = () => new AppError(404, 'NOT_FOUND', BRAND_IMAGE_MESSAGES.userNotFound);
+const imageNotFound = () => new AppError(404, 'NOT_FOUND', BRAND_IMAGE_MESSAGES.notFound);
+
+export function createUserBrandImageService({ db, clock }: UserBrandImageDeps) {
+  return {
+    /** Stores the user's brand image (the body is checked by UserBrandImagePutBodySchema) and points the session at it. */
+    async put(userId: string, body: UserBrandImagePutBody): Promise<UserBrandImageResponse> {
+      // The schema accepted only a png, jpeg or webp by its bytes.
+      const contentType = brandImageTypeOfBase64(body.dataBase64) as BrandImageType;
+      const bytes = Buffer.from(body.dataBase64, 'base64');
+      return db.transaction(async (tx) => {
+        if (!(await repo.lockUser(tx, userId))) throw userNotFound();
+        const updatedAt = await repo.upsertBrandImage(tx, userId, contentType, bytes, clock.now());
+        const brandImageUrl = userBrandImagePath(userId, updatedAt.getTime());
+        await repo.setBrandImageUrl(tx, userId, brandImageUrl);
+        return { userId, brandImageUrl, message: BRAND_IMAGE_MESSAGES.saved };
+      });
+    },
+
+    /** Removes the user's brand image (none there is fine); the session carries none. */
+    async remove(userId: string): Promise<UserBrandImageResponse> {
+      return db.transaction(async (tx) => {
+        if (!(await repo.lockUser(tx, userId))) throw userNotFound();
+        await repo.deleteBrandImage(tx, userId);
+        await repo.setBrandImageUrl(tx, userId, null);
+        return { userId, brandImageUrl: null, message: BRAND_IMAGE_MESSAGES.removed };
+      });
+    },
+
+    /** The image, to the user themself or a staff admin; 404 to anyone else and when there is none. */
+    async get(viewer: User, userId: string): Promise<{ contentType: BrandImageType; bytes: Buffer }> {
+      if (viewer.id !== userId && !viewer.userGroups.includes(STAFF_ADMIN_GROUP)) throw imageNotFound();
+      const image = await repo.findBrandImage(db, userId);
+      if (!image) throw imageNotFound();
+      return { contentType: image.content_type, bytes: image.bytes };
+    },
+  };
+}
+
+export type UserBrandImageService = ReturnType<typeof createUserBrandImageService>;

@@ -1,0 +1,35 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { STALE_TIMES_MS, UNGROUPED_DEVICES_PAGE, type UngroupedDevicesResponse } from '@portal/core';
+import { api } from '@/lib/api';
+
+export type { UngroupedDevicesResponse };
+
+/**
+ * The key of every page: under the user's groups (['groups']), so whatever changes the groups or
+ * what they hold (adding a device, moving devices, leaving a group) asks the pages again too.
+ */
+export const UNGROUPED_DEVICES_KEY = ['groups', 'ungrouped-devices'] as const;
+
+/** GET /api/ungrouped-devices: a page of the user's devices that none of the user's groups holds. */
+export function getUngroupedDevices(offset: number, signal?: AbortSignal): Promise<UngroupedDevicesResponse> {
+  return api.get<UngroupedDevicesResponse>(`/ungrouped-devices?offset=${offset}&limit=${UNGROUPED_DEVICES_PAGE}`, {
+    area: 'group',
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export function ungroupedDevicesQueryOptions(offset: number) {
+  return queryOptions({
+    queryKey: [...UNGROUPED_DEVICES_KEY, offset],
+    queryFn: ({ signal }) => getUngroupedDevices(offset, signal),
+    // Last contact ages as fresh as the group table's.
+    staleTime: STALE_TIMES_MS.data,
+    // The list says so itself, with a retry (no toast).
+    meta: { silent: true },
+  });
+}
+
+/** One page; the page before stays shown while the next loads. */
+export function useUngroupedDevices(offset: number, enabled = true) {
+  return useQuery({ ...ungroupedDevicesQueryOptions(offset), enabled, placeholderData: keepPreviousData });
+}
