@@ -27,6 +27,7 @@ import { useKeyKinds } from '../hooks/use-key-kinds';
 import { DeviceChartView } from './device-chart-view';
 import { UTILISATION_TITLE, UtilisationChart } from './utilisation-chart';
 import './device-chart.css';
+import { EyeLink } from '@/components/ui/eye-link';
 
 export interface DeviceChartCardsProps {
   deviceid: string;
@@ -145,14 +146,7 @@ function ChartCard({ deviceid, deviceName, chartKey, stored, displaySettings, ki
           </Link>
         </h3>
         {canEdit && (
-          <Link
-            to={chartPath(deviceid, chartKey)}
-            className="p-button p-button-text p-button-sm p-button-icon-only dp-eye"
-            aria-label={`Open chart ${title}`}
-            title="Open this chart's page"
-          >
-            <i className="pi pi-eye" aria-hidden="true" />
-          </Link>
+          <EyeLink to={chartPath(deviceid, chartKey)} label={`Open chart ${title}`} title="Open this chart's page" />
         )}
       </header>
       <DeviceChartView

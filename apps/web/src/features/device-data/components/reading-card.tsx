@@ -4,7 +4,6 @@
  * hours & minutes, raw, escaped, hex, base64), the reading time, the stale rule, and the eye
  * button to its display settings for users who may edit them.
  */
-import { Link } from 'react-router';
 import { formatDistanceStrict } from 'date-fns';
 import {
   MISSING_VALUE,
@@ -23,6 +22,7 @@ import {
 } from '@portal/core';
 import { Gauge } from './gauge';
 import { Sparkline } from './sparkline';
+import { EyeLink } from '@/components/ui/eye-link';
 
 export interface ReadingCardProps {
   deviceid: string;
@@ -71,13 +71,7 @@ export function ReadingCard({
         </div>
         {canEdit &&
           (page ? (
-            <Link
-              to={page}
-              className="p-button p-button-text p-button-sm p-button-icon-only dp-eye"
-              aria-label={`Open ${display.name}`}
-            >
-              <i className="pi pi-eye" aria-hidden="true" />
-            </Link>
+            <EyeLink to={page} label={`Open ${display.name}`} />
           ) : (
             <button
               type="button"

@@ -197,7 +197,7 @@ export function SectionIndex({ onUnfold, onFoldAll }: SectionIndexProps) {
         }}
       >
         <span className="dp-index-label">{entry.label}</span>
-        {entry.count !== null && <span className="dp-index-count">{entry.count}</span>}
+        {entry.count !== null && <span className="dp-section-count dp-index-count">{entry.count}</span>}
         {entry.folded && <span className="dp-index-folded">folded</span>}
       </a>
     </li>

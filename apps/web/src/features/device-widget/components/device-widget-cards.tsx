@@ -6,7 +6,7 @@
  * without data to the portal: 'Widgets are unavailable on the {tier} Plan' instead.
  */
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import {
   nextWidgetKey,
   planState,
@@ -21,6 +21,7 @@ import {
 import { widgetImageSrc } from '../utils/widget-image-src';
 import { WidgetDrawing } from './widget-drawing';
 import './device-widget.css';
+import { EyeLink } from '@/components/ui/eye-link';
 
 export interface DeviceWidgetCardsProps {
   deviceid: string;
@@ -153,14 +154,11 @@ function WidgetCardView({
         </h3>
         {/* The eye to the widget's page, as a reading card's (CARD-05): for users who may edit display settings. */}
         {canEdit && (
-          <Link
+          <EyeLink
             to={widgetPath(deviceid, widgetKey)}
-            className="p-button p-button-text p-button-sm p-button-icon-only dp-eye"
-            aria-label={`Open widget ${title}`}
+            label={`Open widget ${title}`}
             title="Open this widget's page"
-          >
-            <i className="pi pi-eye" aria-hidden="true" />
-          </Link>
+          />
         )}
       </header>
       <WidgetDrawing card={card} ctx={ctx} imageSrc={widgetImageSrc(card.image?.path)} label={title} />
