@@ -238,10 +238,10 @@ describe.skipIf(!chromiumAvailable() && !required)('device pages: header, sectio
       .toEqual(headings.map(() => 'false'));
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(tall - 1000);
     await page.reload();
-    await page.locator('.dp-section').first().waitFor();
-    expect(await toggles(page).evaluateAll((els) => els.map((el) => el.getAttribute('aria-expanded')))).toEqual(
-      headings.map(() => 'false'),
-    );
+    // Polled: the sections come with the latest values, a moment after the first one is drawn.
+    await expect
+      .poll(() => toggles(page).evaluateAll((els) => els.map((el) => el.getAttribute('aria-expanded'))))
+      .toEqual(headings.map(() => 'false'));
     await page.getByRole('button', { name: 'Open all readings' }).waitFor();
 
     // By keyboard: the button opens the list, Tab reaches the first section, Enter jumps there and opens it.
