@@ -573,7 +573,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The variables as a Markdown table, for the README (`npm run config-table -w apps/server`). */
 export function configTableMarkdown(): string {
   const rows = CONFIG_VARIABLES.map(
-    (v) => `| \`${v.name}\` | ${v.default.replace(/\|/g, '\\|')} | ${v.description.replace(/\|/g, '\\|')} |`,
+    (v) => `| \`${v.name}\` | \`${v.default.replace(/\|/g, '\\|')}\` | ${v.description.replace(/\|/g, '\\|')} |`,
   );
   return ['| Variable | Default | Meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
