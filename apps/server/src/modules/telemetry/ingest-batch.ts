@@ -20,8 +20,8 @@ import type {
   IngestEventRow,
   LatestRow,
   RollupRow,
-} from '../modules/telemetry/telemetry.rows';
-import type { ServerLogRow } from '../modules/device-log/device-log.service';
+} from './telemetry.rows';
+import type { ServerLogRow } from '../device-log/device-log.service';
 
 export type IngestKind = 'data' | 'diag';
 
