@@ -14,13 +14,7 @@ import {
   truncateText,
   type DeviceRecord,
 } from '@portal/core';
-import type {
-  BusMessageRow,
-  DiagnosticsRow,
-  IngestEventRow,
-  LatestRow,
-  RollupRow,
-} from './telemetry.rows';
+import type { BusMessageRow, DiagnosticsRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
 import type { ServerLogRow } from '../device-log/device-log.service';
 
 export type IngestKind = 'data' | 'diag';
