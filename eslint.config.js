@@ -61,6 +61,35 @@ const zones = [
     from: `${root}/${SERVER}/modules/**/*.repository.ts`,
     message: 'Ingest handlers call services, never repositories (STYLE.md 3).',
   },
+  // The layers of apps/server/src (issue 33), highest first: the composition (app.ts, portal.ts,
+  // main.ts, seed.ts, cli/) -> the transports (ingest/) -> modules/ -> db/; plugins/ hold framework
+  // code beside them. Nothing lower imports anything higher.
+  {
+    target: [`${SERVER}/ingest`, `${SERVER}/modules`, `${SERVER}/plugins`, `${SERVER}/db`],
+    from: [`${SERVER}/app.ts`, `${SERVER}/portal.ts`, `${SERVER}/main.ts`, `${SERVER}/seed.ts`, `${SERVER}/cli`],
+    message: 'Only the composition (main.ts, portal.ts, app.ts, cli/) wires the layers: nothing imports it.',
+  },
+  {
+    target: `${SERVER}/modules`,
+    from: `${SERVER}/ingest`,
+    message: 'Modules never import ingest/: the transports call modules, not the other way round.',
+  },
+  {
+    target: `${SERVER}/plugins`,
+    from: `${root}/${SERVER}/modules/**`,
+    except: [`${root}/${SERVER}/modules/{access,auth}/!(*.repository|*.routes).ts`],
+    message: 'Plugins hold framework code: they import no module but the guards of access and auth.',
+  },
+  {
+    target: `${SERVER}/plugins`,
+    from: `${SERVER}/ingest`,
+    message: 'Plugins hold framework code: they import no transport (ingest/).',
+  },
+  {
+    target: `${SERVER}/db`,
+    from: [`${SERVER}/modules`, `${SERVER}/ingest`, `${SERVER}/plugins`],
+    message: 'db/ is the lowest layer: it imports nothing of modules (access included), ingest or plugins.',
+  },
   ...serverModules.map((mod) => ({
     target: `${SERVER}/modules/${mod}`,
     from: `${root}/${SERVER}/modules/!(${mod})/**/*.repository.ts`,

@@ -26,6 +26,13 @@ async function errors(filePath: string, specifier: string): Promise<string[]> {
   return result!.messages.filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
+/** Lints the file at `filePath` as it is on disk with `extra` appended; every error, as `rule: message`. */
+async function errorsWithAdded(filePath: string, extra: string): Promise<string[]> {
+  const code = `${readFileSync(join(ROOT, filePath), 'utf8')}\n${extra}`;
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
+  return result!.messages.filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
 /** The specifier a file at `from` writes to reach `to` (relative, no extension). */
 function relativeSpecifier(from: string, to: string): string {
   const path = relative(dirname(join(ROOT, from)), join(ROOT, to)).replace(/\.tsx?$/, '');
@@ -167,6 +174,75 @@ describe('apps/server/src', () => {
     expect(await errors(inMine, relativeSpecifier(inMine, serviceOf(other!)))).toEqual([]);
   });
 
+  it('a module never imports ingest/: the transports call modules', async () => {
+    const inMine = `${SERVER}/modules/${mine}/lint-probe.service.ts`;
+    const transport = firstSource(`${SERVER}/ingest`);
+    expect(await errors(inMine, relativeSpecifier(inMine, transport))).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*Modules never import ingest/),
+    ]);
+    const inIngest = `${SERVER}/ingest/lint-probe.ts`;
+    expect(await errors(inIngest, relativeSpecifier(inIngest, serviceOf(mine!)))).toEqual([]);
+    expect(await errors(inIngest, relativeSpecifier(inIngest, transport))).toEqual([]);
+  });
+
+  it('plugins import no module but the guards of access and auth, and no transport', async () => {
+    const inPlugins = `${SERVER}/plugins/lint-probe.ts`;
+    const feature = modules.find((m) => !['access', 'auth'].includes(m) && existsSync(join(ROOT, serviceOf(m))))!;
+    const refused = /^import-x\/no-restricted-paths: .*Plugins hold framework code/;
+    expect(await errors(inPlugins, relativeSpecifier(inPlugins, serviceOf(feature)))).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    // Access and auth, their repositories and routes aside.
+    for (const guarded of ['access', 'auth']) {
+      expect(await errors(inPlugins, relativeSpecifier(inPlugins, repositoryOf(guarded)))).toEqual([
+        expect.stringMatching(refused),
+      ]);
+      expect(await errors(inPlugins, relativeSpecifier(inPlugins, serviceOf(guarded)))).toEqual([]);
+    }
+    expect(await errors(inPlugins, relativeSpecifier(inPlugins, firstSource(`${SERVER}/ingest`)))).toEqual([
+      expect.stringMatching(refused),
+    ]);
+    expect(await errors(inPlugins, relativeSpecifier(inPlugins, firstSource(`${SERVER}/plugins`)))).toEqual([]);
+  });
+
+  it('db/ imports nothing of modules (access included), ingest or plugins', async () => {
+    const inDb = `${SERVER}/db/lint-probe.ts`;
+    for (const higher of [
+      serviceOf('access'),
+      repositoryOf('access'),
+      serviceOf(mine!),
+      firstSource(`${SERVER}/ingest`),
+      firstSource(`${SERVER}/plugins`),
+    ]) {
+      expect(await errors(inDb, relativeSpecifier(inDb, higher)), higher).toEqual([
+        expect.stringMatching(/^import-x\/no-restricted-paths: .*db\/ is the lowest layer/),
+      ]);
+    }
+    expect(await errors(inDb, relativeSpecifier(inDb, firstSource(`${SERVER}/db`)))).toEqual([]);
+    expect(await errors(inDb, relativeSpecifier(inDb, `${SERVER}/errors.ts`))).toEqual([]);
+  });
+
+  it('nothing under ingest/, modules/, plugins/ or db/ imports the composition (app, portal, main, cli)', async () => {
+    const composition = [`${SERVER}/app.ts`, `${SERVER}/portal.ts`, `${SERVER}/main.ts`, firstSource(`${SERVER}/cli`)];
+    for (const from of [
+      `${SERVER}/ingest/lint-probe.ts`,
+      `${SERVER}/modules/${mine}/lint-probe.service.ts`,
+      `${SERVER}/plugins/lint-probe.ts`,
+      `${SERVER}/db/lint-probe.ts`,
+    ]) {
+      for (const to of composition) {
+        expect(await errors(from, relativeSpecifier(from, to)), `${from} -> ${to}`).toEqual([
+          expect.stringMatching(/^import-x\/no-restricted-paths: .*Only the composition/),
+        ]);
+      }
+    }
+    // The composition imports every layer.
+    const inComposition = `${SERVER}/lint-probe.ts`;
+    for (const layer of [firstSource(`${SERVER}/ingest`), serviceOf(mine!), firstSource(`${SERVER}/db`)]) {
+      expect(await errors(inComposition, relativeSpecifier(inComposition, layer))).toEqual([]);
+    }
+  });
+
   it('routes call services, never a repository, even their own', async () => {
     const inRoutes = `${SERVER}/modules/${mine}/lint-probe.routes.ts`;
     expect(await errors(inRoutes, relativeSpecifier(inRoutes, repositoryOf(mine!)))).toEqual([
@@ -191,5 +267,35 @@ describe('import cycles', () => {
   it('the same import from a file the index does not reach is fine', async () => {
     const outside = 'packages/core/src/domain/lint-probe.ts';
     expect(await errors(outside, relativeSpecifier(outside, index))).toEqual([]);
+  });
+
+  describe('in apps/server/src, on real files', () => {
+    // A transport file and a file of its own folder it imports: `importer` -> `imported`, found at run time.
+    const folder = `${SERVER}/ingest`;
+    const pair = readdirSync(join(ROOT, folder))
+      .filter((name) => name.endsWith('.ts'))
+      .sort()
+      .flatMap((name) => {
+        const text = readFileSync(join(ROOT, folder, name), 'utf8');
+        const sibling = /from '\.\/([^']+)'/.exec(text)?.[1];
+        return sibling ? [{ importer: `${folder}/${name}`, imported: `${folder}/${sibling}.ts` }] : [];
+      })[0]!;
+    const back = (file: string) =>
+      `import * as back from '${relativeSpecifier(pair.imported, file)}';\nexport const cycle = back;\n`;
+
+    it('finds a file that imports another of its folder', () => {
+      expect(existsSync(join(ROOT, pair.imported))).toBe(true);
+    });
+
+    it('the imported file importing its importer back is a cycle', async () => {
+      expect(await errorsWithAdded(pair.imported, back(pair.importer))).toEqual([
+        expect.stringContaining('import-x/no-cycle'),
+      ]);
+    });
+
+    it('the imported file as it is, or importing a file that does not import it, is fine', async () => {
+      expect(await errorsWithAdded(pair.imported, '')).toEqual([]);
+      expect(await errorsWithAdded(pair.imported, back(`${SERVER}/errors.ts`))).toEqual([]);
+    });
   });
 });

@@ -26,7 +26,7 @@ import net from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import type { Db } from '../../apps/server/src/db/db';
-import type { IngestOutcome } from '../../apps/server/src/ingest/batch';
+import type { IngestOutcome } from '../../apps/server/src/modules/telemetry/ingest-batch';
 import { loadConfig } from '../../apps/server/src/config';
 import { DEFAULT_TELEMETRY_OPTIONS } from '../../apps/server/src/modules/telemetry/telemetry.service';
 import type { BenchResult } from './run';

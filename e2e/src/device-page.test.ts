@@ -168,7 +168,7 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
   it('renders each display type as its display settings say', async () => {
     const ts = Date.now() / 1000;
     // One record as an object, as devices send one: a one-record array over MQTT is stored as the array itself
-    // (apps/server/src/ingest/batch.ts), after which GET /data answers 500 for the device.
+    // (apps/server/src/modules/telemetry/ingest-batch.ts), after which GET /data answers 500 for the device.
     await stack.publish(shown, {
       ts,
       vsys: 12,

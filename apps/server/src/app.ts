@@ -70,7 +70,7 @@ import { createDeliveryService, type DeliveryOptions, type DeliveryService } fro
 import { createDeviceLogService } from './modules/device-log/device-log.service';
 import { createDevicesService, type DevicesService } from './modules/devices/devices.service';
 import { createDeviceRegistry } from './modules/devices/devices.registry';
-import type { BrokerAccounts } from './ingest/broker-accounts';
+import type { BrokerAccounts } from './modules/broker/broker-accounts.service';
 import { registerDevicesRoutes } from './modules/devices/devices.routes';
 import {
   createTelemetryService,

@@ -11,9 +11,11 @@ import { openDatabase, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { seedDemo } from './seed';
 import { portalBrokerUser } from './modules/mqtt-auth/mqtt-auth.service';
-import { connectExternalBroker, startEmbeddedBroker, type MqttIngest } from './ingest/mqtt';
-import { connectDynsec, type DynsecClient } from './ingest/broker-accounts';
-import { anonymousCanPublish, brokerUrlUser } from './ingest/broker-check';
+import { startEmbeddedBroker } from './ingest/mqtt-embedded';
+import { connectExternalBroker } from './ingest/mqtt-external';
+import type { MqttIngest } from './ingest/mqtt-device-messages';
+import { connectDynsec, type DynsecClient } from './modules/broker/broker-accounts.service';
+import { anonymousCanPublish, brokerUrlUser } from './modules/broker/broker-check';
 
 export interface Portal {
   /** The address to open: PUBLIC_URL, else http://localhost:{port}. */

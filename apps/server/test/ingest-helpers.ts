@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { EVENT_LEVELS, eventLevel, type DeviceRecord, type EventLevel } from '@portal/core';
-import { busMessageRows } from '../src/ingest/batch';
+import { busMessageRows } from '../src/modules/telemetry/ingest-batch';
 import type { Db } from '../src/db/db';
 import type { TelemetryOptions } from '../src/modules/telemetry/telemetry.service';
 import type { BusMessageRow, LatestRow, RollupRow } from '../src/modules/telemetry/telemetry.rows';

@@ -34,6 +34,7 @@ export * from './contracts/brands';
 export * from './contracts/auth';
 export * from './contracts/system';
 export * from './contracts/mqtt-auth';
+export * from './domain/mqtt-topics';
 export * from './contracts/device-record';
 export * from './contracts/devices';
 export * from './contracts/device-authoring';

@@ -18,8 +18,9 @@ import { migrate } from '../db/migrate';
 import { systemClock } from '../clock';
 import { createDeviceRegistry } from '../modules/devices/devices.registry';
 import { listDeviceIds } from '../modules/devices/devices.repository';
-import { connectDynsec, syncDeviceAccounts } from '../ingest/broker-accounts';
-import { brokerUrlUser } from '../ingest/broker-check';
+import { connectDynsec } from '../modules/broker/broker-accounts.service';
+import { syncDeviceAccounts } from '../modules/broker/broker-sync';
+import { brokerUrlUser } from '../modules/broker/broker-check';
 
 const USAGE = 'Usage: MQTT_URL=mqtt://admin:password@broker:1883 npm run broker-sync -- [--keys file.csv ...]';
 

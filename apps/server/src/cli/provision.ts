@@ -26,7 +26,7 @@ import { openDatabase } from '../db/db';
 import { migrate } from '../db/migrate';
 import { systemClock } from '../clock';
 import { createDeviceRegistry } from '../modules/devices/devices.registry';
-import { connectDynsec, type DynsecClient } from '../ingest/broker-accounts';
+import { connectDynsec, type DynsecClient } from '../modules/broker/broker-accounts.service';
 import { loadConfig } from '../config';
 import type { ProvisionedDevice } from '../modules/devices/devices.summary';
 

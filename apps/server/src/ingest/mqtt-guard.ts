@@ -7,7 +7,7 @@
  * it may send at most the cap in all, and it must get there within the connect timeout.
  */
 import type { Socket } from 'node:net';
-import { FixedHeaderReader } from './mqtt-rules';
+import { FixedHeaderReader } from './mqtt-fixed-header';
 
 export interface MqttConnectionLimits {
   /** The largest packet accepted, fixed header included (MQTT_MAX_PACKET_BYTES). */

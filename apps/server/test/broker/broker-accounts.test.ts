@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
-import { connectDynsec, deviceRole, syncDeviceAccounts, type DynsecClient } from '../../src/ingest/broker-accounts';
+import { connectDynsec, deviceRole, type DynsecClient } from '../../src/modules/broker/broker-accounts.service';
+import { syncDeviceAccounts } from '../../src/modules/broker/broker-sync';
 import { keysFromCsv } from '../../src/cli/broker-sync';
 import { createDeviceRegistry } from '../../src/modules/devices/devices.registry';
 import { openDatabase, type Db } from '../../src/db/db';

@@ -10,7 +10,7 @@ import mqtt from 'mqtt';
 import { openDatabase, type Db } from '../../src/db/db';
 import { pgliteTemplate } from '../suite-setup';
 import { migrate } from '../../src/db/migrate';
-import { DEVICE_CHANNEL } from '../../src/ingest/mqtt';
+import { DEVICE_CHANNEL } from '../../src/ingest/mqtt-external';
 import { provision, randomDeviceId } from '../device-helpers';
 import {
   describeWhenPostgres,

@@ -3,7 +3,7 @@
  * a producer that pushes again the moment its previous item settles.
  */
 import { describe, expect, it } from 'vitest';
-import { IngestQueue } from '../../src/ingest/queue';
+import { IngestQueue } from '../../src/modules/telemetry/ingest-queue';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -10,7 +10,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
-import { holdPubacks } from '../../src/ingest/mqtt';
+import { holdPubacks } from '../../src/ingest/mqtt-held-pubacks';
 
 interface Deferred {
   promise: Promise<void>;

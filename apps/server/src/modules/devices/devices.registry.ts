@@ -3,7 +3,7 @@
  * password checks, contact times, reported firmware and the pending config. Created before the
  * modules that need it (telemetry, device config, the devices service), so wiring stays one-way.
  */
-import { giveBrokerAccount, NO_BROKER_ACCOUNTS, type BrokerAccounts } from '../../ingest/broker-accounts';
+import { giveBrokerAccount, NO_BROKER_ACCOUNTS, type BrokerAccounts } from '../broker/broker-accounts.service';
 import {
   DEFAULT_FIRMWARE,
   isDeviceRouteId,

@@ -5,7 +5,7 @@
  * and its trial starts, as for the first user to add a real device; everything else (pages, groups,
  * sharing, data) is a device's like any other.
  */
-import { giveBrokerAccount, NO_BROKER_ACCOUNTS, type BrokerAccounts } from '../../ingest/broker-accounts';
+import { giveBrokerAccount, NO_BROKER_ACCOUNTS, type BrokerAccounts } from '../broker/broker-accounts.service';
 import {
   DEFAULT_FIRMWARE,
   DEVICE_ID_ALPHABET,

@@ -38,6 +38,7 @@ import {
   type EmqxAuthorizeAnswer,
   type GoAuthAccessCode,
   type GoAuthAllowed,
+  type MqttAccess,
   type VernemqAnswer,
   type VernemqHook,
   type VernemqSubscribeAnswer,
@@ -45,7 +46,6 @@ import {
 import { AppError, forbidden, unauthenticated } from '../../errors';
 import { errorResponses } from '../../plugins/errors';
 import { guardOf } from '../../plugins/route-security';
-import type { MqttAccess } from '../../ingest/mqtt-rules';
 import type { MqttAuthService } from './mqtt-auth.service';
 
 export const MQTT_AUTH_PATH = '/api/mqtt-auth';

@@ -1,16 +1,31 @@
 /**
  * What an external broker asks the portal about its clients (issue 17; the HTTP hooks of
  * mqtt-auth.routes.ts): who may connect, and who may publish, subscribe or receive on a topic.
- * The same rules as the embedded broker's (ingest/mqtt-rules.ts): a device connects with its id
+ * The same rules as the embedded broker's (core's mqtt-topics.ts): a device connects with its id
  * as username, its key as password and its id (or its id, '-' and a suffix) as client id, and
  * reaches only its own topics; the portal's own subscriber user (MQTT_URL's) is the only
  * superuser. Every answer is read from the database at the call: a device removed a moment ago
  * is refused at its next connect, publish or subscribe. Secrets are compared in constant time.
  */
-import { isOwnClientId, mayAccessTopic, type MqttAccess, type MqttPrincipal } from '../../ingest/mqtt-rules';
+import { isOwnClientId, mayAccessTopic, type MqttAccess, type MqttPrincipal } from '@portal/core';
 import { sameDigest, sha256 } from '../../security';
-import { brokerUrlUser } from '../../ingest/broker-check';
+import { brokerUrlUser } from '../broker/broker-check';
 import type { DeviceRegistry } from '../devices/devices.registry';
+
+/** What the broker hooks (mqtt-auth.routes.ts) ask: the secret, who connects, who is superuser, who may do what. */
+export interface MqttAuthService {
+  /** True when `given` is the hook secret (constant time; false for anything but a string). */
+  hasSecret(given: unknown): boolean;
+  /**
+   * Who connects with these credentials: the portal's user (its password), a device (its key,
+   * and its own client id), or null for anyone else.
+   */
+  authenticate(client: MqttClientName & { password: string | null }): Promise<MqttClientKind | null>;
+  /** True for the portal's own user: a broker lets it do anything. */
+  isSuperuser(username: string): boolean;
+  /** Whether the connected `client` may do each of `requests` (in their order). */
+  authorize(client: MqttClientName, requests: readonly MqttRequest[]): Promise<boolean[]>;
+}
 
 /** A broker account: username and password. */
 export interface BrokerUser {
@@ -55,7 +70,7 @@ const PORTAL: MqttPrincipal = { kind: 'portal' };
 export function createMqttAuthService(deps: {
   registry: Pick<DeviceRegistry, 'verifyDeviceKey' | 'getDevice'>;
   options: MqttAuthHooksOptions;
-}) {
+}): MqttAuthService {
   const { registry } = deps;
   const { portalUser } = deps.options;
   const secretDigest = sha256(deps.options.secret);
@@ -101,5 +116,3 @@ export function createMqttAuthService(deps: {
     },
   };
 }
-
-export type MqttAuthService = ReturnType<typeof createMqttAuthService>;

@@ -4,13 +4,13 @@
  * after its commit; the rows derived from them (rollups, latest values, contact times) go with
  * their batch under light load and are held and written later under load (see the comments
  * below and docs/decisions.md 'Ingest acknowledgement'). The pure part (validation, rows of a
- * batch) is ingest/batch.ts.
+ * batch) is ingest-batch.ts.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { FIRMWARE_PATTERN, reportedIntervals } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
-import { IngestQueue } from '../../ingest/queue';
+import { IngestQueue } from './ingest-queue';
 import {
   DerivedRows,
   assembleBatch,
@@ -23,7 +23,7 @@ import {
   type IngestItem,
   type IngestOutcome,
   type PreparedItem,
-} from '../../ingest/batch';
+} from './ingest-batch';
 import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
 import * as repo from './telemetry.repository';

@@ -32,7 +32,7 @@ import {
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError } from '../../errors';
-import type { IngestItem, IngestOutcome } from '../../ingest/batch';
+import type { IngestItem, IngestOutcome } from './ingest-batch';
 import type { AccessService } from '../access/access.service';
 import type { DeliveryService } from '../delivery/delivery.service';
 import type { DeviceLogService } from '../device-log/device-log.service';

@@ -9,18 +9,31 @@
  *
  * The portal stores only a hash of each key, so a key reaches the broker when it exists in the
  * clear: at provisioning, inside the transaction that creates the device (refused by the broker:
- * nothing is created), or from a provisioning CSV given to `npm run broker-sync`.
+ * nothing is created), or from a provisioning CSV given to `npm run broker-sync` (broker-sync.ts).
  */
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
-import { unavailable } from '../errors';
-import { DEVICE_MESSAGE_KINDS, commandTopic } from './mqtt-rules';
+import { DEVICE_MESSAGE_KINDS, commandTopic } from '@portal/core';
+import { unavailable } from '../../errors';
 
 /** Gives the broker each new device's credentials; the portal's other brokers need nothing. */
 export interface BrokerAccounts {
   /** Creates (or updates) the device's client and role; throws when the broker does not take them. */
   addDevice(id: string, key: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The dynamic security plugin's administration, as the portal uses it (connectDynsec). */
+export interface DynsecClient extends BrokerAccounts {
+  /** Runs commands in order; answers one result per command (an `error` when it failed). */
+  run(commands: Command[], timeoutMs?: number): Promise<Answer[]>;
+  /** The plugin's clients with their text names (all of them). */
+  listClients(): Promise<{ username: string; textname?: string }[]>;
+  removeDevice(id: string): Promise<void>;
+  /** The device's role exactly its topics, and the client in it (its password left as it is). */
+  ensureDeviceRole(id: string): Promise<void>;
+  /** The portal user's own rights (role portal-server), made once at start. */
+  ensureServerRole(username: string): Promise<void>;
 }
 
 /** The embedded broker and brokers that ask the portal (HTTP hooks) read keys from the database. */
@@ -80,72 +93,6 @@ interface Answer {
 
 /** What the plugin answers when the thing to create is there already (it is then brought in line). */
 const ALREADY = /already|exists|not found/i;
-
-/** What `syncDeviceAccounts` did. */
-export interface SyncReport {
-  /** Devices whose client was made or whose password was set from a given key. */
-  keyed: string[];
-  /** Device clients whose role was brought in line (their password left as it is). */
-  checked: string[];
-  /** Device clients removed: their device is no longer in the database. */
-  removed: string[];
-  /** Devices with no client at the broker and no key given: they cannot connect through it. */
-  missing: string[];
-  /** Keys given that are not the device's key (or of no device): not used. */
-  refused: string[];
-}
-
-/**
- * Brings the broker's device accounts in line with the database (`npm run broker-sync`): a device
- * client of a device that is gone is removed; every device's role is made exact; a device given
- * with its key (a provisioning CSV) gets its client and password. The portal keeps only hashes of
- * keys, so a device missing at the broker without a key is reported, not invented.
- */
-export async function syncDeviceAccounts(options: {
-  dynsec: DynsecClient;
-  deviceIds: readonly string[];
-  keys: ReadonlyMap<string, string>;
-  /** True when `key` is the device's key (the registry's check against the stored hash). */
-  verify: (id: string, key: string) => Promise<boolean>;
-}): Promise<SyncReport> {
-  const { dynsec } = options;
-  const report: SyncReport = { keyed: [], checked: [], removed: [], missing: [], refused: [] };
-  const known = new Set(options.deviceIds);
-  const clients = await dynsec.listClients();
-  const deviceClients = new Set(clients.filter((c) => c.textname === DEVICE_CLIENT_TEXT).map((c) => c.username));
-  const anyClient = new Set(clients.map((c) => c.username));
-  for (const id of deviceClients) {
-    if (known.has(id)) continue;
-    await dynsec.removeDevice(id);
-    report.removed.push(id);
-  }
-  for (const [id, key] of options.keys) {
-    if (!known.has(id) || !(await options.verify(id, key))) report.refused.push(id);
-  }
-  for (const id of options.deviceIds) {
-    const key = options.keys.get(id);
-    if (key !== undefined && !report.refused.includes(id)) {
-      await dynsec.addDevice(id, key);
-      report.keyed.push(id);
-    } else if (anyClient.has(id)) {
-      await dynsec.ensureDeviceRole(id);
-      report.checked.push(id);
-    } else report.missing.push(id);
-  }
-  return report;
-}
-
-export interface DynsecClient extends BrokerAccounts {
-  /** Runs commands in order; answers one result per command (an `error` when it failed). */
-  run(commands: Command[], timeoutMs?: number): Promise<Answer[]>;
-  /** The plugin's clients with their text names (all of them). */
-  listClients(): Promise<{ username: string; textname?: string }[]>;
-  removeDevice(id: string): Promise<void>;
-  /** The device's role exactly its topics, and the client in it (its password left as it is). */
-  ensureDeviceRole(id: string): Promise<void>;
-  /** The portal user's own rights (role portal-server), made once at start. */
-  ensureServerRole(username: string): Promise<void>;
-}
 
 /** Connects with MQTT_URL's user, which must be the plugin's admin. */
 export async function connectDynsec(url: string): Promise<DynsecClient> {

@@ -2,7 +2,9 @@
  * The start-up check of an external broker (issue 17): can a client without credentials publish a
  * device's data? It tries once: an anonymous connection publishes to a probe device's data topic
  * while the portal's own user listens on that topic. A refused connection, a refused publish
- * (an MQTT 5 PUBACK reason code) or a message that never arrives all mean "no".
+ * (an MQTT 5 PUBACK reason code) or a message that never arrives all mean "no". MQTT_URL's user
+ * and password, which the check, `npm run broker-sync` and the broker hooks (modules/mqtt-auth)
+ * read, are taken from the URL here too.
  */
 import { randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';

@@ -14,14 +14,8 @@ import {
   truncateText,
   type DeviceRecord,
 } from '@portal/core';
-import type {
-  BusMessageRow,
-  DiagnosticsRow,
-  IngestEventRow,
-  LatestRow,
-  RollupRow,
-} from '../modules/telemetry/telemetry.rows';
-import type { ServerLogRow } from '../modules/device-log/device-log.service';
+import type { BusMessageRow, DiagnosticsRow, IngestEventRow, LatestRow, RollupRow } from './telemetry.rows';
+import type { ServerLogRow } from '../device-log/device-log.service';
 
 export type IngestKind = 'data' | 'diag';
 
