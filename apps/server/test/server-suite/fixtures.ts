@@ -11,8 +11,10 @@ export interface SuitePortal {
   mail: MailCatcher;
 }
 
+/** A minute in milliseconds, for moving the test clock. */
 export const MINUTE = 60_000;
 
+/** The portal's answers, word for word. */
 export const M = {
   signedUp: 'Account created. We have sent you an e-mail with a link to verify your address.',
   verified: 'Your e-mail address is verified. You can now sign in.',
@@ -29,6 +31,7 @@ export const M = {
   mfaNotAllowed: 'Multi-factor authentication is not available on this site.',
 } as const;
 
+/** An error answer: this status and code, only `message` and `code` in the body, and the message when given. */
 export function expectError(res: ApiResponse, status: number, code: string, message?: string | RegExp): void {
   expect({ status: res.status, code: (res.body as { code?: string })?.code }).toEqual({ status, code });
   const body = res.body as { message: string; code: string };
@@ -37,5 +40,6 @@ export function expectError(res: ApiResponse, status: number, code: string, mess
   else if (message) expect(body.message).toMatch(message);
 }
 
+/** What GET /api/auth/session answers for this client. */
 export const sessionOf = async (client: ApiClient) =>
   (await client.get('/api/auth/session')).body as { isAuthenticated: boolean; user: { email: string } | null };
