@@ -23,6 +23,7 @@ import {
   startBenchPortal,
   type BenchPortal,
   type Store,
+  onEachStore,
 } from './telemetry-kit';
 
 const DEVICES = 1000;
@@ -180,8 +181,5 @@ async function measure(store: Store): Promise<BenchResult[]> {
 }
 
 export async function dataQuery(): Promise<BenchResult[]> {
-  const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',') as Store[];
-  const results: BenchResult[] = [];
-  for (const store of stores) results.push(...(await measure(store)));
-  return results;
+  return onEachStore(measure);
 }

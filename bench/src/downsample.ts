@@ -26,6 +26,7 @@ import {
   signedInAdmin,
   startBenchPortal,
   type Store,
+  onEachStore,
 } from './telemetry-kit';
 
 const DEVICES = 2;
@@ -118,8 +119,5 @@ async function measure(store: Store): Promise<BenchResult[]> {
 }
 
 export async function downsample(): Promise<BenchResult[]> {
-  const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',') as Store[];
-  const results: BenchResult[] = [];
-  for (const store of stores) results.push(...(await measure(store)));
-  return results;
+  return onEachStore(measure);
 }

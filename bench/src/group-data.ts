@@ -33,6 +33,9 @@ import {
   startBenchPortal,
   type BenchPortal,
   type Store,
+  onEachStore,
+  benchUser,
+  signInCookie,
 } from './telemetry-kit';
 
 /** BENCH_GROUP_DEVICES: a smaller fleet for a quick try (the figures are for 10,000). */
@@ -110,11 +113,7 @@ function decoded(answer: Answer): string {
 
 /** A signed-in member (VIEW) of a new group holding `ids`: the session cookie and the group id. */
 export async function groupMember(bp: BenchPortal, ids: string[]): Promise<{ cookie: string; groupid: string }> {
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  const password = `bench-${randomBytes(8).toString('hex')}`;
-  await bp.portal.app.services.auth.ensureUser({ email, password, userGroups: [] });
-  const [user] = await bp.portal.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
-  if (!user) throw new Error('bench user missing');
+  const user = await benchUser(bp);
   const groupid = `B${randomBytes(8).toString('hex').toUpperCase().slice(0, 10)}`;
   await bp.portal.db.query('INSERT INTO groups (groupid, group_name, created_at) VALUES ($1, $2, now())', [
     groupid,
@@ -130,16 +129,7 @@ export async function groupMember(bp: BenchPortal, ids: string[]): Promise<{ coo
       [groupid, ids.slice(i, i + 1000)],
     );
   }
-  const login = await fetch(`http://127.0.0.1:${bp.portal.port}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (login.status !== 200) throw new Error(`bench sign-in failed: ${login.status} ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
+  const cookie = await signInCookie(`http://127.0.0.1:${bp.portal.port}`, user);
   return { cookie, groupid };
 }
 
@@ -304,8 +294,5 @@ async function measure(store: Store): Promise<BenchResult[]> {
 }
 
 export async function groupData(): Promise<BenchResult[]> {
-  const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',') as Store[];
-  const results: BenchResult[] = [];
-  for (const store of stores) results.push(...(await measure(store)));
-  return results;
+  return onEachStore(measure);
 }

@@ -37,6 +37,7 @@ import {
   signedInAdmin,
   startBenchPortal,
   type Store,
+  onEachStore,
 } from './telemetry-kit';
 import { groupMember } from './group-data';
 
@@ -161,8 +162,5 @@ async function measure(store: Store): Promise<BenchResult[]> {
 }
 
 export async function groupMetrics(): Promise<BenchResult[]> {
-  const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',') as Store[];
-  const results: BenchResult[] = [];
-  for (const store of stores) results.push(...(await measure(store)));
-  return results;
+  return onEachStore(measure);
 }

@@ -12,7 +12,6 @@
  * a user who is its ADMIN. The web app is E2E_WEB_DIST's build, else apps/web/dist.
  */
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeviceRecord } from '@portal/core';
@@ -22,7 +21,15 @@ import { DESKTOP, launchBrowser } from '../../e2e/src/browser';
 import type { BenchResult } from './run';
 import { median } from './stats';
 import { countLoadedBytes } from './page-bytes';
-import { BenchClock, progress, provisionDevices, round1, type BenchPortal } from './telemetry-kit';
+import {
+  BenchClock,
+  benchUser,
+  progress,
+  provisionDevices,
+  round1,
+  signInCookie,
+  type BenchPortal,
+} from './telemetry-kit';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const DEVICES = 10_000;
@@ -109,20 +116,9 @@ export async function makeFleet(
   }
   progress(`home-map: a record each through the ingest path in ${round1((performance.now() - t0) / 1000)} s`);
 
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  const password = `bench-${randomBytes(8).toString('hex')}`;
-  await bp.portal.app.services.auth.ensureUser({ email, password, userGroups: [] });
+  const { email, password } = await benchUser(bp);
   const base = `http://127.0.0.1:${bp.portal.port}`;
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (login.status !== 200) throw new Error(`bench sign-in failed: ${login.status} ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
+  const cookie = await signInCookie(base, { email, password });
   const made = await fetch(`${base}/api/group`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json', 'x-requested-with': 'portal' },

@@ -1,24 +1,11 @@
 /** Benchmark records: the simulator's ORB-C1 model cut to 20 measurement keys (light import for the publisher process). */
 import type { DeviceRecord } from '@portal/core';
+import { SIMULATOR_COMMON_KEYS } from '@portal/core/testing';
 import { createDeviceModel, type DeviceModel } from '../../apps/simulator/src/models';
 
 /** The 20 measurement keys of the benchmark records (an ORB-C1's own sensors and inputs). */
 export const RECORD_KEYS = [
-  'vsys',
-  'batt',
-  'ambient_temp',
-  'ambient_hum',
-  'gps_lat',
-  'gps_lon',
-  'gps_nsat',
-  'gps_hdop',
-  'gps_cog',
-  'gps_altitude',
-  'gps_speed',
-  'accel_x',
-  'accel_y',
-  'accel_z',
-  'gsm_rssi',
+  ...SIMULATOR_COMMON_KEYS,
   'analog1',
   'analog2',
   'digital1',

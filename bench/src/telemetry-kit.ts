@@ -1,8 +1,9 @@
 /**
- * Shared parts of the telemetry benchmarks (ingest, data-query, downsample, storage): a portal
- * on PGlite (a temporary data directory) or PostgreSQL (a fresh schema, dropped afterwards),
- * devices provisioned through the devices service, a signed-in API caller, realistic records of
- * 20 keys from the simulator's models, and a clock the loaders can move.
+ * Shared parts of the telemetry benchmarks (ingest, data-query, downsample, storage, group data
+ * and metrics, home map): a portal on PGlite (a temporary data directory) or PostgreSQL (a fresh
+ * schema, dropped afterwards), run on each store in turn, devices provisioned through the devices
+ * service, bench users signed in over HTTP, realistic records of 20 keys from the simulator's
+ * models, and a clock the loaders can move.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { startPortal, type Portal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
 import { dropSchema, firstReachablePostgres, postgresCandidates } from '../../apps/server/test/dev-postgres';
 import type { RecordSource } from './records';
+import type { BenchResult } from './run';
 
 export { RECORD_KEYS, RecordSource } from './records';
 
@@ -138,16 +140,36 @@ export async function provisionDevices(bp: BenchPortal, count: number, prefix = 
   return devices.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** A user who is ADMIN of the given devices, signed in over HTTP: returns a GET helper. */
-export async function signedInAdmin(
-  bp: BenchPortal,
-  deviceIds: string[],
-): Promise<(path: string) => Promise<{ status: number; ms: number; bytes: number; body: string }>> {
+/** A new user of no staff group, made through the auth service: its id and sign-in. */
+export async function benchUser(bp: BenchPortal): Promise<{ id: string; email: string; password: string }> {
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
   const password = `bench-${randomBytes(8).toString('hex')}`;
   await bp.portal.app.services.auth.ensureUser({ email, password, userGroups: [] });
   const [user] = await bp.portal.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
   if (!user) throw new Error('bench user missing');
+  return { id: user.id, email, password };
+}
+
+/** Signs `user` in over HTTP at `base`; answers the Cookie header of the session. */
+export async function signInCookie(base: string, user: { email: string; password: string }): Promise<string> {
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  if (login.status !== 200) throw new Error(`bench sign-in failed: ${login.status} ${await login.text()}`);
+  return login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+}
+
+/** A user who is ADMIN of the given devices, signed in over HTTP: returns a GET helper. */
+export async function signedInAdmin(
+  bp: BenchPortal,
+  deviceIds: string[],
+): Promise<(path: string) => Promise<{ status: number; ms: number; bytes: number; body: string }>> {
+  const user = await benchUser(bp);
   for (let i = 0; i < deviceIds.length; i += 1000) {
     await bp.portal.db.query(
       `INSERT INTO device_users (device_id, user_id, permission, created_at)
@@ -156,16 +178,7 @@ export async function signedInAdmin(
     );
   }
   const base = `http://127.0.0.1:${bp.portal.port}`;
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'portal' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (login.status !== 200) throw new Error(`bench sign-in failed: ${login.status} ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
+  const cookie = await signInCookie(base, user);
   return async (path: string) => {
     const t0 = performance.now();
     const res = await fetch(`${base}${path}`, { headers: { cookie, 'x-requested-with': 'portal' } });
@@ -179,6 +192,14 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank] ?? NaN;
+}
+
+/** Runs `measure` on each store of BENCH_STORES (PostgreSQL, then PGlite, by default) in turn. */
+export async function onEachStore(measure: (store: Store) => Promise<BenchResult[]>): Promise<BenchResult[]> {
+  const stores = (process.env.BENCH_STORES ?? 'postgres,pglite').split(',') as Store[];
+  const results: BenchResult[] = [];
+  for (const store of stores) results.push(...(await measure(store)));
+  return results;
 }
 
 export const round1 = (n: number) => Math.round(n * 10) / 10;

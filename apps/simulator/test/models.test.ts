@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceRecordSchema, RECORD_LIMITS, decodeDm1Frames, parseDeviceRecord, type DeviceRecord } from '@portal/core';
+import { SIMULATOR_COMMON_KEYS } from '@portal/core/testing';
 import { DeviceModel, MODEL_NAMES, MODELS, levelBand, type ModelName } from '../src/models';
 import { dm1, eec1, j1939Id, PGN } from '../src/j1939';
 import { decodeEec1, decodeEt1, decodeFuel, decodeId } from './j1939-decode';
@@ -44,25 +45,7 @@ describe('models', () => {
       const spec = MODELS[model];
       const { records } = run(model, 'channels', 200);
       const keys = new Set(records.flatMap((r) => Object.keys(r)));
-      for (const k of [
-        'vsys',
-        'batt',
-        'ambient_temp',
-        'ambient_hum',
-        'gps_lat',
-        'gps_lon',
-        'gps_nsat',
-        'gps_hdop',
-        'gps_cog',
-        'gps_altitude',
-        'accel_x',
-        'accel_y',
-        'accel_z',
-        'gsm_rssi',
-        'hourmeter_hrs',
-        'cp1',
-        'cp2',
-      ]) {
+      for (const k of [...SIMULATOR_COMMON_KEYS, 'hourmeter_hrs', 'cp1', 'cp2']) {
         expect(keys.has(k), `${model} ${k}`).toBe(true);
       }
       for (let i = 1; i <= 6; i += 1) expect(keys.has(`state${i}_hrs`)).toBe(true);

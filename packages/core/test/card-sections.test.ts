@@ -17,24 +17,11 @@ import {
   settingFromDraft,
   type CardSection,
 } from '../src/index';
+import { SIMULATOR_COMMON_KEYS } from '../src/testing';
 
 /** The keys a QUAD-C2 sends (apps/simulator/src/models.ts): 49 cards on its Data page. */
 const QUAD_C2_KEYS = [
-  'vsys',
-  'batt',
-  'ambient_temp',
-  'ambient_hum',
-  'gps_lat',
-  'gps_lon',
-  'gps_nsat',
-  'gps_hdop',
-  'gps_cog',
-  'gps_altitude',
-  'gps_speed',
-  'accel_x',
-  'accel_y',
-  'accel_z',
-  'gsm_rssi',
+  ...SIMULATOR_COMMON_KEYS,
   ...[1, 2, 3, 4, 5].flatMap((n) => [`analog${n}`, `current${n}`, `digital${n}`]),
   ...[1, 2, 3].flatMap((n) => [`freq${n}`, `duty${n}`, `pulse${n}`]),
   ...[1, 2, 3, 4, 5, 6].map((n) => `state${n}_hrs`),

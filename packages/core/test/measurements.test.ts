@@ -13,24 +13,11 @@ import {
   sanitiseDisplayText,
   type Measurement,
 } from '../src/index';
+import { SIMULATOR_COMMON_KEYS } from '../src/testing';
 
 /** Every measurement key the simulator's largest model (QUAD-X2) sends, plus its diagnostics figures. */
 const SIMULATOR_KEYS = [
-  'vsys',
-  'batt',
-  'ambient_temp',
-  'ambient_hum',
-  'gps_lat',
-  'gps_lon',
-  'gps_nsat',
-  'gps_hdop',
-  'gps_cog',
-  'gps_altitude',
-  'gps_speed',
-  'accel_x',
-  'accel_y',
-  'accel_z',
-  'gsm_rssi',
+  ...SIMULATOR_COMMON_KEYS,
   'wifi_rssi',
   ...[1, 2, 3, 4, 5].flatMap((n) => [`analog${n}`, `current${n}`, `digital${n}`, `freq${n}`, `duty${n}`, `pulse${n}`]),
   ...[1, 2, 3, 4, 5, 6].map((n) => `state${n}_hrs`),

@@ -7,6 +7,8 @@ import type { PlanStateInput, TierInput } from '../domain/plans';
 import type { EventLike } from '../domain/severity';
 import { sessionStateFromUser, type SessionState } from '../domain/session';
 
+export { SIMULATOR_COMMON_KEYS } from './simulator-keys';
+
 /** A signed-in user's info; override any field. */
 export function makeUserInfo(overrides: Partial<UserInfo> = {}): UserInfo {
   return {
