@@ -16,14 +16,8 @@ import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict } from '../../errors';
 import { randomDigits, sameDigest, sha256 } from '../../security';
-import {
-  AUTH_MESSAGES,
-  MAX_MFA_ATTEMPTS,
-  matchTotpStep,
-  toUserInfo,
-  type AuthService,
-  type User,
-} from '../auth/auth.service';
+import { AUTH_MESSAGES, toUserInfo, type AuthService, type User } from '../auth/auth.service';
+import { MAX_MFA_ATTEMPTS, MFA_MESSAGES, matchTotpStep, type MfaService } from '../auth/mfa.service';
 import { enrolmentCodeSms } from '../auth/auth.mail';
 import type { SmsSender } from '../mail/mail.service';
 import * as repo from './account.repository';
@@ -47,10 +41,11 @@ export interface AccountDeps {
   db: Db;
   clock: Clock;
   sms: SmsSender;
-  auth: AuthService;
+  auth: Pick<AuthService, 'getUser' | 'changePassword' | 'checkPassword'>;
+  mfa: Pick<MfaService, 'issueRecoveryCodes' | 'deleteRecoveryCodes' | 'countRecoveryCodes'>;
 }
 
-const mfaInvalid = () => new AppError(400, 'MFA_INVALID', AUTH_MESSAGES.mfaInvalid);
+const mfaInvalid = () => new AppError(400, 'MFA_INVALID', MFA_MESSAGES.mfaInvalid);
 const wrongPassword = () => new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
 
 function assertMfaAllowed(brand: BrandConfig): void {
@@ -58,7 +53,7 @@ function assertMfaAllowed(brand: BrandConfig): void {
 }
 
 export function createAccountService(deps: AccountDeps) {
-  const { db, clock, auth } = deps;
+  const { db, clock, auth, mfa } = deps;
   const reload = async (userId: string): Promise<UserInfo> => toUserInfo(await auth.getUser(userId));
 
   return {
@@ -95,7 +90,7 @@ export function createAccountService(deps: AccountDeps) {
       if (!secret || step === null) throw mfaInvalid();
       const recoveryCodes = await db.transaction(async (tx) =>
         // The enabling code's step is recorded, so the same code cannot then sign in.
-        (await repo.enableTotp(tx, user.id, secret, step)) ? auth.issueRecoveryCodes(user.id, tx) : null,
+        (await repo.enableTotp(tx, user.id, secret, step)) ? mfa.issueRecoveryCodes(user.id, tx) : null,
       );
       if (!recoveryCodes) throw mfaInvalid();
       return { message: ACCOUNT_MESSAGES.totpOn, user: await reload(user.id), recoveryCodes };
@@ -125,7 +120,7 @@ export function createAccountService(deps: AccountDeps) {
       }
       const recoveryCodes = await db.transaction(async (tx) => {
         await repo.enableSms(tx, user.id, pending.phone);
-        return auth.issueRecoveryCodes(user.id, tx);
+        return mfa.issueRecoveryCodes(user.id, tx);
       });
       return { message: ACCOUNT_MESSAGES.smsOn(pending.phone), user: await reload(user.id), recoveryCodes };
     },
@@ -135,13 +130,13 @@ export function createAccountService(deps: AccountDeps) {
       if (!(await auth.checkPassword(user, password))) throw wrongPassword();
       await db.transaction(async (tx) => {
         await repo.disableMfa(tx, user.id);
-        await auth.deleteRecoveryCodes(user.id, tx);
+        await mfa.deleteRecoveryCodes(user.id, tx);
       });
       return { message: ACCOUNT_MESSAGES.mfaOff, user: await reload(user.id) };
     },
 
     async recoveryCodesStatus(user: User): Promise<RecoveryCodesStatus> {
-      return { remaining: await auth.countRecoveryCodes(user.id) };
+      return { remaining: await mfa.countRecoveryCodes(user.id) };
     },
 
     /**
@@ -151,7 +146,7 @@ export function createAccountService(deps: AccountDeps) {
     async renewRecoveryCodes(user: User, password: string): Promise<RecoveryCodesResponse> {
       if (!(await auth.checkPassword(user, password))) throw wrongPassword();
       if (user.mfaType === 'NONE') throw conflict(ACCOUNT_MESSAGES.mfaNotOn);
-      const recoveryCodes = await auth.issueRecoveryCodes(user.id);
+      const recoveryCodes = await mfa.issueRecoveryCodes(user.id);
       return { message: ACCOUNT_MESSAGES.recoveryCodesRenewed, recoveryCodes };
     },
   };

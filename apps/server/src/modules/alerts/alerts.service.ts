@@ -53,7 +53,7 @@ import type { Clock } from '../../clock';
 import { AppError, conflict } from '../../errors';
 import { randomDigits, randomToken, sameDigest, sha256 } from '../../security';
 import type { AccessService } from '../access/access.service';
-import { MAX_MFA_ATTEMPTS } from '../auth/auth.service';
+import { MAX_MFA_ATTEMPTS } from '../auth/mfa.service';
 import type { DeviceLogService } from '../device-log/device-log.service';
 import type { Mailer, SmsSender } from '../mail/mail.service';
 import type { PublicAddresses } from '../../public-addresses';
