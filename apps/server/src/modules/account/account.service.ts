@@ -22,6 +22,30 @@ import { enrolmentCodeSms } from '../auth/auth.mail';
 import type { SmsSender } from '../mail/mail.service';
 import * as repo from './account.repository';
 
+export interface AccountService {
+  /** Changes the phone and the marketing choice (a phone that SMS codes go to is locked: 409). */
+  updateProfile(user: User, body: ProfileUpdateBody): Promise<UserInfo>;
+  /** Sets a new password (the current one confirms it); every other session ends. */
+  changePassword(user: User, body: ChangePasswordBody, sessionHash: string): Promise<{ message: string }>;
+  /** Starts TOTP enrolment: a new secret, kept pending until a code from it is confirmed. */
+  setupTotp(user: User, brand: BrandConfig): Promise<TotpSetupResponse>;
+  /** Turns TOTP on with a code of the pending secret; a new set of recovery codes comes with it. */
+  enableTotp(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse>;
+  /** Starts SMS enrolment: a 6-digit code is texted to `phone` (valid 10 minutes). */
+  setupSms(user: User, brand: BrandConfig, phone: string): Promise<{ message: string }>;
+  /** Turns SMS codes on with the texted code; a new set of recovery codes comes with it. */
+  enableSms(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse>;
+  /** Turns MFA off (password required); the recovery codes go with it. */
+  disableMfa(user: User, password: string): Promise<MfaDisabledResponse>;
+  /** How many unused recovery codes the user has. */
+  recoveryCodesStatus(user: User): Promise<RecoveryCodesStatus>;
+  /**
+   * A new set of recovery codes in place of the old one. The password confirms it, as for turning
+   * MFA off: a session left open is not enough to take over the second factor.
+   */
+  renewRecoveryCodes(user: User, password: string): Promise<RecoveryCodesResponse>;
+}
+
 const SMS_ENROLMENT_TTL_MS = 10 * 60_000;
 
 export const ACCOUNT_MESSAGES = {
@@ -52,7 +76,7 @@ function assertMfaAllowed(brand: BrandConfig): void {
   if (!brand.allowMFA) throw new AppError(403, 'MFA_NOT_ALLOWED', ACCOUNT_MESSAGES.mfaNotAllowed);
 }
 
-export function createAccountService(deps: AccountDeps) {
+export function createAccountService(deps: AccountDeps): AccountService {
   const { db, clock, auth, mfa } = deps;
   const reload = async (userId: string): Promise<UserInfo> => toUserInfo(await auth.getUser(userId));
 
@@ -72,7 +96,6 @@ export function createAccountService(deps: AccountDeps) {
       return auth.changePassword(user, body.currentPassword, body.newPassword, sessionHash);
     },
 
-    /** Starts TOTP enrolment: a new secret, kept pending until a code from it is confirmed. */
     async setupTotp(user: User, brand: BrandConfig): Promise<TotpSetupResponse> {
       assertMfaAllowed(brand);
       const secret = authenticator.generateSecret();
@@ -82,7 +105,6 @@ export function createAccountService(deps: AccountDeps) {
       return { secret, otpauthUrl, qrSvg };
     },
 
-    /** Turns TOTP on with a code of the pending secret; a new set of recovery codes comes with it. */
     async enableTotp(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse> {
       assertMfaAllowed(brand);
       const secret = user.totpPendingSecret;
@@ -108,7 +130,6 @@ export function createAccountService(deps: AccountDeps) {
       return { message: ACCOUNT_MESSAGES.smsCodeSent(phone) };
     },
 
-    /** Turns SMS codes on with the texted code; a new set of recovery codes comes with it. */
     async enableSms(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse> {
       assertMfaAllowed(brand);
       const pending = user.smsPending;
@@ -125,7 +146,6 @@ export function createAccountService(deps: AccountDeps) {
       return { message: ACCOUNT_MESSAGES.smsOn(pending.phone), user: await reload(user.id), recoveryCodes };
     },
 
-    /** Turns MFA off (password required); the recovery codes go with it. */
     async disableMfa(user: User, password: string): Promise<MfaDisabledResponse> {
       if (!(await auth.checkPassword(user, password))) throw wrongPassword();
       await db.transaction(async (tx) => {
@@ -139,10 +159,6 @@ export function createAccountService(deps: AccountDeps) {
       return { remaining: await mfa.countRecoveryCodes(user.id) };
     },
 
-    /**
-     * A new set of recovery codes in place of the old one. The password confirms it, as for turning
-     * MFA off: a session left open is not enough to take over the second factor.
-     */
     async renewRecoveryCodes(user: User, password: string): Promise<RecoveryCodesResponse> {
       if (!(await auth.checkPassword(user, password))) throw wrongPassword();
       if (user.mfaType === 'NONE') throw conflict(ACCOUNT_MESSAGES.mfaNotOn);
@@ -151,5 +167,3 @@ export function createAccountService(deps: AccountDeps) {
     },
   };
 }
-
-export type AccountService = ReturnType<typeof createAccountService>;
