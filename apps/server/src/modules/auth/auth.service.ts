@@ -31,7 +31,6 @@ import { toUserInfo } from './user-info';
 
 export type { ChallengeKind, User } from './auth.repository';
 export type { Authenticated } from './sessions';
-export { SESSION_TTL_MS } from './sessions';
 export { CHALLENGE_MAX_AGE_SECONDS } from './mfa.service';
 export { toUserInfo } from './user-info';
 
