@@ -39,6 +39,7 @@ import { answerClientError } from './plugins/http-parse-errors';
 import type { PasswordHashCost } from './security';
 import { createAuthService, DEFAULT_AUTH_LIMITS, type AuthLimits, type AuthService } from './modules/auth/auth.service';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { createMfaService } from './modules/auth/mfa.service';
 import { createAccountService, type AccountService } from './modules/account/account.service';
 import { registerAccountRoutes } from './modules/account/account.routes';
 import { createGroupsService } from './modules/groups/groups.service';
@@ -274,14 +275,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Wiring goes one way: each service is made from those above it. The one hook (onSignup) is
   // an event auth raises for the devices service (invitations waiting for the new address).
+  const authLimits = { ...DEFAULT_AUTH_LIMITS, ...options.authLimits };
+  const mfa = createMfaService({ db, clock, sms, limits: authLimits });
   const auth = createAuthService({
     db,
     clock,
     mailer,
-    sms,
     log: app.log,
     background,
-    limits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits },
+    limits: authLimits,
+    mfa,
     addresses,
     ...(options.passwordHashCost ? { passwordHashCost: options.passwordHashCost } : {}),
     onSignup: async (user) => {
@@ -332,7 +335,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailer,
     addresses,
     log: app.log,
-    mfa: auth,
+    mfa,
     access,
     groups,
     registry,
@@ -350,7 +353,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     telemetry,
     firmwareVersions: options.firmwareVersions ?? DEFAULT_FIRMWARE_VERSIONS,
   });
-  const account = createAccountService({ db, clock, sms, auth });
+  const account = createAccountService({ db, clock, sms, auth, mfa });
   const apiCredentials = createApiCredentialsService({ db, clock, auth });
   const support = createSupportService({
     clock,
@@ -405,7 +408,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerHealthRoutes(app, health);
   registerSiteRoutes(app, { mapTiles });
   registerRobotsRoute(app);
-  registerAuthRoutes(app, auth, rateLimit);
+  registerAuthRoutes(app, auth, mfa, rateLimit);
   registerAccountRoutes(app, account, rateLimit);
   registerGroupsRoutes(app, groups, groupData);
   registerGroupMetricsRoutes(app, groupMetrics);

@@ -16,17 +16,35 @@ import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict } from '../../errors';
 import { randomDigits, sameDigest, sha256 } from '../../security';
-import {
-  AUTH_MESSAGES,
-  MAX_MFA_ATTEMPTS,
-  matchTotpStep,
-  toUserInfo,
-  type AuthService,
-  type User,
-} from '../auth/auth.service';
+import { AUTH_MESSAGES, toUserInfo, type AuthService, type User } from '../auth/auth.service';
+import { MAX_MFA_ATTEMPTS, MFA_MESSAGES, matchTotpStep, type MfaService } from '../auth/mfa.service';
 import { enrolmentCodeSms } from '../auth/auth.mail';
 import type { SmsSender } from '../mail/mail.service';
 import * as repo from './account.repository';
+
+export interface AccountService {
+  /** Changes the phone and the marketing choice (a phone that SMS codes go to is locked: 409). */
+  updateProfile(user: User, body: ProfileUpdateBody): Promise<UserInfo>;
+  /** Sets a new password (the current one confirms it); every other session ends. */
+  changePassword(user: User, body: ChangePasswordBody, sessionHash: string): Promise<{ message: string }>;
+  /** Starts TOTP enrolment: a new secret, kept pending until a code from it is confirmed. */
+  setupTotp(user: User, brand: BrandConfig): Promise<TotpSetupResponse>;
+  /** Turns TOTP on with a code of the pending secret; a new set of recovery codes comes with it. */
+  enableTotp(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse>;
+  /** Starts SMS enrolment: a 6-digit code is texted to `phone` (valid 10 minutes). */
+  setupSms(user: User, brand: BrandConfig, phone: string): Promise<{ message: string }>;
+  /** Turns SMS codes on with the texted code; a new set of recovery codes comes with it. */
+  enableSms(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse>;
+  /** Turns MFA off (password required); the recovery codes go with it. */
+  disableMfa(user: User, password: string): Promise<MfaDisabledResponse>;
+  /** How many unused recovery codes the user has. */
+  recoveryCodesStatus(user: User): Promise<RecoveryCodesStatus>;
+  /**
+   * A new set of recovery codes in place of the old one. The password confirms it, as for turning
+   * MFA off: a session left open is not enough to take over the second factor.
+   */
+  renewRecoveryCodes(user: User, password: string): Promise<RecoveryCodesResponse>;
+}
 
 const SMS_ENROLMENT_TTL_MS = 10 * 60_000;
 
@@ -47,18 +65,19 @@ export interface AccountDeps {
   db: Db;
   clock: Clock;
   sms: SmsSender;
-  auth: AuthService;
+  auth: Pick<AuthService, 'getUser' | 'changePassword' | 'checkPassword'>;
+  mfa: Pick<MfaService, 'issueRecoveryCodes' | 'deleteRecoveryCodes' | 'countRecoveryCodes'>;
 }
 
-const mfaInvalid = () => new AppError(400, 'MFA_INVALID', AUTH_MESSAGES.mfaInvalid);
+const mfaInvalid = () => new AppError(400, 'MFA_INVALID', MFA_MESSAGES.mfaInvalid);
 const wrongPassword = () => new AppError(401, 'INVALID_CREDENTIALS', AUTH_MESSAGES.wrongPassword);
 
 function assertMfaAllowed(brand: BrandConfig): void {
   if (!brand.allowMFA) throw new AppError(403, 'MFA_NOT_ALLOWED', ACCOUNT_MESSAGES.mfaNotAllowed);
 }
 
-export function createAccountService(deps: AccountDeps) {
-  const { db, clock, auth } = deps;
+export function createAccountService(deps: AccountDeps): AccountService {
+  const { db, clock, auth, mfa } = deps;
   const reload = async (userId: string): Promise<UserInfo> => toUserInfo(await auth.getUser(userId));
 
   return {
@@ -77,7 +96,6 @@ export function createAccountService(deps: AccountDeps) {
       return auth.changePassword(user, body.currentPassword, body.newPassword, sessionHash);
     },
 
-    /** Starts TOTP enrolment: a new secret, kept pending until a code from it is confirmed. */
     async setupTotp(user: User, brand: BrandConfig): Promise<TotpSetupResponse> {
       assertMfaAllowed(brand);
       const secret = authenticator.generateSecret();
@@ -87,7 +105,6 @@ export function createAccountService(deps: AccountDeps) {
       return { secret, otpauthUrl, qrSvg };
     },
 
-    /** Turns TOTP on with a code of the pending secret; a new set of recovery codes comes with it. */
     async enableTotp(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse> {
       assertMfaAllowed(brand);
       const secret = user.totpPendingSecret;
@@ -95,7 +112,7 @@ export function createAccountService(deps: AccountDeps) {
       if (!secret || step === null) throw mfaInvalid();
       const recoveryCodes = await db.transaction(async (tx) =>
         // The enabling code's step is recorded, so the same code cannot then sign in.
-        (await repo.enableTotp(tx, user.id, secret, step)) ? auth.issueRecoveryCodes(user.id, tx) : null,
+        (await repo.enableTotp(tx, user.id, secret, step)) ? mfa.issueRecoveryCodes(user.id, tx) : null,
       );
       if (!recoveryCodes) throw mfaInvalid();
       return { message: ACCOUNT_MESSAGES.totpOn, user: await reload(user.id), recoveryCodes };
@@ -113,7 +130,6 @@ export function createAccountService(deps: AccountDeps) {
       return { message: ACCOUNT_MESSAGES.smsCodeSent(phone) };
     },
 
-    /** Turns SMS codes on with the texted code; a new set of recovery codes comes with it. */
     async enableSms(user: User, brand: BrandConfig, code: string): Promise<MfaEnabledResponse> {
       assertMfaAllowed(brand);
       const pending = user.smsPending;
@@ -125,36 +141,29 @@ export function createAccountService(deps: AccountDeps) {
       }
       const recoveryCodes = await db.transaction(async (tx) => {
         await repo.enableSms(tx, user.id, pending.phone);
-        return auth.issueRecoveryCodes(user.id, tx);
+        return mfa.issueRecoveryCodes(user.id, tx);
       });
       return { message: ACCOUNT_MESSAGES.smsOn(pending.phone), user: await reload(user.id), recoveryCodes };
     },
 
-    /** Turns MFA off (password required); the recovery codes go with it. */
     async disableMfa(user: User, password: string): Promise<MfaDisabledResponse> {
       if (!(await auth.checkPassword(user, password))) throw wrongPassword();
       await db.transaction(async (tx) => {
         await repo.disableMfa(tx, user.id);
-        await auth.deleteRecoveryCodes(user.id, tx);
+        await mfa.deleteRecoveryCodes(user.id, tx);
       });
       return { message: ACCOUNT_MESSAGES.mfaOff, user: await reload(user.id) };
     },
 
     async recoveryCodesStatus(user: User): Promise<RecoveryCodesStatus> {
-      return { remaining: await auth.countRecoveryCodes(user.id) };
+      return { remaining: await mfa.countRecoveryCodes(user.id) };
     },
 
-    /**
-     * A new set of recovery codes in place of the old one. The password confirms it, as for turning
-     * MFA off: a session left open is not enough to take over the second factor.
-     */
     async renewRecoveryCodes(user: User, password: string): Promise<RecoveryCodesResponse> {
       if (!(await auth.checkPassword(user, password))) throw wrongPassword();
       if (user.mfaType === 'NONE') throw conflict(ACCOUNT_MESSAGES.mfaNotOn);
-      const recoveryCodes = await auth.issueRecoveryCodes(user.id);
+      const recoveryCodes = await mfa.issueRecoveryCodes(user.id);
       return { message: ACCOUNT_MESSAGES.recoveryCodesRenewed, recoveryCodes };
     },
   };
 }
-
-export type AccountService = ReturnType<typeof createAccountService>;

@@ -25,6 +25,20 @@ import { randomId, sha256 } from '../../security';
 import type { AuthService, User } from '../auth/auth.service';
 import * as repo from './api-credentials.repository';
 
+export interface ApiCredentialsService {
+  /** The user's keys (never their secrets). */
+  list(userId: string): Promise<{ credentials: ApiCredential[] }>;
+  /** A new key for the user (at most API_CREDENTIALS_MAX); its secret is in this answer only. */
+  create(
+    userId: string,
+    body: { name: string; access: ApiAccess; expiresAt?: number | undefined },
+  ): Promise<ApiCredentialCreated>;
+  /** Deletes one of the user's keys (404 for any other id); it is refused from the next request on. */
+  remove(userId: string, id: string): Promise<{ message: string }>;
+  /** The user and credential of a key, or null when it is malformed, unknown, deleted or expired. */
+  authenticate(key: string): Promise<{ user: User; credential: BearerCredential } | null>;
+}
+
 /** The credential a bearer request was made with. */
 export interface BearerCredential {
   id: string;
@@ -49,7 +63,11 @@ function toCredential(row: repo.CredentialRow): ApiCredential {
   };
 }
 
-export function createApiCredentialsService(deps: { db: Db; clock: Clock; auth: Pick<AuthService, 'getUser'> }) {
+export function createApiCredentialsService(deps: {
+  db: Db;
+  clock: Clock;
+  auth: Pick<AuthService, 'getUser'>;
+}): ApiCredentialsService {
   const { db, clock, auth } = deps;
 
   return {
@@ -57,7 +75,6 @@ export function createApiCredentialsService(deps: { db: Db; clock: Clock; auth: 
       return { credentials: (await repo.listCredentials(db, userId)).map(toCredential) };
     },
 
-    /** A new key for the user (at most API_CREDENTIALS_MAX); its secret is in this answer only. */
     async create(
       userId: string,
       body: { name: string; access: ApiAccess; expiresAt?: number | undefined },
@@ -94,7 +111,6 @@ export function createApiCredentialsService(deps: { db: Db; clock: Clock; auth: 
       return { message: API_CREDENTIAL_MESSAGES.deleted };
     },
 
-    /** The user and credential of a key, or null when it is malformed, unknown, deleted or expired. */
     async authenticate(key: string): Promise<{ user: User; credential: BearerCredential } | null> {
       if (!API_KEY_PATTERN.test(key)) return null;
       const now = clock.now();
@@ -111,5 +127,3 @@ export function createApiCredentialsService(deps: { db: Db; clock: Clock; auth: 
 }
 
 const notFound = () => new AppError(404, 'NOT_FOUND', API_CREDENTIAL_MESSAGES.notFound);
-
-export type ApiCredentialsService = ReturnType<typeof createApiCredentialsService>;

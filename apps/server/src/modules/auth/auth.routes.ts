@@ -27,6 +27,7 @@ import {
 } from '../../plugins/auth';
 import type { RateLimit } from '../../plugins/rate-limit';
 import type { AuthService, RequestContext } from './auth.service';
+import type { MfaService } from './mfa.service';
 
 const CodeParamsSchema = z.strictObject({ code: z.string().min(1).max(200) });
 
@@ -56,7 +57,12 @@ function signedInAfterMfa<U>(
  */
 export const SIGN_IN_REQUESTS_PER_MINUTE = 120;
 
-export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rateLimit: RateLimit): void {
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  auth: AuthService,
+  mfa: Pick<MfaService, 'completeSignIn' | 'completeSignInWithRecoveryCode'>,
+  rateLimit: RateLimit,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const limited = { config: { rateLimit } };
   const signInLimited = {
@@ -127,7 +133,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
       },
     },
     async (request, reply) => {
-      const result = await auth.completeMfa(
+      const result = await mfa.completeSignIn(
         request.cookies[MFA_COOKIE],
         request.body.code,
         request.ip,
@@ -150,7 +156,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, rate
       },
     },
     async (request, reply) => {
-      const result = await auth.completeMfaWithRecoveryCode(
+      const result = await mfa.completeSignInWithRecoveryCode(
         request.cookies[MFA_COOKIE],
         request.body.recoveryCode,
         request.ip,

@@ -2,7 +2,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClientErrorBody } from '@portal/core';
 
-export function createClientErrorsService() {
+export interface ClientErrorsService {
+  /** Logs a crash the web app reported, with the signed-in user's id when there is one. */
+  report(log: FastifyBaseLogger, body: ClientErrorBody, userId: string | null): void;
+}
+
+export function createClientErrorsService(): ClientErrorsService {
   return {
     report(log: FastifyBaseLogger, body: ClientErrorBody, userId: string | null): void {
       log.error(
@@ -12,5 +17,3 @@ export function createClientErrorsService() {
     },
   };
 }
-
-export type ClientErrorsService = ReturnType<typeof createClientErrorsService>;

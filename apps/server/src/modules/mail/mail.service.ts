@@ -10,6 +10,11 @@ import type { Clock } from '../../clock';
 import type { OutboxMessage } from '@portal/core';
 import { insertOutboxMessage, latestOutboxMessages } from './mail.repository';
 
+export interface OutboxService {
+  /** The last 50 messages kept in the outbox, newest first. */
+  latest(): Promise<OutboxMessage[]>;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
@@ -102,7 +107,7 @@ export function createOutboxSmsSender(deps: OutboxDeps): SmsSender {
 }
 
 /** The outbox as staff read it: the last 50 messages, newest first. */
-export function createOutboxService(deps: { db: Db }) {
+export function createOutboxService(deps: { db: Db }): OutboxService {
   return {
     async latest(): Promise<OutboxMessage[]> {
       const rows = await latestOutboxMessages(deps.db, OUTBOX_LIMIT);
@@ -117,5 +122,3 @@ export function createOutboxService(deps: { db: Db }) {
     },
   };
 }
-
-export type OutboxService = ReturnType<typeof createOutboxService>;

@@ -16,10 +16,17 @@ import {
 import type { AccessService } from '../access/access.service';
 import type { GroupsService } from '../groups/groups.service';
 
+export interface SearchService {
+  /** GET /search: the caller's devices and groups whose id or name contains `q`, those starting with it first. */
+  search(userId: string, q: string): Promise<SearchResponse>;
+  /** GET /ungrouped-devices: a page of the caller's directly granted devices that none of the caller's groups holds. */
+  ungrouped(userId: string, query: UngroupedDevicesQuery): Promise<UngroupedDevicesResponse>;
+}
+
 export function createSearchService(deps: {
   access: Pick<AccessService, 'searchDevices' | 'ungroupedDevices'>;
   groups: Pick<GroupsService, 'search'>;
-}) {
+}): SearchService {
   return {
     async search(userId: string, q: string): Promise<SearchResponse> {
       const devices = await deps.access.searchDevices(userId, q, SEARCH_MAX_RESULTS);
@@ -34,5 +41,3 @@ export function createSearchService(deps: {
     },
   };
 }
-
-export type SearchService = ReturnType<typeof createSearchService>;

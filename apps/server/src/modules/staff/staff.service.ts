@@ -37,6 +37,31 @@ import { deviceNotFound } from '../access/access.service';
 import type { DeviceLogService } from '../device-log/device-log.service';
 import * as repo from './staff.repository';
 
+export interface StaffService {
+  /** Every distributor, with its number of devices. */
+  listDistributors(): Promise<Distributor[]>;
+  /** POST /distributors: id 0 creates one (201); any other id is refused (PUT edits). */
+  createDistributor(actor: StaffActor, body: DistributorInput): Promise<Distributor>;
+  /** PUT /distributors: edits an existing id; 0 is refused (POST creates), an unknown id is 404. */
+  editDistributor(actor: StaffActor, body: DistributorInput): Promise<Distributor>;
+  /**
+   * PUT /distributor-devices: every listed device goes to the distributor (null: to none), all
+   * or nothing; unknown devices are named in a 404. Each device's server log says who did it.
+   */
+  assignDevices(
+    actor: StaffActor,
+    body: { distributorId: number | null; deviceList: string[] },
+  ): Promise<DistributorDevicesResponse>;
+  /** Any device by id prefix or name, any user by address. */
+  search(q: string): Promise<StaffSearchResponse>;
+  /** A device's dossier: 404 'Device not found' for an id that is no device. */
+  device(deviceId: string): Promise<StaffDeviceResponse>;
+  /** A user's dossier: their devices (with the highest role of each) and groups; 404 for an unknown id. */
+  user(userId: string): Promise<StaffUserResponse>;
+  /** GET /billing-admin-stats: the figures of /sqstats, at the server's now. */
+  stats(): Promise<BillingAdminStatsResponse>;
+}
+
 export interface StaffActor {
   email: string;
 }
@@ -84,7 +109,7 @@ export function createStaffService(deps: {
   deviceLog: Pick<DeviceLogService, 'list' | 'writeRows'>;
   /** The configured currency (CURRENCY): revenue counts paid invoices in it. */
   currency: string;
-}) {
+}): StaffService {
   const { db, clock, deviceLog } = deps;
   const nowMs = () => clock.now().getTime();
 
@@ -109,14 +134,12 @@ export function createStaffService(deps: {
       return (await repo.listDistributors(db)).map(toDistributor);
     },
 
-    /** POST /distributors: id 0 creates one (201); any other id is refused (PUT edits). */
     async createDistributor(actor: StaffActor, body: DistributorInput): Promise<Distributor> {
       if (body.id !== 0) throw new AppError(400, 'BAD_REQUEST', STAFF_MESSAGES.postNeedsZero);
       const id = await uniqueName(() => repo.insertDistributor(db, body, actor.email, clock.now()));
       return loadDistributor(id);
     },
 
-    /** PUT /distributors: edits an existing id; 0 is refused (POST creates), an unknown id is 404. */
     async editDistributor(actor: StaffActor, body: DistributorInput): Promise<Distributor> {
       if (body.id === 0) throw new AppError(400, 'BAD_REQUEST', STAFF_MESSAGES.putNeedsId);
       const found = await uniqueName(() => repo.updateDistributor(db, body.id, body, actor.email, clock.now()));
@@ -124,10 +147,6 @@ export function createStaffService(deps: {
       return loadDistributor(body.id);
     },
 
-    /**
-     * PUT /distributor-devices: every listed device goes to the distributor (null: to none), all
-     * or nothing; unknown devices are named in a 404. Each device's server log says who did it.
-     */
     async assignDevices(
       actor: StaffActor,
       body: { distributorId: number | null; deviceList: string[] },
@@ -156,7 +175,6 @@ export function createStaffService(deps: {
       };
     },
 
-    /** Any device by id prefix or name, any user by address. */
     async search(q: string): Promise<StaffSearchResponse> {
       const now = nowMs();
       const [devices, users] = await Promise.all([
@@ -181,7 +199,6 @@ export function createStaffService(deps: {
       };
     },
 
-    /** A device's dossier: 404 'Device not found' for an id that is no device. */
     async device(deviceId: string): Promise<StaffDeviceResponse> {
       const row = isStaffDeviceId(deviceId) ? await repo.findDevice(db, deviceId) : null;
       if (!row) throw deviceNotFound();
@@ -220,7 +237,6 @@ export function createStaffService(deps: {
       };
     },
 
-    /** A user's dossier: their devices (with the highest role of each) and groups; 404 for an unknown id. */
     async user(userId: string): Promise<StaffUserResponse> {
       const user = await repo.findUser(db, userId);
       if (!user) throw new AppError(404, 'NOT_FOUND', STAFF_MESSAGES.userNotFound);
@@ -259,7 +275,6 @@ export function createStaffService(deps: {
       };
     },
 
-    /** GET /billing-admin-stats: the figures of /sqstats, at the server's now. */
     async stats(): Promise<BillingAdminStatsResponse> {
       const now = nowMs();
       const nowS = Math.floor(now / 1000);
@@ -308,5 +323,3 @@ export function createStaffService(deps: {
     },
   };
 }
-
-export type StaffService = ReturnType<typeof createStaffService>;

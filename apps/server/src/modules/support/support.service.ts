@@ -25,6 +25,19 @@ import type { DeviceRegistry } from '../devices/devices.registry';
 import type { Mailer } from '../mail/mail.service';
 import { supportRequestMail, type SupportDevice } from './support.mail';
 
+export interface SupportService {
+  /**
+   * Mails the sender's request to the support address (502 when the mail fails); about a device
+   * it carries the device's facts and, when the sender may read it, its newest server-log lines.
+   */
+  send(
+    sender: SupportSender,
+    brand: BrandConfig,
+    origin: string,
+    body: SupportRequestBody,
+  ): Promise<SupportRequestResponse>;
+}
+
 export interface SupportSender {
   id: string;
   email: string;
@@ -39,7 +52,7 @@ export function createSupportService(deps: {
   log: FastifyBaseLogger;
   /** Where requests go (SUPPORT_EMAIL). */
   supportEmail: string;
-}) {
+}): SupportService {
   const { clock, access, devices, deviceLog, mailer, log } = deps;
 
   /** The device's facts and, when the sender may read it, its newest log lines; 404 for a stranger. */
@@ -95,5 +108,3 @@ export function createSupportService(deps: {
     },
   };
 }
-
-export type SupportService = ReturnType<typeof createSupportService>;

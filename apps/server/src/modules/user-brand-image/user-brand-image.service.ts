@@ -21,6 +21,15 @@ import { AppError } from '../../errors';
 import type { User } from '../auth/auth.service';
 import * as repo from './user-brand-image.repository';
 
+export interface UserBrandImageService {
+  /** Stores the user's brand image (the body is checked by UserBrandImagePutBodySchema) and points the session at it. */
+  put(userId: string, body: UserBrandImagePutBody): Promise<UserBrandImageResponse>;
+  /** Removes the user's brand image (none there is fine); the session carries none. */
+  remove(userId: string): Promise<UserBrandImageResponse>;
+  /** The image, to the user themself or a staff admin; 404 to anyone else and when there is none. */
+  get(viewer: User, userId: string): Promise<{ contentType: BrandImageType; bytes: Buffer }>;
+}
+
 export interface UserBrandImageDeps {
   db: Db;
   clock: Clock;
@@ -29,7 +38,7 @@ export interface UserBrandImageDeps {
 const userNotFound = () => new AppError(404, 'NOT_FOUND', BRAND_IMAGE_MESSAGES.userNotFound);
 const imageNotFound = () => new AppError(404, 'NOT_FOUND', BRAND_IMAGE_MESSAGES.notFound);
 
-export function createUserBrandImageService({ db, clock }: UserBrandImageDeps) {
+export function createUserBrandImageService({ db, clock }: UserBrandImageDeps): UserBrandImageService {
   return {
     /** Stores the user's brand image (the body is checked by UserBrandImagePutBodySchema) and points the session at it. */
     async put(userId: string, body: UserBrandImagePutBody): Promise<UserBrandImageResponse> {
@@ -64,5 +73,3 @@ export function createUserBrandImageService({ db, clock }: UserBrandImageDeps) {
     },
   };
 }
-
-export type UserBrandImageService = ReturnType<typeof createUserBrandImageService>;

@@ -34,6 +34,21 @@ import type { User } from '../auth/auth.service';
 import type { GroupsService } from '../groups/groups.service';
 import * as repo from './views.repository';
 
+export interface ViewsService {
+  /** The group's views by sortOrder, or the default view when it has none (any member). */
+  list(user: User, groupid: string): Promise<ViewListResponse>;
+  /**
+   * Creates a view (no viewid: 'v-' + 8 characters) or saves one over the version it was made
+   * on (409 when that version is no longer current; 404 'View not found' for an unknown id).
+   */
+  save(user: User, groupid: string, input: ViewInput): Promise<ViewSaveResponse>;
+  /**
+   * Deletes a view (404 'View not found' for an unknown id). With none left the group shows the
+   * default view again; deleting that default view while it is all the group has changes nothing.
+   */
+  remove(user: User, groupid: string, viewid: string): Promise<ViewDeleteResponse>;
+}
+
 export interface ViewsDeps {
   db: Db;
   clock: Clock;
@@ -55,7 +70,7 @@ function documentOf(view: Pick<View, 'name' | 'timeRange' | 'widgets'>): repo.Vi
   return { name: view.name, timeRange: view.timeRange, widgets: view.widgets };
 }
 
-export function createViewsService(deps: ViewsDeps) {
+export function createViewsService(deps: ViewsDeps): ViewsService {
   const { db, clock, groups } = deps;
 
   /** Stores the default view as a group without views shows it (version 0). */
@@ -156,5 +171,3 @@ export function createViewsService(deps: ViewsDeps) {
     },
   };
 }
-
-export type ViewsService = ReturnType<typeof createViewsService>;
