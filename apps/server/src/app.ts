@@ -69,8 +69,8 @@ import { registerRobotsRoute } from './modules/site/robots';
 import { createAccessService, type AccessService } from './modules/access/access.service';
 import { createDeliveryService, type DeliveryOptions, type DeliveryService } from './modules/delivery/delivery.service';
 import { createDeviceLogService } from './modules/device-log/device-log.service';
-import { createDevicesService, type DevicesService } from './modules/devices/devices.service';
-import { createDeviceRegistry } from './modules/devices/devices.registry';
+import { createDevicesService } from './modules/devices/devices.service';
+import { createDeviceRegistry, type DeviceRegistry } from './modules/devices/devices.registry';
 import type { BrokerAccounts } from './modules/broker/broker-accounts.service';
 import { registerDevicesRoutes } from './modules/devices/devices.routes';
 import {
@@ -83,6 +83,7 @@ import { createDeviceConfigService } from './modules/device-config/device-config
 import { registerDeviceConfigRoutes } from './modules/device-config/device-config.routes';
 import { createAlertsService, type AlertsOptions, type AlertsService } from './modules/alerts/alerts.service';
 import { registerAlertsRoutes } from './modules/alerts/alerts.routes';
+import { createImagesService } from './modules/images/images.service';
 import { createWidgetImagesService } from './modules/widget-images/widget-images.service';
 import { registerWidgetImagesRoutes } from './modules/widget-images/widget-images.routes';
 import { createUserBrandImageService } from './modules/user-brand-image/user-brand-image.service';
@@ -100,6 +101,7 @@ import { registerVirtualDevicesRoutes } from './modules/devices/virtual-devices.
 import { createStaffService } from './modules/staff/staff.service';
 import { registerStaffRoutes } from './modules/staff/staff.routes';
 import { createProvisioningService } from './modules/provisioning/provisioning.service';
+import { createProvDevicesService } from './modules/provisioning/prov-devices.service';
 import { registerProvisioningRoutes } from './modules/provisioning/provisioning.routes';
 import { registerIngestRoutes } from './ingest/http';
 import { createMqttAuthService, type MqttAuthHooksOptions } from './modules/mqtt-auth/mqtt-auth.service';
@@ -159,7 +161,8 @@ export interface AppServices {
   account: AccountService;
   mailer: Mailer;
   access: AccessService;
-  devices: DevicesService;
+  /** The devices table as tests and tools read and write it (create, key check, summary). */
+  devices: DeviceRegistry;
   telemetry: TelemetryService;
   delivery: DeliveryService;
   alerts: AlertsService;
@@ -288,7 +291,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     addresses,
     ...(options.passwordHashCost ? { passwordHashCost: options.passwordHashCost } : {}),
     onSignup: async (user) => {
-      await devices.applyInvites(user.id, user.email);
+      await devices.users.applyInvites(user.id, user.email);
       await groups.applyInvites(user.id, user.email);
     },
   });
@@ -329,17 +332,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const groupMetrics = createGroupMetricsService({ db, telemetry });
   const views = createViewsService({ db, clock, groups });
   const search = createSearchService({ access, groups });
+  const images = createImagesService({ db, clock });
   const devices = createDevicesService({
     db,
     clock,
     mailer,
-    addresses,
     log: app.log,
     mfa,
     access,
     groups,
-    registry,
-    delivery,
+    images,
     readings: telemetry,
   });
   const deviceConfig = createDeviceConfigService({
@@ -347,7 +349,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     access,
     registry,
-    devices,
+    devices: devices.settings,
     delivery,
     deviceLog,
     telemetry,
@@ -377,7 +379,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     options: { ...(options.billing?.sweepMs !== undefined ? { sweepMs: options.billing.sweepMs } : {}) },
   });
-  app.decorate('services', { auth, account, mailer, access, devices, telemetry, delivery, alerts, billing });
+  app.decorate('services', {
+    auth,
+    account,
+    mailer,
+    access,
+    devices: registry,
+    telemetry,
+    delivery,
+    alerts,
+    billing,
+  });
   telemetry.startRetention();
   alerts.start();
   billing.start();
@@ -417,8 +429,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMailRoutes(app, outbox);
   registerClientErrorsRoutes(app, clientErrors, rateLimit);
   registerDevicesRoutes(app, devices);
-  registerWidgetImagesRoutes(app, createWidgetImagesService({ db, clock, access }));
-  registerUserBrandImageRoutes(app, createUserBrandImageService({ db, clock }));
+  registerWidgetImagesRoutes(app, createWidgetImagesService({ db, clock, access, images }));
+  registerUserBrandImageRoutes(app, createUserBrandImageService({ db, images }));
   registerTelemetryRoutes(app, telemetry);
   registerDeviceConfigRoutes(app, deviceConfig);
   registerAlertsRoutes(app, alerts, rateLimit);
@@ -430,7 +442,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     createVirtualDevicesService({ db, clock, groups, brokerAccounts: options.brokerAccounts }),
   );
   registerStaffRoutes(app, staff);
-  registerProvisioningRoutes(app, createProvisioningService({ db, clock, addresses }));
+  registerProvisioningRoutes(
+    app,
+    createProvisioningService({ db, clock, addresses }),
+    createProvDevicesService({ db, clock, addresses, devices: registry, delivery }),
+  );
   await registerIngestRoutes(app, telemetry, delivery);
   if (options.mqttAuthHooks) {
     await registerMqttAuthRoutes(app, createMqttAuthService({ registry, options: options.mqttAuthHooks }));

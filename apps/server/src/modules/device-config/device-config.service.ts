@@ -48,7 +48,7 @@ import type { User } from '../auth/auth.service';
 import { deviceNotFound, type AccessService } from '../access/access.service';
 import type { DeliveryService } from '../delivery/delivery.service';
 import type { DeviceLogService } from '../device-log/device-log.service';
-import type { DevicesService } from '../devices/devices.service';
+import type { DeviceSettingsService } from '../devices/device-settings.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
 import { asRecord } from '../devices/devices.summary';
 import type { TelemetryService } from '../telemetry/telemetry.service';
@@ -59,7 +59,7 @@ export interface DeviceConfigDeps {
   clock: Clock;
   access: AccessService;
   registry: DeviceRegistry;
-  devices: Pick<DevicesService, 'displaySettings'>;
+  devices: Pick<DeviceSettingsService, 'displaySettings'>;
   delivery: DeliveryService;
   deviceLog: DeviceLogService;
   /** The records import (POST /import with records). */

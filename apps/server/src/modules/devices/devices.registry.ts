@@ -1,7 +1,7 @@
 /**
- * The devices table as other modules read and write it: a device's summary, key and setup
- * password checks, contact times, reported firmware and the pending config. Created before the
- * modules that need it (telemetry, device config, the devices service), so wiring stays one-way.
+ * The devices table as other modules read and write it: making and editing a device (for
+ * provisioning), its summary, key and setup password checks, contact times, reported firmware and
+ * the pending config. Created before the modules that need it, so wiring stays one-way.
  */
 import { giveBrokerAccount, NO_BROKER_ACCOUNTS, type BrokerAccounts } from '../broker/broker-accounts.service';
 import {
@@ -17,15 +17,73 @@ import type { Db } from '../../db/db';
 import { randomToken, sameDigest, sha256 } from '../../security';
 import { deviceNotFound } from '../access/access.service';
 import * as repo from './devices.repository';
+import type { ReportedIntervalChange } from './devices.repository';
 import {
+  asRecord,
   newSetupPassword,
   toProvDevice,
   toSummary,
   type DeviceSummary,
   type ProvisionedDevice,
+  type ProvRecord,
 } from './devices.summary';
 
-export function createDeviceRegistry(deps: { db: Db; clock: Clock; brokerAccounts?: BrokerAccounts }) {
+/** What the devices table offers the other modules (and tests and tools, as app.services.devices). */
+export interface DeviceRegistry {
+  /** Creates a device with a new key and setup password (returned once), with its first provisioning-log line and broker account; null when the id is taken. */
+  createDevice(id: string, body: ProvEditDeviceBody, author: string | null): Promise<ProvisionedDevice | null>;
+  /** True when `key` is the device's key; constant time, and as slow for unknown ids. */
+  verifyDeviceKey(id: string, key: string): Promise<boolean>;
+  /** What other modules read of a device, or null for none (or an id that is no device's). */
+  getDevice(id: string): Promise<DeviceSummary | null>;
+  /** The provisioning record of a device (provisioning staff), or null when there is none. */
+  provRecord(id: string): Promise<ProvRecord | null>;
+  /** Edits a device's model, firmware, name and brand (with a provisioning-log line); null when there is no such device. */
+  editDevice(id: string, body: ProvEditDeviceBody, author: string | null): Promise<ProvRecord | null>;
+  /** Records the contacts of several devices at once (id -> epoch seconds), in `tx` when given; last_contact only moves forward. */
+  markContacts(contacts: ReadonlyMap<string, number>, tx?: Db): Promise<void>;
+  /** Firmware the devices report running (diagnostics `fw`); returns those that changed. */
+  reportFirmware(
+    reports: ReadonlyMap<string, string>,
+    tx?: Db,
+  ): Promise<{ id: string; previous: string; fw: string }[]>;
+  /** Intervals the devices report running into their applied config; returns those that changed. */
+  reportIntervals(reports: ReadonlyMap<string, Record<string, number>>, tx?: Db): Promise<ReportedIntervalChange[]>;
+  /** Merges a change into the pending config (row locked); answers the applied config, the new pending one and whether one was pending before. */
+  mergePendingConfig(
+    id: string,
+    change: Record<string, unknown>,
+  ): Promise<{ config: Record<string, unknown>; pending: Record<string, unknown>; wasPending: boolean }>;
+  /** True when `password` is the device's setup password (constant time; false for an unknown device). */
+  checkSetupPassword(deviceId: string, password: string): Promise<boolean>;
+  /** Sets the pending config (null: none); a new one gets the next version. */
+  setPendingConfig(id: string, config: Record<string, unknown> | null): Promise<void>;
+  /** Sets the applied config. */
+  setAppliedConfig(id: string, config: Record<string, unknown>): Promise<void>;
+}
+
+/** The config with settings.device's model, fw (and name when given) replaced. */
+function withDeviceBlock(
+  config: Record<string, unknown>,
+  fields: { model: string; fw: string; name?: string | undefined },
+): Record<string, unknown> {
+  const settings = asRecord(config.settings);
+  const device = asRecord(settings.device);
+  return {
+    ...config,
+    settings: {
+      ...settings,
+      device: {
+        ...device,
+        model: fields.model,
+        fw: fields.fw,
+        ...(fields.name !== undefined ? { name: fields.name } : {}),
+      },
+    },
+  };
+}
+
+export function createDeviceRegistry(deps: { db: Db; clock: Clock; brokerAccounts?: BrokerAccounts }): DeviceRegistry {
   const { db, clock } = deps;
   const accounts = deps.brokerAccounts ?? NO_BROKER_ACCOUNTS;
   let dummyKeyHash: string | undefined;
@@ -72,6 +130,37 @@ export function createDeviceRegistry(deps: { db: Db; clock: Clock; brokerAccount
       if (!isDeviceRouteId(id)) return null;
       const row = await repo.findDevice(db, id);
       return row ? toSummary(row) : null;
+    },
+
+    /** The provisioning record of a device (provisioning staff), or null when there is none. */
+    async provRecord(id: string): Promise<ProvRecord | null> {
+      const row = await repo.findDevice(db, id);
+      return row ? toProvDevice(row) : null;
+    },
+
+    /**
+     * Edits a device's model, firmware, name and brand, in its record and its config's device
+     * block, with a line in its provisioning log; null when there is no such device.
+     */
+    async editDevice(id: string, body: ProvEditDeviceBody, author: string | null): Promise<ProvRecord | null> {
+      const existing = await repo.findDevice(db, id);
+      if (!existing) return null;
+      const family = deviceFamily(body.model);
+      const now = clock.now();
+      const fw = body.fw ?? existing.fw;
+      const brand = body.brand ?? existing.brand;
+      const config = withDeviceBlock(existing.config, { model: body.model, fw, name: body.name });
+      await repo.updateProvisioning(db, id, { model: body.model, family, fw, config, brand });
+      await repo.insertProvLog(
+        db,
+        id,
+        `Edited: ${body.model} ${fw}${body.name !== undefined ? ` name ${body.name}` : ''}${brand !== existing.brand ? ` brand ${brand}` : ''}`,
+        author,
+        now,
+      );
+      const row = await repo.findDevice(db, id);
+      if (!row) throw deviceNotFound();
+      return toProvDevice(row);
     },
 
     /**
@@ -122,5 +211,3 @@ export function createDeviceRegistry(deps: { db: Db; clock: Clock; brokerAccount
     },
   };
 }
-
-export type DeviceRegistry = ReturnType<typeof createDeviceRegistry>;

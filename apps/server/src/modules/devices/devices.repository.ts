@@ -1,10 +1,9 @@
 /**
- * SQL of devices: the device rows, direct grants, invitations, claim attempts, the provisioning
- * log and the device notes images.
+ * SQL of devices: the device rows, direct grants, invitations, claim attempts and the lines the
+ * devices module writes to the provisioning log (a device made or edited).
  */
-import type { DeviceRole, ImageType, NotesImageSlot } from '@portal/core';
+import type { DeviceRole } from '@portal/core';
 import type { Db } from '../../db/db';
-import { byteaBuffer } from '../../db/bytea';
 
 export type TrialResetState = 'available' | 'active' | 'used';
 export type AddWithoutPass = 'INACTIVE' | 'ADMIN';
@@ -225,49 +224,6 @@ export async function startTrial(db: Db, id: string, ts: number, resetUsed: bool
   }
 }
 
-// ---- device notes images ------------------------------------------------------------------
-
-export interface NotesImageRow {
-  content_type: ImageType;
-  bytes: Buffer;
-}
-
-/**
- * Stores the image of a slot (replacing the one there); answers its time, which is `now` or, when
- * that is not later than the replaced image's, 1 ms after it (each upload gets a new address).
- */
-export async function upsertNotesImage(
-  db: Db,
-  deviceId: string,
-  slot: NotesImageSlot,
-  contentType: ImageType,
-  bytes: Buffer,
-  now: Date,
-): Promise<Date> {
-  const rows = await db.query<{ updated_at: Date }>(
-    `INSERT INTO device_images (device_id, slot, content_type, bytes, updated_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (device_id, slot) DO UPDATE SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes,
-       updated_at = GREATEST(EXCLUDED.updated_at, device_images.updated_at + interval '1 millisecond')
-     RETURNING updated_at`,
-    [deviceId, slot, contentType, bytes, now],
-  );
-  return rows[0]!.updated_at;
-}
-
-export async function findNotesImage(db: Db, deviceId: string, slot: NotesImageSlot): Promise<NotesImageRow | null> {
-  const rows = await db.query<{ content_type: ImageType; bytes: Uint8Array }>(
-    'SELECT content_type, bytes FROM device_images WHERE device_id = $1 AND slot = $2',
-    [deviceId, slot],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return { content_type: row.content_type, bytes: byteaBuffer(row.bytes) };
-}
-
-export async function deleteNotesImage(db: Db, deviceId: string, slot: NotesImageSlot): Promise<void> {
-  await db.query('DELETE FROM device_images WHERE device_id = $1 AND slot = $2', [deviceId, slot]);
-}
-
 // ---- grants --------------------------------------------------------------------------------
 
 export async function findGrant(db: Db, deviceId: string, userId: string): Promise<DeviceRole | null> {
@@ -386,11 +342,4 @@ export async function insertProvLog(
     author,
     now,
   ]);
-}
-
-export async function listProvLog(
-  db: Db,
-  deviceId: string,
-): Promise<{ id: number; message: string; author: string | null; created_at: Date }[]> {
-  return db.query('SELECT id, message, author, created_at FROM prov_log WHERE device_id = $1 ORDER BY id', [deviceId]);
 }

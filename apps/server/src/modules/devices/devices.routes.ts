@@ -1,5 +1,5 @@
-/** Provisioning, device users, settings, passwords and distributor actions: parse, authorise, call the service. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+/** Device users, settings, notes images, the setup password and distributor actions: parse, authorise, call the service of the job. */
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   DISTRIBUTOR_GROUP,
@@ -7,7 +7,6 @@ import {
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
   AnyDeviceParamsSchema,
-  DeviceIdParamsSchema,
   DevicePasswordsBodySchema,
   DevicePasswordsResponseSchema,
   DeviceSettingsPutBodySchema,
@@ -24,21 +23,10 @@ import {
   NotesImageSlotSchema,
   PermissionsQuerySchema,
   PermissionsResponseSchema,
-  ProvDeviceExistsSchema,
-  ProvDeviceSchema,
-  ProvEditDeviceBodySchema,
-  ProvLogBodySchema,
-  ProvLogResponseSchema,
-  ProvRunTestBodySchema,
-  CommandViewSchema,
-  PROV_TEST_COMMAND,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { IMAGE_BODY_LIMIT, sendImage } from '../../plugins/image-files';
+import { IMAGE_BODY_LIMIT, imageFileResponses, sendImage } from '../../plugins/image-files';
 import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
-import { guardOf } from '../../plugins/route-security';
-import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
-import { forbidden, unauthenticated } from '../../errors';
 import type { DevicesService } from './devices.service';
 
 /** A device notes image: the device and the slot (asset_image or brand_image). */
@@ -46,106 +34,6 @@ const NotesImageParamsSchema = AnyDeviceParamsSchema.extend({ slot: NotesImageSl
 
 export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-
-  const requireProvisioning = guardOf('session', async (request: FastifyRequest): Promise<void> => {
-    if (!request.user) throw unauthenticated();
-    if (!devices.isProvisioningStaff(request.user)) throw forbidden();
-  });
-  const author = (request: FastifyRequest) => request.user?.email ?? null;
-
-  // ---- provisioning (staff) -----------------------------------------------------------
-
-  r.post(
-    '/api/prov-portal-edit-device/:id',
-    {
-      onRequest: requireProvisioning,
-      schema: {
-        tags: ['provisioning'],
-        summary: 'Create a device (answers its setup password and device key, once) or edit it',
-        params: DeviceIdParamsSchema,
-        body: ProvEditDeviceBodySchema,
-        response: { 200: ProvDeviceSchema, 201: ProvDeviceSchema, ...errorResponses(400, 401, 403, 409, 503) },
-      },
-    },
-    async (request, reply) => {
-      const { created, device } = await devices.provision(request.params.id, request.body, author(request));
-      return reply.code(created ? 201 : 200).send(device);
-    },
-  );
-
-  r.get(
-    '/api/prov-portal-get-device/:id',
-    {
-      onRequest: requireProvisioning,
-      schema: {
-        tags: ['provisioning'],
-        summary: 'The provisioning record of a device',
-        params: DeviceIdParamsSchema,
-        response: { 200: ProvDeviceSchema, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    (request) => devices.provDevice(request.params.id),
-  );
-
-  r.get(
-    '/api/prov-portal-device-exists/:id',
-    {
-      onRequest: requireProvisioning,
-      schema: {
-        tags: ['provisioning'],
-        summary: 'Whether a device with the id exists (200 either way)',
-        description:
-          'Provisioning asks this before it creates a device: a free id answers exists false, not a 404, so the browser logs no error.',
-        params: DeviceIdParamsSchema,
-        response: { 200: ProvDeviceExistsSchema, ...errorResponses(400, 401, 403) },
-      },
-    },
-    (request) => devices.provDeviceExists(request.params.id),
-  );
-
-  r.get(
-    '/api/prov-portal-get-device-log/:id',
-    {
-      onRequest: requireProvisioning,
-      schema: {
-        tags: ['provisioning'],
-        summary: 'The provisioning log of a device',
-        params: DeviceIdParamsSchema,
-        response: { 200: ProvLogResponseSchema, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    (request) => devices.provLog(request.params.id),
-  );
-
-  r.post(
-    '/api/prov-portal-add-device-log/:id',
-    {
-      onRequest: requireProvisioning,
-      schema: {
-        tags: ['provisioning'],
-        summary: 'Add an entry to the provisioning log of a device',
-        params: DeviceIdParamsSchema,
-        body: ProvLogBodySchema,
-        response: { 200: ProvLogResponseSchema, ...errorResponses(400, 401, 403, 404) },
-      },
-    },
-    (request) => devices.addProvLog(request.params.id, request.body.message, author(request)),
-  );
-
-  r.post(
-    '/api/prov-portal-run-test/:id',
-    {
-      onRequest: requireProvisioning,
-      schema: {
-        tags: ['provisioning'],
-        summary: `Queue a provisioning test: command '${PROV_TEST_COMMAND}' {method, fw}, written to the provisioning log; a device a customer has added needs its setup password as provLockOverrideCode`,
-        params: DeviceIdParamsSchema,
-        body: ProvRunTestBodySchema,
-        response: { 200: CommandViewSchema, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    (request) => devices.runProvTest(request.params.id, request.body, signedInUser(request)),
-  );
 
   // ---- device users ---------------------------------------------------------------------
 
@@ -167,12 +55,12 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       const { id } = request.params;
       const body = request.body;
       if (body.targetEmail !== undefined && body.targetPermission !== undefined) {
-        return devices.grant(user, id, body.targetEmail, body.targetPermission, {
+        return devices.users.grant(user, id, body.targetEmail, body.targetPermission, {
           brand: request.brand,
           linkOrigin: request.linkOrigin,
         });
       }
-      return devices.claim(user, id, body);
+      return devices.claims.claim(user, id, body);
     },
   );
 
@@ -189,7 +77,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       },
     },
     (request) =>
-      devices.changeUser(signedInUser(request), request.params.id, request.body.userid, request.body.permission),
+      devices.users.changeUser(signedInUser(request), request.params.id, request.body.userid, request.body.permission),
   );
 
   r.delete(
@@ -204,7 +92,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         response: { 200: DeviceUserResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    (request) => devices.removeUser(signedInUser(request), request.params.id, request.body.userid),
+    (request) => devices.users.removeUser(signedInUser(request), request.params.id, request.body.userid),
   );
 
   r.get(
@@ -220,7 +108,8 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         response: { 200: PermissionsResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => devices.permissions(signedInUser(request), request.params.id, request.query.flattenGroups === 'true'),
+    (request) =>
+      devices.users.permissions(signedInUser(request), request.params.id, request.query.flattenGroups === 'true'),
   );
 
   // ---- settings and passwords ---------------------------------------------------------------
@@ -236,7 +125,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         response: { 200: DeviceSettingsResponseSchema, ...errorResponses(401, 404) },
       },
     },
-    (request) => devices.getSettings(signedInUser(request), request.params.id),
+    (request) => devices.settings.getSettings(signedInUser(request), request.params.id),
   );
 
   r.put(
@@ -253,7 +142,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
       },
     },
     async (request) => ({
-      ...(await devices.putSettings(signedInUser(request), request.params.id, request.body)),
+      ...(await devices.settings.putSettings(signedInUser(request), request.params.id, request.body)),
       message: settingsSavedMessage(request.body),
     }),
   );
@@ -269,15 +158,12 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         summary:
           'A device notes image (any role on the device): its bytes with their content type, cacheable privately for a day (the address in PORTAL_deviceNotes.images changes with each upload)',
         params: NotesImageParamsSchema,
-        response: {
-          200: fileResponse('The image file', IMAGE_TYPES, BinaryFileSchema),
-          ...errorResponses(400, 401, 404),
-        },
+        response: imageFileResponses(IMAGE_TYPES),
       },
     },
     async (request, reply) => {
       const { id, slot } = request.params;
-      const image = await devices.getNotesImage(signedInUser(request), id, slot);
+      const image = await devices.notesImages.getNotesImage(signedInUser(request), id, slot);
       return sendImage(reply, image);
     },
   );
@@ -295,7 +181,8 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         response: { 200: DeviceSettingsResponseSchema, ...errorResponses(400, 401, 403, 404, 413) },
       },
     },
-    (request) => devices.putNotesImage(signedInUser(request), request.params.id, request.params.slot, request.body),
+    (request) =>
+      devices.notesImages.putNotesImage(signedInUser(request), request.params.id, request.params.slot, request.body),
   );
 
   r.delete(
@@ -310,7 +197,7 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         response: { 200: DeviceSettingsResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => devices.deleteNotesImage(signedInUser(request), request.params.id, request.params.slot),
+    (request) => devices.notesImages.deleteNotesImage(signedInUser(request), request.params.id, request.params.slot),
   );
 
   r.post(
@@ -326,7 +213,8 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         response: { 200: DevicePasswordsResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => devices.setupPassword(signedInUser(request), request.params.id, request.body?.code, request.brand),
+    (request) =>
+      devices.passwords.setupPassword(signedInUser(request), request.params.id, request.body?.code, request.brand),
   );
 
   // ---- distributor tools --------------------------------------------------------------------
@@ -344,6 +232,6 @@ export function registerDevicesRoutes(app: FastifyInstance, devices: DevicesServ
         response: { 200: MessageResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    (request) => devices.distributorAction(signedInUser(request), request.params.id, request.body),
+    (request) => devices.distributor.distributorAction(signedInUser(request), request.params.id, request.body),
   );
 }

@@ -1,4 +1,4 @@
-/** SQL of labels and packing slips: the devices they print, and the provisioning-log lines of label downloads. */
+/** SQL of provisioning: the devices labels print, and the provisioning log (its lines and label downloads). */
 import type { Db } from '../../db/db';
 
 export interface LabelDeviceRow {
@@ -36,4 +36,12 @@ export async function insertProvLogLines(
     now,
     ...ids,
   ]);
+}
+
+/** A device's provisioning log, oldest first. */
+export async function listProvLog(
+  db: Db,
+  deviceId: string,
+): Promise<{ id: number; message: string; author: string | null; created_at: Date }[]> {
+  return db.query('SELECT id, message, author, created_at FROM prov_log WHERE device_id = $1 ORDER BY id', [deviceId]);
 }

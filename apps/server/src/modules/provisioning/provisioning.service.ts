@@ -42,7 +42,17 @@ export interface FileAnswer {
   warning?: string;
 }
 
-export function createProvisioningService(deps: ProvisioningDeps) {
+/** What labels and packing slips offer the routes. */
+export interface ProvisioningService {
+  /** One device's label, as a PDF page or a PNG; the download is logged. */
+  label(id: string, format: LabelFormat, author: string | null): Promise<FileAnswer>;
+  /** The labels of a batch as one PDF, one page per device in the order given; each download is logged. */
+  labels(ids: readonly string[], author: string | null): Promise<FileAnswer>;
+  /** The packing slip of the devices (in the order given), dated today (UTC), from the brand. */
+  packingSlip(body: PackingSlipBody, sender: string): Promise<FileAnswer>;
+}
+
+export function createProvisioningService(deps: ProvisioningDeps): ProvisioningService {
   const { db, clock, addresses } = deps;
   /** Label answers warn while no public address is configured: their QR codes open localhost. */
   const labelWarning = () => (addresses.configured ? {} : { warning: PUBLIC_ADDRESS_MESSAGES.labelWithoutPublicUrl });
@@ -70,8 +80,7 @@ export function createProvisioningService(deps: ProvisioningDeps) {
     });
 
   return {
-    /** One device's label, as a PDF page or a PNG; the download is logged. */
-    async label(id: string, format: LabelFormat, author: string | null): Promise<FileAnswer> {
+    async label(id, format, author) {
       const [row] = await devicesInOrder([id], false);
       const drawing = drawingOf(row!);
       const body = format === 'png' ? labelPng(drawing) : await labelsPdf([drawing], drawing.title);
@@ -79,8 +88,7 @@ export function createProvisioningService(deps: ProvisioningDeps) {
       return { filename: labelFileName(id, format), contentType: LABEL_CONTENT_TYPES[format], body, ...labelWarning() };
     },
 
-    /** The labels of a batch as one PDF, one page per device in the order given; each download is logged. */
-    async labels(ids: readonly string[], author: string | null): Promise<FileAnswer> {
+    async labels(ids, author) {
       const rows = await devicesInOrder(ids, true);
       const body = await labelsPdf(
         rows.map((row) => drawingOf(row)),
@@ -90,8 +98,7 @@ export function createProvisioningService(deps: ProvisioningDeps) {
       return { filename: labelsFileName(ids), contentType: LABEL_CONTENT_TYPES.pdf, body, ...labelWarning() };
     },
 
-    /** The packing slip of the devices (in the order given), dated today (UTC), from the brand. */
-    async packingSlip(body: PackingSlipBody, sender: string): Promise<FileAnswer> {
+    async packingSlip(body, sender) {
       const rows = await devicesInOrder(body.deviceList, true);
       const date = clock.now().toISOString().slice(0, 10);
       const pdf = await packingSlipPdf({
@@ -105,5 +112,3 @@ export function createProvisioningService(deps: ProvisioningDeps) {
     },
   };
 }
-
-export type ProvisioningService = ReturnType<typeof createProvisioningService>;

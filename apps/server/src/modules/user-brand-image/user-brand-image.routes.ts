@@ -16,9 +16,8 @@ import {
 } from '@portal/core';
 import { AppError } from '../../errors';
 import { errorResponses } from '../../plugins/errors';
-import { IMAGE_BODY_LIMIT, sendImage } from '../../plugins/image-files';
+import { IMAGE_BODY_LIMIT, imageFileResponses, sendImage } from '../../plugins/image-files';
 import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
-import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import type { UserBrandImageService } from './user-brand-image.service';
 
 export function registerUserBrandImageRoutes(app: FastifyInstance, images: UserBrandImageService): void {
@@ -44,10 +43,7 @@ export function registerUserBrandImageRoutes(app: FastifyInstance, images: UserB
         summary:
           "A user's brand image, the sub-brand logo their session carries (the user themself, or staff admins; 404 to anyone else): its bytes with their content type, cacheable privately for a day (the address changes with each upload)",
         params: UserBrandImageParamsSchema,
-        response: {
-          200: fileResponse('The image file', BRAND_IMAGE_TYPES, BinaryFileSchema),
-          ...errorResponses(400, 401, 404),
-        },
+        response: imageFileResponses(BRAND_IMAGE_TYPES),
       },
     },
     async (request, reply) => {

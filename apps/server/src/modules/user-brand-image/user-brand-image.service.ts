@@ -15,61 +15,57 @@ import {
   type UserBrandImagePutBody,
   type UserBrandImageResponse,
 } from '@portal/core';
-import type { Clock } from '../../clock';
 import type { Db } from '../../db/db';
 import { AppError } from '../../errors';
 import type { User } from '../auth/auth.service';
+import type { ImagesService, StoredImage } from '../images/images.service';
 import * as repo from './user-brand-image.repository';
 
+/** What the sub-brand logos offer their routes. */
 export interface UserBrandImageService {
   /** Stores the user's brand image (the body is checked by UserBrandImagePutBodySchema) and points the session at it. */
   put(userId: string, body: UserBrandImagePutBody): Promise<UserBrandImageResponse>;
   /** Removes the user's brand image (none there is fine); the session carries none. */
   remove(userId: string): Promise<UserBrandImageResponse>;
   /** The image, to the user themself or a staff admin; 404 to anyone else and when there is none. */
-  get(viewer: User, userId: string): Promise<{ contentType: BrandImageType; bytes: Buffer }>;
+  get(viewer: User, userId: string): Promise<StoredImage<'brand'>>;
 }
 
 export interface UserBrandImageDeps {
   db: Db;
-  clock: Clock;
+  /** The image store that keeps the files. */
+  images: ImagesService;
 }
 
 const userNotFound = () => new AppError(404, 'NOT_FOUND', BRAND_IMAGE_MESSAGES.userNotFound);
-const imageNotFound = () => new AppError(404, 'NOT_FOUND', BRAND_IMAGE_MESSAGES.notFound);
 
-export function createUserBrandImageService({ db, clock }: UserBrandImageDeps): UserBrandImageService {
+export function createUserBrandImageService({ db, images }: UserBrandImageDeps): UserBrandImageService {
   return {
-    /** Stores the user's brand image (the body is checked by UserBrandImagePutBodySchema) and points the session at it. */
-    async put(userId: string, body: UserBrandImagePutBody): Promise<UserBrandImageResponse> {
+    async put(userId, body) {
       // The schema accepted only a png, jpeg or webp by its bytes.
       const contentType = brandImageTypeOfBase64(body.dataBase64) as BrandImageType;
       const bytes = Buffer.from(body.dataBase64, 'base64');
       return db.transaction(async (tx) => {
         if (!(await repo.lockUser(tx, userId))) throw userNotFound();
-        const updatedAt = await repo.upsertBrandImage(tx, userId, contentType, bytes, clock.now());
+        const updatedAt = await images.put(tx, 'brand', [userId], contentType, bytes);
         const brandImageUrl = userBrandImagePath(userId, updatedAt.getTime());
         await repo.setBrandImageUrl(tx, userId, brandImageUrl);
         return { userId, brandImageUrl, message: BRAND_IMAGE_MESSAGES.saved };
       });
     },
 
-    /** Removes the user's brand image (none there is fine); the session carries none. */
-    async remove(userId: string): Promise<UserBrandImageResponse> {
+    async remove(userId) {
       return db.transaction(async (tx) => {
         if (!(await repo.lockUser(tx, userId))) throw userNotFound();
-        await repo.deleteBrandImage(tx, userId);
+        await images.remove(tx, 'brand', [userId]);
         await repo.setBrandImageUrl(tx, userId, null);
         return { userId, brandImageUrl: null, message: BRAND_IMAGE_MESSAGES.removed };
       });
     },
 
-    /** The image, to the user themself or a staff admin; 404 to anyone else and when there is none. */
-    async get(viewer: User, userId: string): Promise<{ contentType: BrandImageType; bytes: Buffer }> {
-      if (viewer.id !== userId && !viewer.userGroups.includes(STAFF_ADMIN_GROUP)) throw imageNotFound();
-      const image = await repo.findBrandImage(db, userId);
-      if (!image) throw imageNotFound();
-      return { contentType: image.content_type, bytes: image.bytes };
+    async get(viewer, userId) {
+      if (viewer.id !== userId && !viewer.userGroups.includes(STAFF_ADMIN_GROUP)) throw images.notFound('brand');
+      return images.get('brand', [userId]);
     },
   };
 }

@@ -1,7 +1,5 @@
-/** SQL of widget card images: the stored files (widget_images) and the card's image.path in the device's display settings. */
-import type { ImageType } from '@portal/core';
+/** SQL of widget card images: the device row an upload locks and the card's image.path in its display settings (the files are in the image store). */
 import type { Db } from '../../db/db';
-import { byteaBuffer } from '../../db/bytea';
 
 /** The device row as an upload needs it, locked for the rest of the transaction. */
 export interface WidgetDeviceRow {
@@ -16,55 +14,6 @@ export async function lockDevice(db: Db, deviceId: string): Promise<WidgetDevice
     [deviceId],
   );
   return rows[0] ?? null;
-}
-
-/**
- * Stores a widget's image (replacing the one there); answers its time, which is `now` or, when that
- * is not later than the replaced image's, 1 ms after it (each upload gets a new address).
- */
-export async function upsertWidgetImage(
-  db: Db,
-  deviceId: string,
-  widgetId: string,
-  contentType: ImageType,
-  bytes: Buffer,
-  now: Date,
-): Promise<Date> {
-  const rows = await db.query<{ updated_at: Date }>(
-    `INSERT INTO widget_images (device_id, widget_id, content_type, bytes, updated_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (device_id, widget_id) DO UPDATE SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes,
-       updated_at = GREATEST(EXCLUDED.updated_at, widget_images.updated_at + interval '1 millisecond')
-     RETURNING updated_at`,
-    [deviceId, widgetId, contentType, bytes, now],
-  );
-  return rows[0]!.updated_at;
-}
-
-/** Removes the images of the device's widgets other than `keep` (widget ids). */
-export async function deleteWidgetImagesExcept(db: Db, deviceId: string, keep: readonly string[]): Promise<void> {
-  await db.query('DELETE FROM widget_images WHERE device_id = $1 AND NOT (widget_id = ANY($2::text[]))', [
-    deviceId,
-    keep,
-  ]);
-}
-
-export interface WidgetImageRow {
-  content_type: ImageType;
-  bytes: Buffer;
-}
-
-export async function findWidgetImage(db: Db, deviceId: string, widgetId: string): Promise<WidgetImageRow | null> {
-  const rows = await db.query<{ content_type: ImageType; bytes: Uint8Array }>(
-    'SELECT content_type, bytes FROM widget_images WHERE device_id = $1 AND widget_id = $2',
-    [deviceId, widgetId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return { content_type: row.content_type, bytes: byteaBuffer(row.bytes) };
-}
-
-export async function deleteWidgetImage(db: Db, deviceId: string, widgetId: string): Promise<void> {
-  await db.query('DELETE FROM widget_images WHERE device_id = $1 AND widget_id = $2', [deviceId, widgetId]);
 }
 
 /**

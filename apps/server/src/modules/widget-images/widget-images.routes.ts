@@ -9,9 +9,8 @@ import {
   WidgetImageResponseSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { IMAGE_BODY_LIMIT, sendImage } from '../../plugins/image-files';
+import { IMAGE_BODY_LIMIT, imageFileResponses, sendImage } from '../../plugins/image-files';
 import { requireUser, signedInUser } from '../../plugins/auth';
-import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import type { WidgetImagesService } from './widget-images.service';
 
 export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetImagesService): void {
@@ -26,10 +25,7 @@ export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetI
         summary:
           "A widget card's image (any role on the device): its bytes with their content type, cacheable privately for a day (the address in the card's image.path changes with each upload)",
         params: WidgetImageParamsSchema,
-        response: {
-          200: fileResponse('The image file', IMAGE_TYPES, BinaryFileSchema),
-          ...errorResponses(400, 401, 404),
-        },
+        response: imageFileResponses(IMAGE_TYPES),
       },
     },
     async (request, reply) => {

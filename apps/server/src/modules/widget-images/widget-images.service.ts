@@ -9,7 +9,6 @@
 import {
   CUSTOM_WIDGET_LIMIT,
   PLANS,
-  WIDGET_IMAGE_MESSAGES,
   authoredCount,
   devicePlan,
   unavailableFeatureMessage,
@@ -25,24 +24,36 @@ import type { Db } from '../../db/db';
 import { AppError } from '../../errors';
 import type { User } from '../auth/auth.service';
 import { deviceNotFound, type AccessService } from '../access/access.service';
+import type { ImagesService, StoredImage } from '../images/images.service';
 import * as repo from './widget-images.repository';
+
+/** What the widget card images offer their routes. */
+export interface WidgetImagesService {
+  /**
+   * Stores the image of widget card `widgetId` (the body is checked by WidgetImagePutBodySchema)
+   * and answers its address. Refused on a plan without data to the portal, and for a new card
+   * on a device that holds 99 already.
+   */
+  put(user: User, deviceId: string, widgetId: string, body: WidgetImagePutBody): Promise<WidgetImageResponse>;
+  /** Removes the image (none there is fine); the card's image.path becomes null. */
+  remove(user: User, deviceId: string, widgetId: string): Promise<WidgetImageResponse>;
+  /** The stored image, to any role on the device; 404 when there is none. */
+  get(user: User, deviceId: string, widgetId: string): Promise<StoredImage<'widget'>>;
+}
 
 export interface WidgetImagesDeps {
   db: Db;
   clock: Clock;
   access: AccessService;
+  /** The image store that keeps the files. */
+  images: ImagesService;
 }
 
 const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
 
-export function createWidgetImagesService({ db, clock, access }: WidgetImagesDeps) {
+export function createWidgetImagesService({ db, clock, access, images }: WidgetImagesDeps): WidgetImagesService {
   return {
-    /**
-     * Stores the image of widget card `widgetId` (the body is checked by WidgetImagePutBodySchema)
-     * and answers its address. Refused on a plan without data to the portal, and for a new card
-     * on a device that holds 99 already.
-     */
-    async put(user: User, deviceId: string, widgetId: string, body: WidgetImagePutBody): Promise<WidgetImageResponse> {
+    async put(user, deviceId, widgetId, body) {
       await access.authorize(user.id, deviceId, 'editDisplaySettings');
       const bytes = Buffer.from(body.dataBase64, 'base64');
       return db.transaction(async (tx) => {
@@ -55,35 +66,29 @@ export function createWidgetImagesService({ db, clock, access }: WidgetImagesDep
         if (isNew && authoredCount(row.display_settings ?? {}, 'widget') >= CUSTOM_WIDGET_LIMIT) {
           throw badRequest(widgetLimitMessage('widget', CUSTOM_WIDGET_LIMIT));
         }
-        await repo.deleteWidgetImagesExcept(tx, deviceId, [...cards, widgetId]);
+        await images.removeWidgetImagesExcept(tx, deviceId, [...cards, widgetId]);
         // The schema accepted only png or jpeg whose bytes match.
         const contentType = body.contentType as ImageType;
-        const updatedAt = await repo.upsertWidgetImage(tx, deviceId, widgetId, contentType, bytes, clock.now());
+        const updatedAt = await images.put(tx, 'widget', [deviceId, widgetId], contentType, bytes);
         const path = widgetImagePath(deviceId, widgetId, updatedAt.getTime());
         if (!isNew) await repo.setWidgetImagePath(tx, deviceId, widgetId, path);
         return { widgetid: widgetId, path };
       });
     },
 
-    /** Removes the image (none there is fine); the card's image.path becomes null. */
-    async remove(user: User, deviceId: string, widgetId: string): Promise<WidgetImageResponse> {
+    async remove(user, deviceId, widgetId) {
       await access.authorize(user.id, deviceId, 'editDisplaySettings');
       await db.transaction(async (tx) => {
         if (!(await repo.lockDevice(tx, deviceId))) throw deviceNotFound();
-        await repo.deleteWidgetImage(tx, deviceId, widgetId);
+        await images.remove(tx, 'widget', [deviceId, widgetId]);
         await repo.setWidgetImagePath(tx, deviceId, widgetId, null);
       });
       return { widgetid: widgetId, path: null };
     },
 
-    /** The stored image, to any role on the device; 404 when there is none. */
-    async get(user: User, deviceId: string, widgetId: string): Promise<{ contentType: ImageType; bytes: Buffer }> {
+    async get(user, deviceId, widgetId) {
       await access.authorize(user.id, deviceId, null);
-      const image = await repo.findWidgetImage(db, deviceId, widgetId);
-      if (!image) throw new AppError(404, 'NOT_FOUND', WIDGET_IMAGE_MESSAGES.notFound);
-      return { contentType: image.content_type, bytes: image.bytes };
+      return images.get('widget', [deviceId, widgetId]);
     },
   };
 }
-
-export type WidgetImagesService = ReturnType<typeof createWidgetImagesService>;
