@@ -35,7 +35,8 @@ import {
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { IMAGE_BODY_LIMIT, sendImage } from '../../plugins/image-files';
-import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
+import { requireGroup, requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import { guardOf } from '../../plugins/route-security';
 import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import { forbidden, unauthenticated } from '../../errors';

@@ -18,7 +18,7 @@ import {
   isStaffAdmin,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireGroup } from '../../plugins/auth';
+import { requireGroup } from '../access/access.hooks';
 import { guardOf } from '../../plugins/route-security';
 import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import { forbidden, unauthenticated } from '../../errors';

@@ -10,7 +10,8 @@ import {
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { IMAGE_BODY_LIMIT, sendImage } from '../../plugins/image-files';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import type { WidgetImagesService } from './widget-images.service';
 
