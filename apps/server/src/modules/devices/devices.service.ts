@@ -17,6 +17,7 @@ import {
   PROV_TEST_COMMAND,
   can,
   canRunDistributorAction,
+  claimPlacesInGroup,
   deviceAddOutcome,
   deviceFamily,
   devicePlan,
@@ -26,6 +27,8 @@ import {
   isDeviceNameEditable,
   isProvisioning,
   isStaffAdmin,
+  noPassActive,
+  noPassModeFor,
   STAFF_TIME_DIFFERENCE_MIN_S,
   notesImagePath,
   provTestLogMessage,
@@ -197,7 +200,7 @@ export function createDevicesService(deps: DevicesDeps) {
         PORTAL_displaySettings: row.display_settings,
         PORTAL_deviceName: deviceName(row),
         PORTAL_deviceNotes: row.notes,
-        PORTAL_add_next_user_without_pass: { active: row.add_without_pass === 'ADMIN' },
+        PORTAL_add_next_user_without_pass: { active: noPassActive(row.add_without_pass) },
         DATA_latest: await deps.readings.latest(row.id),
         tier: deviceTier(row, nowMs),
         trialResetActive: row.trial_reset_state === 'active',
@@ -355,7 +358,7 @@ export function createDevicesService(deps: DevicesDeps) {
         const added = deviceAddOutcome({
           current: await repo.findGrant(tx, deviceId, user.id),
           userCount: (await repo.countGrants(tx, deviceId)).total,
-          addWithoutPassword: row.add_without_pass === 'ADMIN',
+          addWithoutPassword: noPassActive(row.add_without_pass),
           passwordOk: sameDigest(sha256(given), sha256(row.setup_password)),
           addedTs: row.added_ts,
           trialResetActive: resetActive,
@@ -365,7 +368,7 @@ export function createDevicesService(deps: DevicesDeps) {
             return null;
           case 'already': {
             // The device's ADMIN adding it again with a group puts it there (ADMIN of the group was checked above).
-            const placed = groupid !== undefined && added.permission === 'ADMIN';
+            const placed = groupid !== undefined && claimPlacesInGroup(added.permission);
             if (placed) await deps.groups.placeClaimed(tx, user, groupid, deviceId);
             return {
               permission: added.permission,
@@ -378,7 +381,7 @@ export function createDevicesService(deps: DevicesDeps) {
             if (added.usesAddWithoutPassword) await repo.setAddWithoutPass(tx, deviceId, 'INACTIVE');
             if (added.startsTrial) await repo.startTrial(tx, deviceId, nowSeconds(), resetActive);
             // Only a claim that makes the caller the device's ADMIN puts it into a group (DESIGN.md section 5).
-            const placed = groupid !== undefined && added.permission === 'ADMIN';
+            const placed = groupid !== undefined && claimPlacesInGroup(added.permission);
             if (placed) await deps.groups.placeClaimed(tx, user, groupid, deviceId);
             return { permission: added.permission, message: DEVICE_MESSAGES.claimed, ...(placed ? { groupid } : {}) };
           }
@@ -624,9 +627,9 @@ export function createDevicesService(deps: DevicesDeps) {
         if (!(await repo.activateTrialReset(db, deviceId))) throw conflict(DEVICE_MESSAGES.trialResetUnavailable);
         return { message: DEVICE_MESSAGES.trialResetDone };
       }
-      const mode = body.params.mode === 'ADMIN' ? 'ADMIN' : 'INACTIVE';
+      const mode = noPassModeFor(body.params.mode);
       await repo.setAddWithoutPass(db, deviceId, mode);
-      return { message: mode === 'ADMIN' ? DEVICE_MESSAGES.noPassOn : DEVICE_MESSAGES.noPassOff };
+      return { message: noPassActive(mode) ? DEVICE_MESSAGES.noPassOn : DEVICE_MESSAGES.noPassOff };
     },
   };
 }
