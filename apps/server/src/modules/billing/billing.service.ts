@@ -172,7 +172,6 @@ export function createBillingService(deps: BillingDeps): BillingService {
     provider,
     currency,
 
-    /** GET /billing-get-customer: every device the user holds, prices and their invoices. */
     async customer(user: User): Promise<BillingCustomerResponse> {
       await sweep();
       const nowMs = clock.now().getTime();
@@ -199,11 +198,6 @@ export function createBillingService(deps: BillingDeps): BillingService {
       };
     },
 
-    /**
-     * POST /billing-update-subscription: every device or none (one transaction). A device the
-     * user holds no role on is 404 'Device not found'; a role below ADMIN is 403; cancelling or
-     * changing a lifetime subscription is 409.
-     */
     async updateSubscription(user: User, body: UpdateSubscriptionBody): Promise<UpdateSubscriptionResponse> {
       await sweep();
       const nowMs = clock.now().getTime();
@@ -275,15 +269,10 @@ export function createBillingService(deps: BillingDeps): BillingService {
       return { results };
     },
 
-    /** POST /billing-create-stripe-portal: the provider's billing portal for this customer. */
     async portalUrl(user: User, origin: string): Promise<{ url: string }> {
       return { url: await provider.billingPortalUrl({ customer: { userId: user.id, email: user.email }, origin }) };
     },
 
-    /**
-     * POST /billing-update-plan (staff): Hosted (complimentary, no invoice), Trial (a trial that
-     * is over starts afresh) or Basic; a running subscription ends and its open invoices are void.
-     */
     async updatePlan(actor: User, body: UpdatePlanBody): Promise<UpdatePlanResponse> {
       if (!isStaffAdmin(actor.userGroups)) throw forbidden(BILLING_MESSAGES.staffOnly);
       const nowMs = clock.now().getTime();
@@ -327,7 +316,6 @@ export function createBillingService(deps: BillingDeps): BillingService {
       });
     },
 
-    /** POST /billing-invoice-paid/{invoiceid} (staff): paid once; a void invoice is 409. */
     async markInvoicePaid(actor: User, invoiceid: number): Promise<InvoicePaidResponse> {
       if (!isStaffAdmin(actor.userGroups)) throw forbidden(BILLING_MESSAGES.staffOnly);
       const nowMs = clock.now().getTime();
@@ -350,7 +338,6 @@ export function createBillingService(deps: BillingDeps): BillingService {
       });
     },
 
-    /** GET /billing-invoice/{invoiceid}: the PDF, for the invoice's owner or staff (anyone else: 404). */
     async invoiceDocument(user: User, invoiceid: number, seller: string): Promise<{ filename: string; pdf: Buffer }> {
       const row = await repo.findInvoice(db, invoiceid);
       if (!row || (row.user_id !== user.id && !isStaffAdmin(user.userGroups))) throw invoiceNotFound();
@@ -358,7 +345,6 @@ export function createBillingService(deps: BillingDeps): BillingService {
       return { filename: `${invoice.number}.pdf`, pdf: await invoicePdf(invoice, seller) };
     },
 
-    /** GET /billing-admin-device/{id} (staff): the device's billing state, invoices and events. */
     async adminDevice(actor: User, deviceId: string): Promise<BillingAdminDeviceResponse> {
       if (!isStaffAdmin(actor.userGroups)) throw forbidden(BILLING_MESSAGES.staffOnly);
       await sweep();
