@@ -102,6 +102,43 @@ const zones = [
   },
 ];
 
+/** no-restricted-syntax: a `.query(...)` with SQL text outside repositories and src/db. */
+const SQL_ONLY_IN_REPOSITORIES = {
+  selector: "CallExpression[callee.property.name='query'][arguments.0.type=/Literal|TemplateLiteral/]",
+  message: 'SQL lives only in repositories (STYLE.md 5).',
+};
+
+// The four role names of core's DEVICE_ROLES (packages/core/src/domain/roles.ts; group levels use
+// the same four). lint/role-comparisons.test.ts checks this list against core's.
+const ROLE_NAMES = ['ADMIN', 'USER', 'OPERATOR', 'VIEW'];
+const roleLiteral = `/^(${ROLE_NAMES.join('|')})$/`;
+
+/**
+ * no-restricted-syntax: a comparison (===, !==, ==, !=) with a role name as a literal on either
+ * side. Read from the syntax alone (no type information); SQL text is a string, not a comparison.
+ */
+const ROLE_COMPARISON = {
+  selector: `BinaryExpression[operator=/^[!=]==?$/]:matches([left.type='Literal'][left.value=${roleLiteral}], [right.type='Literal'][right.value=${roleLiteral}])`,
+  message:
+    "Role names are not compared by hand outside modules/access: ask the access gate (authorize, authorizeGroup), core's can()/groupCan(), or a named rule of core (STYLE.md 1 and 11).",
+};
+
+/**
+ * The access gate is the lowest layer above the database (transports -> modules -> access -> db):
+ * it imports only src/db, the clock, the errors and the guard marker of plugins/route-security.
+ */
+const ACCESS_IMPORTS_ZONE = {
+  target: `${SERVER}/modules/access`,
+  from: `${root}/${SERVER}/**`,
+  // One glob (a glob `from` takes glob exceptions only). Another module's repository is left to the
+  // module zone above, which refuses it already: one error for one wrong import.
+  except: [
+    `${root}/${SERVER}/{modules/access/**,modules/*/*.repository.ts,db/**,clock.ts,errors.ts,plugins/route-security.ts}`,
+  ],
+  message:
+    'modules/access imports no other module, and nothing above it but src/db (transports -> modules -> access -> db).',
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/*.d.ts', 'apps/web/public/**'] },
   js.configs.recommended,
@@ -213,13 +250,24 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/**/*.repository.ts', 'apps/server/src/db/**'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.property.name='query'][arguments.0.type=/Literal|TemplateLiteral/]",
-          message: 'SQL lives only in repositories (STYLE.md 5).',
-        },
-      ],
+      'no-restricted-syntax': ['error', SQL_ONLY_IN_REPOSITORIES],
     },
+  },
+  // Role names are compared only in the access gate (issue 33). These blocks restate the server's
+  // no-restricted-syntax options for the files they cover (a later block replaces them).
+  {
+    files: [`${SERVER}/modules/**/*.ts`],
+    ignores: [`${SERVER}/modules/access/**`, `${SERVER}/modules/**/*.repository.ts`],
+    rules: { 'no-restricted-syntax': ['error', SQL_ONLY_IN_REPOSITORIES, ROLE_COMPARISON] },
+  },
+  {
+    files: [`${SERVER}/modules/**/*.repository.ts`],
+    ignores: [`${SERVER}/modules/access/**`],
+    rules: { 'no-restricted-syntax': ['error', ROLE_COMPARISON] },
+  },
+  // The gate imports no module: the zones above, and the access zone, for its files only.
+  {
+    files: [`${SERVER}/modules/access/**/*.ts`],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...zones, ACCESS_IMPORTS_ZONE] }] },
   },
 );

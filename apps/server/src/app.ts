@@ -328,8 +328,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     ...(options.telemetry ? { options: options.telemetry } : {}),
   });
-  const groupData = createGroupDataService({ db, clock, telemetry });
-  const groupMetrics = createGroupMetricsService({ db, telemetry });
+  const groupData = createGroupDataService({ db, access, clock, telemetry });
+  const groupMetrics = createGroupMetricsService({ db, access, telemetry });
   const views = createViewsService({ db, clock, groups });
   const search = createSearchService({ access, groups });
   const images = createImagesService({ db, clock });

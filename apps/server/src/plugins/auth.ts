@@ -1,14 +1,14 @@
 /**
  * Sessions: the `portal_session` cookie is resolved to `request.user` on every /api call (a global
- * onRequest hook, so before any route's own hooks); `requireUser` and `requireGroup` guard routes
- * as their `onRequest` hook, before the body is read or validated (route-security.ts). Cookies are HttpOnly, SameSite=Lax, host-only,
- * and Secure except on localhost, *.localhost and loopback addresses.
+ * onRequest hook, so before any route's own hooks); the access gate's guards (requireUser and
+ * requireGroup, modules/access/access.hooks.ts) then guard routes as their `onRequest` hook, before
+ * the body is read or validated (route-security.ts). Cookies are HttpOnly, SameSite=Lax,
+ * host-only, and Secure except on localhost, *.localhost and loopback addresses.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
-import { SESSION_MAX_AGE_S, bearerKeyOf, type UserGroup } from '@portal/core';
-import { forbidden, unauthenticated } from '../errors';
-import { guardOf } from './route-security';
+import { SESSION_MAX_AGE_S, bearerKeyOf } from '@portal/core';
+import { unauthenticated } from '../errors';
 import { CHALLENGE_MAX_AGE_SECONDS, type AuthService, type User } from '../modules/auth/auth.service';
 
 export const SESSION_COOKIE = 'portal_session';
@@ -68,20 +68,6 @@ export async function registerAuth(app: FastifyInstance, auth: AuthService): Pro
       request.user = found.user;
       request.sessionHash = found.sessionHash;
     }
-  });
-}
-
-/** A route's onRequest guard: 401 'No current user' without a live session (or API key, bearer.ts). */
-export const requireUser = guardOf('session', async function requireUser(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw unauthenticated();
-});
-
-/** A route's onRequest guard: 401 without a session; the user must belong to one of `groups` (staff groups), else 403. */
-export function requireGroup(...groups: [UserGroup, ...UserGroup[]]) {
-  return guardOf('session', async (request: FastifyRequest): Promise<void> => {
-    if (!request.user) throw unauthenticated();
-    const mine = request.user.userGroups;
-    if (!groups.some((group) => mine.includes(group))) throw forbidden();
   });
 }
 

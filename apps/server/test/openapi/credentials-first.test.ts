@@ -13,7 +13,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MQTT_AUTH_SECRET_HEADER } from '@portal/core';
-import { requireUser } from '../../src/plugins/auth';
+import { requireUser } from '../../src/modules/access/access.hooks';
 import { lateGuardPhases, registerGuardPlacement, routeSecurity } from '../../src/plugins/route-security';
 import { OPENAPI_PATH } from '../../src/plugins/swagger';
 import {

@@ -15,6 +15,7 @@ import {
   type DevicePlanInput,
   type PlanName,
 } from './plans';
+import { roleAtLeast } from './roles';
 
 export const SUBSCRIPTION_KINDS = ['none', 'monthly', 'yearly', 'lifetime'] as const;
 export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
@@ -31,6 +32,14 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /** An invoice is open until staff mark it paid; void when its subscription ended before payment. */
 export const INVOICE_STATUSES = ['open', 'paid', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/**
+ * True when the role may change the device's subscription: its ADMIN only (DESIGN.md section 5);
+ * anything below, or not a role, is answered 403 BILLING_MESSAGES.notAdmin.
+ */
+export function canChangeSubscription(role: unknown): boolean {
+  return roleAtLeast(role, 'ADMIN');
+}
 
 /** The plans staff may put a device on (billing-update-plan). */
 export const STAFF_PLAN_CHOICES = ['Hosted', 'Trial', 'Basic'] as const satisfies readonly PlanName[];

@@ -68,13 +68,21 @@ export function deviceAccess({ settings, userGroups }: DeviceAccessInput): Devic
 }
 
 /**
+ * True when the role edits custom settings key by key, only those whose display settings say
+ * operatorEditable (OPERATOR); a role with the customSettings capability otherwise edits them all.
+ */
+export function editsCustomSettingsPerKey(role: unknown): boolean {
+  return parseRole(role) === 'OPERATOR';
+}
+
+/**
  * Whether a role may change one custom setting (CARD-31, CARD-35): ADMIN and USER any, an
  * OPERATOR only those whose display settings say operatorEditable, VIEW none. `setting` is the
  * key's PORTAL_displaySettings entry.
  */
 export function canEditCustomSetting(role: unknown, setting: unknown): boolean {
   if (!can(role, 'customSettings')) return false;
-  if (parseRole(role) !== 'OPERATOR') return true;
+  if (!editsCustomSettingsPerKey(role)) return true;
   return (
     typeof setting === 'object' &&
     setting !== null &&
@@ -119,6 +127,11 @@ export function steppableTimes(times: readonly number[], access: Pick<DeviceAcce
 }
 
 // ---- Device users: adding a device and the last ADMIN (DESIGN.md section 5) -----------------
+
+/** How many of the roles are ADMIN (the last-ADMIN rule counts them; anything not a role is none). */
+export function adminCount(roles: readonly unknown[]): number {
+  return roles.filter((role) => role === 'ADMIN').length;
+}
 
 /**
  * True when changing a user's role from `current` to `next` (null: removing the user) would leave
@@ -178,4 +191,12 @@ export function deviceAddOutcome(input: DeviceAddInput): DeviceAddOutcome {
     startsTrial:
       typeof input.addedTs !== 'number' || !Number.isFinite(input.addedTs) || input.trialResetActive === true,
   };
+}
+
+/**
+ * A claim with a group puts the device into that group only when the caller ends up the device's
+ * ADMIN (first user, add-without-password, or already its ADMIN; DESIGN.md section 5).
+ */
+export function claimPlacesInGroup(permission: unknown): boolean {
+  return permission === 'ADMIN';
 }

@@ -3,7 +3,7 @@
  * 5): each user once, with where the access comes from (a direct grant, groups) and whether the
  * row is the last ADMIN of the direct grants, which can be neither removed nor demoted.
  */
-import { removesLastAdmin } from './device-access';
+import { adminCount, removesLastAdmin } from './device-access';
 import { isDeviceRole, type DeviceRole } from './roles';
 
 /** A user as GET /device/{id}/permissions lists them (with or without flattenGroups). */
@@ -38,6 +38,6 @@ export function deviceUserRows(users: readonly DeviceUserListEntry[]): DeviceUse
     const direct = u.direct === false ? null : isDeviceRole(u.directPermission) ? u.directPermission : u.permission;
     return { userid: u.userid, email: u.targetEmail, permission: u.permission, direct, groups: u.groupAccess ?? [] };
   });
-  const admins = rows.filter((r) => r.direct === 'ADMIN').length;
+  const admins = adminCount(rows.map((r) => r.direct));
   return rows.map((r) => ({ ...r, lastAdmin: r.direct !== null && removesLastAdmin(r.direct, null, admins) }));
 }

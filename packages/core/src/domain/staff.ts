@@ -184,6 +184,22 @@ export function canRunDistributorAction(userGroups: readonly string[] | null | u
   return isStaffAdmin(userGroups) || canUseDistributorTools(userGroups, role);
 }
 
+/**
+ * A device's add-without-password mode as stored: 'ADMIN' (on: the next user added becomes ADMIN
+ * without the setup password, once) or 'INACTIVE' (Distributor Tools' no-pass, spec 2 section 6).
+ */
+export type NoPassMode = 'INACTIVE' | 'ADMIN';
+
+/** True when the stored add-without-password mode is on ('ADMIN'); anything else is off. */
+export function noPassActive(mode: unknown): boolean {
+  return mode === 'ADMIN';
+}
+
+/** The stored mode a no-pass action asks for: 'ADMIN' turns it on, anything else ('DISABLE') off. */
+export function noPassModeFor(asked: unknown): NoPassMode {
+  return asked === 'ADMIN' ? 'ADMIN' : 'INACTIVE';
+}
+
 export type DistributorField = 'name' | 'contactEmail' | 'country' | 'notes';
 
 /**

@@ -1,4 +1,4 @@
-/** The roles a user holds on a device, from every source that grants one. */
+/** The roles a user holds on a device, from every source that grants one, and a member's level in a group. */
 import type { DeviceRole } from '@portal/core';
 import type { Db } from '../../db/db';
 import { deviceNameSql } from '../../db/device-name';
@@ -47,6 +47,12 @@ export function searchDevices(
   );
 }
 
+/** A page of home's devices not in a group, and how many there are in all. */
+export interface UngroupedDevicesPage {
+  total: number;
+  devices: { deviceid: string; name: string; type: string; ts: number | null }[];
+}
+
 /**
  * A page of the devices the user holds a direct grant on that none of the user's groups holds
  * (home's list of devices not in a group), by name then id, and how many there are in all.
@@ -56,7 +62,7 @@ export async function ungroupedDevices(
   userId: string,
   limit: number,
   offset: number,
-): Promise<{ total: number; devices: { deviceid: string; name: string; type: string; ts: number | null }[] }> {
+): Promise<UngroupedDevicesPage> {
   const mine = `FROM device_users du JOIN devices d ON d.id = du.device_id
      WHERE du.user_id = $1
        AND NOT EXISTS (SELECT 1 FROM group_devices gd JOIN group_members m ON m.groupid = gd.groupid AND m.user_id = $1
@@ -87,6 +93,21 @@ export async function findDevicePlan(
   const rows = await db.query<{ tier: string; added_ts: number | null }>(
     'SELECT tier, added_ts FROM devices WHERE id = $1',
     [deviceId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The group and the user's level in it, or null when the user is not a member (or no such group). */
+export async function findMembership(
+  db: Db,
+  groupid: string,
+  userId: string,
+  lock = false,
+): Promise<{ group_name: string; permission: DeviceRole } | null> {
+  const rows = await db.query<{ group_name: string; permission: DeviceRole }>(
+    `SELECT g.group_name, m.permission FROM groups g JOIN group_members m ON m.groupid = g.groupid
+     WHERE g.groupid = $1 AND m.user_id = $2${lock ? ' FOR UPDATE OF g' : ''}`,
+    [groupid, userId],
   );
   return rows[0] ?? null;
 }

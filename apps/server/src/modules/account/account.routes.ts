@@ -18,7 +18,8 @@ import {
   UserInfoSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { currentSessionHash, requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { currentSessionHash, signedInUser } from '../../plugins/auth';
 import type { RateLimit } from '../../plugins/rate-limit';
 import type { AccountService } from './account.service';
 

@@ -19,7 +19,8 @@ import {
   UnsubscribeParamsSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { RateLimit } from '../../plugins/rate-limit';
 import type { AlertsService } from './alerts.service';
 

@@ -16,7 +16,8 @@ import {
 } from '@portal/core';
 import { forbidden } from '../../errors';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { ApiCredentialsService } from './api-credentials.service';
 
 /** After requireUser, before the body is read: 403 on a brand without API access. */

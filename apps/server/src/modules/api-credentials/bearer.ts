@@ -9,15 +9,15 @@
  * - The credential, password, MFA and session calls refuse keys (403); a read-only key is refused
  *   every call but GET (403); an unknown, deleted or expired key is 401 at once (no cache).
  * - Each key has its own rate limit (API_KEY_REQUESTS_PER_MINUTE), apart from any route's own.
- * - The rest of the request runs in the credential's scope (AsyncLocalStorage), which the access
- *   gate (modules/access) reads to refuse the devices whose plan has no API.
+ * - The rest of the request runs in the credential's scope (modules/access/credential-scope.ts),
+ *   which the access gate reads to refuse the devices whose plan has no API.
  * Routes where a session is not needed (public calls, device ingest) ignore the header.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_CREDENTIAL_MESSAGES, API_KEY_REQUESTS_PER_MINUTE, accessAllows, bearerKeyOf } from '@portal/core';
 import { AppError, forbidden, unauthenticated } from '../../errors';
 import { acceptsApiKey, refusesApiKey } from '../../plugins/route-security';
+import { runWithCredential } from '../access/credential-scope';
 import type { ApiCredentialsService, BearerCredential } from './api-credentials.service';
 
 declare module 'fastify' {
@@ -29,13 +29,6 @@ declare module 'fastify' {
     /** Set for every route when it is added: whether an API key opens it, is refused, or is ignored. */
     apiKey?: 'accepted' | 'refused';
   }
-}
-
-const scope = new AsyncLocalStorage<BearerCredential>();
-
-/** The API key the current request was made with (inside its handler and guards), or undefined. */
-export function currentApiCredential(): BearerCredential | undefined {
-  return scope.getStore();
 }
 
 export interface BearerOptions {
@@ -84,7 +77,7 @@ export function registerBearerAuth(
   // so they are called inside `run`. The route's guards ran already (onRequest, after this file's
   // onRequest hook): they read request.user, which the key set.
   app.addHook('preHandler', (request, _reply, done) => {
-    if (request.apiCredential) scope.run(request.apiCredential, done);
+    if (request.apiCredential) runWithCredential(request.apiCredential, done);
     else done();
   });
 

@@ -15,12 +15,12 @@ import {
   UserInfoSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
+import { requireUser } from '../access/access.hooks';
 import {
   MFA_COOKIE,
   SESSION_COOKIE,
   clearMfaCookie,
   clearSessionCookie,
-  requireUser,
   setMfaCookie,
   setSessionCookie,
   signedInUser,

@@ -15,7 +15,8 @@ import {
   UpdateSubscriptionResponseSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
+import { requireGroup, requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import type { BillingService } from './billing.service';
 

@@ -1,23 +1,23 @@
 /**
  * Billing (DESIGN.md section 5): a customer's devices, subscriptions and invoices; subscription
- * changes, all or nothing; the staff calls; and the sweep that renews, ends and reverts
- * subscriptions on the injectable clock. Plans stay core's (devicePlan over devices.tier and
- * added_ts); this module changes the tier and records why, with who did it, in billing_events.
+ * changes, all or nothing; and the staff calls. The sweep that renews, ends and reverts
+ * subscriptions on the injectable clock is billing.sweep.ts, run before each read. Plans stay
+ * core's (devicePlan over devices.tier and added_ts); this module changes the tier and records
+ * why, with who did it, in billing_events. Who may change a device's subscription is decided by
+ * the access gate (a stranger: 404) and core's canChangeSubscription (below ADMIN: 403).
  */
 import {
   BILLING_GRACE_DAYS,
   BILLING_MESSAGES,
   DEVICE_ROLES,
-  amountToCents,
+  canChangeSubscription,
   centsToAmount,
   devicePlan,
   deviceTrialDays,
   effectiveRole,
-  graceEnd,
   invoiceNumber,
   isStaffAdmin,
   periodEnd,
-  planAfterSubscription,
   subscriptionPrice,
   subscriptionPrices,
   tierAfterSubscription,
@@ -25,8 +25,6 @@ import {
   type BillingAdminDeviceResponse,
   type BillingCustomerResponse,
   type BillingDevice,
-  type DeviceSubscription,
-  type Invoice,
   type InvoicePaidResponse,
   type PaidSubscriptionKind,
   type UpdatePlanBody,
@@ -42,7 +40,44 @@ import type { User } from '../auth/auth.service';
 import { deviceNotFound, type AccessService } from '../access/access.service';
 import type { PaymentProvider } from './billing.provider';
 import { invoicePdf } from './billing.invoice-pdf';
+import { seconds, toInvoice, toSubscription } from './billing.mapping';
 import * as repo from './billing.repository';
+import { createBillingSweep, issueInvoice } from './billing.sweep';
+
+/** What billing offers: the customer's and the staff's billing calls, and the sweep. */
+export interface BillingService {
+  /** The payment provider subscriptions are made with. */
+  provider: PaymentProvider;
+  /** ISO 4217 code prices and invoices are in (CURRENCY). */
+  currency: string;
+  /** GET /billing-get-customer: every device the user holds, prices and their invoices. */
+  customer(user: User): Promise<BillingCustomerResponse>;
+  /**
+   * POST /billing-update-subscription: every device or none (one transaction). A device the
+   * user holds no role on is 404 'Device not found'; a role below ADMIN is 403; cancelling or
+   * changing a lifetime subscription is 409.
+   */
+  updateSubscription(user: User, body: UpdateSubscriptionBody): Promise<UpdateSubscriptionResponse>;
+  /** POST /billing-create-stripe-portal: the provider's billing portal for this customer. */
+  portalUrl(user: User, origin: string): Promise<{ url: string }>;
+  /**
+   * POST /billing-update-plan (staff): Hosted (complimentary, no invoice), Trial (a trial that
+   * is over starts afresh) or Basic; a running subscription ends and its open invoices are void.
+   */
+  updatePlan(actor: User, body: UpdatePlanBody): Promise<UpdatePlanResponse>;
+  /** POST /billing-invoice-paid/{invoiceid} (staff): paid once; a void invoice is 409. */
+  markInvoicePaid(actor: User, invoiceid: number): Promise<InvoicePaidResponse>;
+  /** GET /billing-invoice/{invoiceid}: the PDF, for the invoice's owner or staff (anyone else: 404). */
+  invoiceDocument(user: User, invoiceid: number, seller: string): Promise<{ filename: string; pdf: Buffer }>;
+  /** GET /billing-admin-device/{id} (staff): the device's billing state, invoices and events. */
+  adminDevice(actor: User, deviceId: string): Promise<BillingAdminDeviceResponse>;
+  /** Renewals, period ends and grace expiries due now (the timer calls it; tests too, after moving the clock). */
+  sweep(): Promise<void>;
+  /** Starts the sweep's timer. */
+  start(): void;
+  /** Stops the sweep's timer and waits for a running sweep. */
+  close(): Promise<void>;
+}
 
 export interface BillingOptions {
   /** How often the sweep runs (ms); 0: never by itself (tests call sweep()). */
@@ -62,89 +97,15 @@ export interface BillingDeps {
 }
 
 const invoiceNotFound = () => new AppError(404, 'NOT_FOUND', BILLING_MESSAGES.invoiceNotFound);
-const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
 const ADMIN_EVENTS_LIMIT = 200;
-
-const NO_SUBSCRIPTION: DeviceSubscription = {
-  kind: 'none',
-  status: 'none',
-  periodStart: null,
-  periodEnd: null,
-  cancelAtPeriodEnd: false,
-  graceEndsAt: null,
-  planAfterPeriod: 'none',
-};
-
-/** A running subscription as the API answers it; `addedTs` (the device's, epoch seconds) says what a cancellation returns it to. */
-function toSubscription(row: repo.SubscriptionRow | null, addedTs: number | null): DeviceSubscription {
-  if (!row || row.status === 'ended') return NO_SUBSCRIPTION;
-  return {
-    kind: row.kind,
-    status: row.status,
-    periodStart: seconds(row.period_start),
-    periodEnd: seconds(row.period_end),
-    cancelAtPeriodEnd: row.cancel_at_period_end,
-    graceEndsAt: row.status === 'awaiting_payment' ? seconds(row.grace_ends_at) : null,
-    planAfterPeriod:
-      row.cancel_at_period_end && row.period_end !== null
-        ? planAfterSubscription({ added_ts: addedTs }, row.previous_tier, row.period_end)
-        : 'none',
-  };
-}
-
-function toInvoice(row: repo.InvoiceRow): Invoice {
-  return {
-    invoiceid: row.id,
-    number: invoiceNumber(row.id),
-    deviceid: row.device_id,
-    deviceName: row.device_name,
-    kind: row.kind,
-    amount: centsToAmount(row.amount_cents),
-    currency: row.currency,
-    status: row.status,
-    issuedAt: row.issued_at / 1000,
-    dueAt: row.due_at / 1000,
-    paidAt: seconds(row.paid_at),
-    periodStart: row.period_start / 1000,
-    periodEnd: seconds(row.period_end),
-    customerEmail: row.customer_email,
-  };
-}
 
 /** Device rows hold added_ts in epoch seconds; the plan rules take it so. */
 const planOf = (row: { tier: string; added_ts: number | null }, nowMs: number) => devicePlan(row, nowMs);
 
-export function createBillingService(deps: BillingDeps) {
+export function createBillingService(deps: BillingDeps): BillingService {
   const { db, clock, access, provider, currency, log } = deps;
   const options: BillingOptions = { ...DEFAULT_BILLING_OPTIONS, ...deps.options };
-  let timer: NodeJS.Timeout | null = null;
-  let sweeping: Promise<void> | null = null;
-
-  /** Issues the invoice of one period of `subscriptionId`, due after the grace. */
-  async function issueInvoice(
-    tx: Db,
-    subscriptionId: number,
-    deviceId: string,
-    customer: { id: string | null; email: string },
-    kind: PaidSubscriptionKind,
-    start: number,
-    end: number | null,
-    issuedAt: number,
-  ): Promise<number> {
-    return repo.insertInvoice(tx, {
-      subscriptionId,
-      deviceId,
-      userId: customer.id,
-      customerEmail: customer.email,
-      kind,
-      amountCents: amountToCents(subscriptionPrice(kind)),
-      currency,
-      periodStart: new Date(start),
-      periodEnd: end === null ? null : new Date(end),
-      issuedAt: new Date(issuedAt),
-      dueAt: new Date(graceEnd(issuedAt)),
-    });
-  }
+  const { sweep, start, close } = createBillingSweep({ db, clock, provider, currency, log, sweepMs: options.sweepMs });
 
   /** A new subscription of `kind` from now: Hosted at once, its first invoice open for the grace. */
   async function startSubscription(
@@ -177,93 +138,7 @@ export function createBillingService(deps: BillingDeps) {
       createdAt: new Date(nowMs),
     });
     await repo.setTier(tx, deviceId, tierForPlan('Hosted'));
-    return issueInvoice(tx, subscriptionId, deviceId, user, kind, nowMs, end, nowMs);
-  }
-
-  /**
-   * One running subscription brought up to `nowMs`: an open invoice past its grace reverts the
-   * device (before a period end at the same time); a period that ended either ends it (cancelled)
-   * or renews it with a new invoice, repeated while periods keep ending before now.
-   */
-  async function settle(subscriptionId: number, nowMs: number): Promise<void> {
-    await db.transaction(async (tx) => {
-      for (;;) {
-        const sub = await repo.subscriptionById(tx, subscriptionId, true);
-        if (!sub || sub.status === 'ended') return;
-        const device = await repo.findDevice(tx, sub.device_id, true);
-        if (!device) return;
-        const due = sub.grace_ends_at;
-        const end = sub.period_end;
-        const at = new Date(nowMs);
-        const back = tierAfterSubscription(sub.previous_tier);
-        if (due !== null && due <= nowMs && (end === null || due <= end)) {
-          await repo.endSubscription(tx, sub.id, 'unpaid', at);
-          await repo.setTier(tx, sub.device_id, back);
-          await provider.cancelSubscription({ deviceId: sub.device_id, providerRef: null, atPeriodEnd: false });
-          await repo.insertEvent(tx, sub.device_id, 'reverted', null, at, {
-            kind: sub.kind,
-            reason: `The invoice was unpaid after the ${BILLING_GRACE_DAYS}-day grace.`,
-            fromTier: device.tier,
-            toTier: back,
-            toPlan: planOf({ tier: back, added_ts: device.added_ts }, nowMs),
-          });
-          return;
-        }
-        if (end === null || end > nowMs) return;
-        if (sub.cancel_at_period_end) {
-          await repo.endSubscription(tx, sub.id, 'cancelled', new Date(end));
-          await repo.setTier(tx, sub.device_id, back);
-          await repo.insertEvent(tx, sub.device_id, 'ended', null, at, {
-            kind: sub.kind,
-            reason: 'Cancelled at the end of the period.',
-            periodEnd: end / 1000,
-            fromTier: device.tier,
-            toTier: back,
-            toPlan: planOf({ tier: back, added_ts: device.added_ts }, end),
-          });
-          return;
-        }
-        const nextEnd = periodEnd(sub.kind, end);
-        const email = await customerEmail(tx, sub);
-        const invoiceid = await issueInvoice(
-          tx,
-          sub.id,
-          sub.device_id,
-          { id: sub.user_id, email },
-          sub.kind,
-          end,
-          nextEnd,
-          end,
-        );
-        await repo.renewPeriod(tx, sub.id, new Date(end), nextEnd === null ? null : new Date(nextEnd));
-        await repo.insertEvent(tx, sub.device_id, 'renew', null, at, {
-          kind: sub.kind,
-          invoiceid,
-          amount: subscriptionPrice(sub.kind),
-          currency,
-          periodStart: end / 1000,
-          periodEnd: seconds(nextEnd),
-        });
-      }
-    });
-  }
-
-  async function customerEmail(tx: Db, sub: repo.SubscriptionRow): Promise<string> {
-    return (await repo.subscriptionCustomerEmail(tx, sub.id, sub.user_id)) ?? '';
-  }
-
-  /** Settles every running subscription with something due now; one at a time, never two sweeps at once. */
-  function sweep(): Promise<void> {
-    if (sweeping) return sweeping;
-    sweeping = (async () => {
-      try {
-        const nowMs = clock.now().getTime();
-        for (const id of await repo.dueSubscriptionIds(db, new Date(nowMs))) await settle(id, nowMs);
-      } finally {
-        sweeping = null;
-      }
-    })();
-    return sweeping;
+    return issueInvoice(tx, currency, subscriptionId, deviceId, user, kind, nowMs, end, nowMs);
   }
 
   function billingDevice(
@@ -283,7 +158,7 @@ export function createBillingService(deps: BillingDeps) {
       tier: row.tier,
       trialDaysRemaining: deviceTrialDays(row, nowMs),
       subscription: toSubscription(sub, row.added_ts),
-      canChange: role === 'ADMIN',
+      canChange: canChangeSubscription(role),
     };
   }
 
@@ -297,7 +172,6 @@ export function createBillingService(deps: BillingDeps) {
     provider,
     currency,
 
-    /** GET /billing-get-customer: every device the user holds, prices and their invoices. */
     async customer(user: User): Promise<BillingCustomerResponse> {
       await sweep();
       const nowMs = clock.now().getTime();
@@ -324,11 +198,6 @@ export function createBillingService(deps: BillingDeps) {
       };
     },
 
-    /**
-     * POST /billing-update-subscription: every device or none (one transaction). A device the
-     * user holds no role on is 404 'Device not found'; a role below ADMIN is 403; cancelling or
-     * changing a lifetime subscription is 409.
-     */
     async updateSubscription(user: User, body: UpdateSubscriptionBody): Promise<UpdateSubscriptionResponse> {
       await sweep();
       const nowMs = clock.now().getTime();
@@ -337,9 +206,8 @@ export function createBillingService(deps: BillingDeps) {
       const results = await db.transaction(async (tx) => {
         const out: UpdateSubscriptionResponse['results'] = [];
         for (const deviceId of body.deviceList) {
-          const role = await access.roleOf(user.id, deviceId, tx);
-          if (role === null) throw deviceNotFound();
-          if (role !== 'ADMIN') throw forbidden(BILLING_MESSAGES.notAdmin);
+          const role = await access.authorize(user.id, deviceId, null, tx);
+          if (!canChangeSubscription(role)) throw forbidden(BILLING_MESSAGES.notAdmin);
           const device = await repo.findDevice(tx, deviceId, true);
           if (!device) throw deviceNotFound();
           const sub = await repo.runningSubscription(tx, deviceId, true);
@@ -401,15 +269,10 @@ export function createBillingService(deps: BillingDeps) {
       return { results };
     },
 
-    /** POST /billing-create-stripe-portal: the provider's billing portal for this customer. */
     async portalUrl(user: User, origin: string): Promise<{ url: string }> {
       return { url: await provider.billingPortalUrl({ customer: { userId: user.id, email: user.email }, origin }) };
     },
 
-    /**
-     * POST /billing-update-plan (staff): Hosted (complimentary, no invoice), Trial (a trial that
-     * is over starts afresh) or Basic; a running subscription ends and its open invoices are void.
-     */
     async updatePlan(actor: User, body: UpdatePlanBody): Promise<UpdatePlanResponse> {
       if (!isStaffAdmin(actor.userGroups)) throw forbidden(BILLING_MESSAGES.staffOnly);
       const nowMs = clock.now().getTime();
@@ -453,7 +316,6 @@ export function createBillingService(deps: BillingDeps) {
       });
     },
 
-    /** POST /billing-invoice-paid/{invoiceid} (staff): paid once; a void invoice is 409. */
     async markInvoicePaid(actor: User, invoiceid: number): Promise<InvoicePaidResponse> {
       if (!isStaffAdmin(actor.userGroups)) throw forbidden(BILLING_MESSAGES.staffOnly);
       const nowMs = clock.now().getTime();
@@ -476,7 +338,6 @@ export function createBillingService(deps: BillingDeps) {
       });
     },
 
-    /** GET /billing-invoice/{invoiceid}: the PDF, for the invoice's owner or staff (anyone else: 404). */
     async invoiceDocument(user: User, invoiceid: number, seller: string): Promise<{ filename: string; pdf: Buffer }> {
       const row = await repo.findInvoice(db, invoiceid);
       if (!row || (row.user_id !== user.id && !isStaffAdmin(user.userGroups))) throw invoiceNotFound();
@@ -484,7 +345,6 @@ export function createBillingService(deps: BillingDeps) {
       return { filename: `${invoice.number}.pdf`, pdf: await invoicePdf(invoice, seller) };
     },
 
-    /** GET /billing-admin-device/{id} (staff): the device's billing state, invoices and events. */
     async adminDevice(actor: User, deviceId: string): Promise<BillingAdminDeviceResponse> {
       if (!isStaffAdmin(actor.userGroups)) throw forbidden(BILLING_MESSAGES.staffOnly);
       await sweep();
@@ -510,23 +370,8 @@ export function createBillingService(deps: BillingDeps) {
       };
     },
 
-    /** Renewals, period ends and grace expiries due now (the timer calls it; tests too, after moving the clock). */
     sweep,
-
-    start(): void {
-      if (options.sweepMs <= 0 || timer) return;
-      timer = setInterval(() => {
-        sweep().catch((error: unknown) => log.error({ err: error }, 'Billing sweep failed'));
-      }, options.sweepMs);
-      timer.unref();
-    },
-
-    async close(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      if (sweeping) await sweeping.catch(() => undefined);
-    },
+    start,
+    close,
   };
 }
-
-export type BillingService = ReturnType<typeof createBillingService>;

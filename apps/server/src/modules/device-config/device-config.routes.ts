@@ -23,7 +23,8 @@ import {
   CommandViewSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { DeviceConfigService } from './device-config.service';
 
 /** Room for a script a little over its limit, so the size message answers it rather than a 413. */

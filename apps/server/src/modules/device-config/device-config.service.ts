@@ -20,6 +20,7 @@ import {
   base64DecodedSize,
   canEditCustomSetting,
   customSettingError,
+  editsCustomSettingsPerKey,
   normaliseCustomValues,
   scriptFirmwareMessage,
   scriptLockedMessage,
@@ -53,6 +54,40 @@ import type { DeviceRegistry } from '../devices/devices.registry';
 import { asRecord } from '../devices/devices.summary';
 import type { TelemetryService } from '../telemetry/telemetry.service';
 import * as repo from './device-config.repository';
+
+/** What device config offers: the config document, custom settings, the script and its lock, firmware and file pushes. */
+export interface DeviceConfigService {
+  /** The applied and pending config, and the serial capture texts decoded; any role. */
+  getConfig(user: User, deviceId: string): Promise<DeviceConfigResponse>;
+  /** Queues a config change (merged into earlier pending changes); editDeviceSettings. */
+  putConfig(user: User, deviceId: string, body: DeviceConfigPutBody): Promise<DeviceConfigResponse>;
+  /**
+   * POST /device/{id}/import. `{config}`: a config document (as GET /config or export?format=config
+   * give it) queued as the pending config exactly like PUT /config (editDeviceSettings), the
+   * device's identity fields ignored. `{records}`: telemetry's records import.
+   */
+  importDocument(
+    user: User,
+    deviceId: string,
+    body: DeviceImportBody,
+  ): Promise<DeviceConfigImportResult | ImportResult>;
+  /** Queues custom script settings; customSettings, and key by key (operatorEditable) for OPERATOR. */
+  putCustomSettings(user: User, deviceId: string, body: CustomSettingsBody): Promise<{ message: string }>;
+  /** The script (pending, else applied) and its edit lock; scripting. */
+  getScript(user: User, deviceId: string): Promise<ScriptResponse>;
+  /** Saves the script as pending (SFW003 or later, unless another user holds the lock); scripting. */
+  putScript(user: User, deviceId: string, scriptFileBase64: string): Promise<ScriptResponse>;
+  /** Takes or releases the script's edit lock (409 when another user holds it); scripting. */
+  setScriptLock(user: User, deviceId: string, lock: boolean): Promise<ScriptLockResponse>;
+  /** Releases anyone's script lock; adminSettings. */
+  forceScriptUnlock(user: User, deviceId: string): Promise<ScriptLockResponse>;
+  /** The known firmware, for the firmware update's choice (any signed-in user). */
+  firmwareList(): FirmwareListResponse;
+  /** Queues a firmware update to one of the known firmware; adminSettings. */
+  pushFirmware(user: User, deviceId: string, body: FirmwarePostBody): Promise<CommandView>;
+  /** ADMIN (admin settings, spec 2 section 6): a file for the device, at most 8 MB decoded. */
+  pushFile(user: User, deviceId: string, body: DeviceFilePutBody): Promise<CommandView>;
+}
 
 export interface DeviceConfigDeps {
   db: Db;
@@ -97,7 +132,7 @@ function lockView(row: repo.ScriptRow | null): ScriptLock | null {
   return { userid: row.lock_user_id, email: row.lock_email ?? '', since: row.locked_at.toISOString() };
 }
 
-export function createDeviceConfigService(deps: DeviceConfigDeps) {
+export function createDeviceConfigService(deps: DeviceConfigDeps): DeviceConfigService {
   const { db, clock, access, registry, devices, delivery, deviceLog, telemetry, firmwareVersions } = deps;
 
   async function configView(deviceId: string): Promise<DeviceConfigResponse> {
@@ -160,11 +195,6 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
       return configView(deviceId);
     },
 
-    /**
-     * POST /device/{id}/import. `{config}`: a config document (as GET /config or export?format=config
-     * give it) queued as the pending config exactly like PUT /config (editDeviceSettings), the
-     * device's identity fields ignored. `{records}`: telemetry's records import.
-     */
     async importDocument(
       user: User,
       deviceId: string,
@@ -185,7 +215,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
 
     async putCustomSettings(user: User, deviceId: string, body: CustomSettingsBody): Promise<{ message: string }> {
       const role = await access.authorize(user.id, deviceId, 'customSettings');
-      if (role === 'OPERATOR') {
+      if (editsCustomSettingsPerKey(role)) {
         const display = await devices.displaySettings(deviceId);
         const refused = Object.keys(body.values).filter((name) => !canEditCustomSetting(role, display[name]));
         if (refused.length > 0) throw forbidden(DEVICE_CONFIG_MESSAGES.notOperatorEditable(refused));
@@ -248,7 +278,6 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
 
     // ---- firmware and files -------------------------------------------------------------
 
-    /** The known firmware, for the firmware update's choice (any signed-in user). */
     firmwareList(): FirmwareListResponse {
       return { firmware: [...firmwareVersions] };
     },
@@ -259,7 +288,6 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
       return delivery.queueCommand(deviceId, 'Admin.Firmware', { firmwareName: body.firmwareName }, user.id);
     },
 
-    /** ADMIN (admin settings, spec 2 section 6): a file for the device, at most 8 MB decoded. */
     async pushFile(user: User, deviceId: string, body: DeviceFilePutBody): Promise<CommandView> {
       await access.authorize(user.id, deviceId, 'adminSettings');
       const size = base64DecodedSize(body.fileDataBase64);
@@ -286,5 +314,3 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     },
   };
 }
-
-export type DeviceConfigService = ReturnType<typeof createDeviceConfigService>;

@@ -9,6 +9,8 @@ import {
   deviceAddOutcome,
   type DeviceUserPostBody,
   type DeviceUserResult,
+  claimPlacesInGroup,
+  noPassActive,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
@@ -68,7 +70,7 @@ export function createDeviceClaimsService(deps: DeviceClaimsDeps): DeviceClaimsS
         const added = deviceAddOutcome({
           current: await repo.findGrant(tx, deviceId, user.id),
           userCount: (await repo.countGrants(tx, deviceId)).total,
-          addWithoutPassword: row.add_without_pass === 'ADMIN',
+          addWithoutPassword: noPassActive(row.add_without_pass),
           passwordOk: sameDigest(sha256(given), sha256(row.setup_password)),
           addedTs: row.added_ts,
           trialResetActive: resetActive,
@@ -78,7 +80,7 @@ export function createDeviceClaimsService(deps: DeviceClaimsDeps): DeviceClaimsS
             return null;
           case 'already': {
             // The device's ADMIN adding it again with a group puts it there (ADMIN of the group was checked above).
-            const placed = groupid !== undefined && added.permission === 'ADMIN';
+            const placed = groupid !== undefined && claimPlacesInGroup(added.permission);
             if (placed) await deps.groups.placeClaimed(tx, user, groupid, deviceId);
             return {
               permission: added.permission,
@@ -91,7 +93,7 @@ export function createDeviceClaimsService(deps: DeviceClaimsDeps): DeviceClaimsS
             if (added.usesAddWithoutPassword) await repo.setAddWithoutPass(tx, deviceId, 'INACTIVE');
             if (added.startsTrial) await repo.startTrial(tx, deviceId, nowSeconds(), resetActive);
             // Only a claim that makes the caller the device's ADMIN puts it into a group (DESIGN.md section 5).
-            const placed = groupid !== undefined && added.permission === 'ADMIN';
+            const placed = groupid !== undefined && claimPlacesInGroup(added.permission);
             if (placed) await deps.groups.placeClaimed(tx, user, groupid, deviceId);
             return { permission: added.permission, message: DEVICE_MESSAGES.claimed, ...(placed ? { groupid } : {}) };
           }

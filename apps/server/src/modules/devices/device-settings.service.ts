@@ -18,6 +18,7 @@ import {
   type DeviceRole,
   type DeviceSettingsPutBody,
   type DeviceSettingsResponse,
+  noPassActive,
 } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
@@ -72,7 +73,7 @@ export function createDeviceSettingsService(deps: DeviceSettingsDeps): DeviceSet
         PORTAL_displaySettings: row.display_settings,
         PORTAL_deviceName: deviceName(row),
         PORTAL_deviceNotes: row.notes,
-        PORTAL_add_next_user_without_pass: { active: row.add_without_pass === 'ADMIN' },
+        PORTAL_add_next_user_without_pass: { active: noPassActive(row.add_without_pass) },
         DATA_latest: await deps.readings.latest(row.id),
         tier: deviceTier(row, nowMs),
         trialResetActive: row.trial_reset_state === 'active',

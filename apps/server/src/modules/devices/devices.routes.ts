@@ -26,7 +26,8 @@ import {
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { IMAGE_BODY_LIMIT, imageFileResponses, sendImage } from '../../plugins/image-files';
-import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
+import { requireGroup, requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { DevicesService } from './devices.service';
 
 /** A device notes image: the device and the slot (asset_image or brand_image). */

@@ -3,7 +3,14 @@
  * once, or switch the no-pass mode (the next user added without the setup password). Distributors
  * holding ADMIN on the device; staff admins on any device.
  */
-import { DEVICE_MESSAGES, canRunDistributorAction, isStaffAdmin, type DistributorActionBody } from '@portal/core';
+import {
+  DEVICE_MESSAGES,
+  canRunDistributorAction,
+  isStaffAdmin,
+  type DistributorActionBody,
+  noPassActive,
+  noPassModeFor,
+} from '@portal/core';
 import type { Db } from '../../db/db';
 import { conflict, forbidden } from '../../errors';
 import type { User } from '../auth/auth.service';
@@ -37,9 +44,9 @@ export function createDistributorActionsService(deps: DistributorActionsDeps): D
         if (!(await repo.activateTrialReset(db, deviceId))) throw conflict(DEVICE_MESSAGES.trialResetUnavailable);
         return { message: DEVICE_MESSAGES.trialResetDone };
       }
-      const mode = body.params.mode === 'ADMIN' ? 'ADMIN' : 'INACTIVE';
+      const mode = noPassModeFor(body.params.mode);
       await repo.setAddWithoutPass(db, deviceId, mode);
-      return { message: mode === 'ADMIN' ? DEVICE_MESSAGES.noPassOn : DEVICE_MESSAGES.noPassOff };
+      return { message: noPassActive(mode) ? DEVICE_MESSAGES.noPassOn : DEVICE_MESSAGES.noPassOff };
     },
   };
 }

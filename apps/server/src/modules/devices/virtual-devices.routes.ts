@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { VIRTUAL_DEVICES_MAX, VirtualDeviceCreateBodySchema, VirtualDeviceCreatedSchema } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { VirtualDevicesService } from './virtual-devices.service';
 
 export function registerVirtualDevicesRoutes(app: FastifyInstance, virtualDevices: VirtualDevicesService): void {

@@ -10,14 +10,20 @@
  * them (JSON text, kept as bytes between calls), not built as objects and encoded again through
  * the schema.
  */
-import { GROUP_DATA_DEFAULT_DAYS, GROUP_DATA_MAX_DAYS, GROUP_ID_PATTERN, type GroupDataQuery } from '@portal/core';
+import { GROUP_DATA_DEFAULT_DAYS, GROUP_DATA_MAX_DAYS, type GroupDataQuery } from '@portal/core';
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError } from '../../errors';
 import type { User } from '../auth/auth.service';
 import type { TelemetryService } from '../telemetry/telemetry.service';
+import type { AccessService } from '../access/access.service';
 import * as repo from './groups.repository';
-import { groupNotFound } from './groups.service';
+
+/** What the group data call offers. */
+export interface GroupDataService {
+  /** The group data as JSON text in UTF-8 (core GroupDataResponseSchema); 404 for a non-member, 400 for a bad range. */
+  data(user: User, groupid: string, query: GroupDataQuery): Promise<Buffer>;
+}
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -32,6 +38,7 @@ const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message
 
 export interface GroupDataDeps {
   db: Db;
+  access: Pick<AccessService, 'authorizeGroup'>;
   clock: Clock;
   telemetry: Pick<TelemetryService, 'groupDataParts'>;
 }
@@ -48,14 +55,12 @@ export function groupDataRange(
   return { fromS, toS };
 }
 
-export function createGroupDataService(deps: GroupDataDeps) {
-  const { db, clock, telemetry } = deps;
+export function createGroupDataService(deps: GroupDataDeps): GroupDataService {
+  const { db, clock, telemetry, access } = deps;
 
   return {
-    /** The group data as JSON text in UTF-8 (core GroupDataResponseSchema); 404 for a non-member, 400 for a bad range. */
     async data(user: User, groupid: string, query: GroupDataQuery): Promise<Buffer> {
-      const found = GROUP_ID_PATTERN.test(groupid) ? await repo.findMembership(db, groupid, user.id) : null;
-      if (!found) throw groupNotFound();
+      await access.authorizeGroup(user.id, groupid, null);
       const { fromS, toS } = groupDataRange(query, Math.floor(clock.now().getTime() / 1000));
       const ids = await repo.groupDeviceIds(db, groupid);
       const parts = await telemetry.groupDataParts(ids, {
@@ -76,5 +81,3 @@ export function createGroupDataService(deps: GroupDataDeps) {
     },
   };
 }
-
-export type GroupDataService = ReturnType<typeof createGroupDataService>;

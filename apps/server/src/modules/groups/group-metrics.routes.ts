@@ -8,7 +8,8 @@ import {
   METRICS_MAX_DAYS,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { GroupMetricsService } from './group-metrics.service';
 
 /** GET /group/{groupid}/metrics: a headline's key and operator over the group's devices (members). */

@@ -11,7 +11,6 @@
  */
 import {
   metricOfStats,
-  GROUP_ID_PATTERN,
   metricsPeriods,
   type GroupMetricsPeriod,
   type GroupMetricsQuery,
@@ -22,11 +21,18 @@ import {
 import type { Db } from '../../db/db';
 import type { User } from '../auth/auth.service';
 import type { GroupKeyAggregate, TelemetryService } from '../telemetry/telemetry.service';
+import type { AccessService } from '../access/access.service';
 import * as repo from './groups.repository';
-import { groupNotFound } from './groups.service';
+
+/** What the group metrics call offers. */
+export interface GroupMetricsService {
+  /** The key's value under the operator for the current and previous periods; 404 for a non-member. */
+  metrics(user: User, groupid: string, query: GroupMetricsQuery): Promise<GroupMetricsResponse>;
+}
 
 export interface GroupMetricsDeps {
   db: Db;
+  access: Pick<AccessService, 'authorizeGroup'>;
   telemetry: Pick<TelemetryService, 'groupKeyAggregates'>;
 }
 
@@ -49,14 +55,12 @@ function periodAnswer(operator: MetricsOperator, period: MetricsPeriod, a: Group
   };
 }
 
-export function createGroupMetricsService(deps: GroupMetricsDeps) {
-  const { db, telemetry } = deps;
+export function createGroupMetricsService(deps: GroupMetricsDeps): GroupMetricsService {
+  const { db, telemetry, access } = deps;
 
   return {
-    /** The key's value under the operator for the current and previous periods; 404 for a non-member. */
     async metrics(user: User, groupid: string, query: GroupMetricsQuery): Promise<GroupMetricsResponse> {
-      const found = GROUP_ID_PATTERN.test(groupid) ? await repo.findMembership(db, groupid, user.id) : null;
-      if (!found) throw groupNotFound();
+      await access.authorizeGroup(user.id, groupid, null);
       const { current, previous } = metricsPeriods(query);
       const ids = await repo.groupDeviceIds(db, groupid);
       const [now, before] = await telemetry.groupKeyAggregates(
@@ -75,5 +79,3 @@ export function createGroupMetricsService(deps: GroupMetricsDeps) {
     },
   };
 }
-
-export type GroupMetricsService = ReturnType<typeof createGroupMetricsService>;

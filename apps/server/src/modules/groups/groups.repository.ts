@@ -37,21 +37,6 @@ export function searchGroupsOfUser(
   );
 }
 
-/** The group and the user's level in it, or null when the user is not a member (or no such group). */
-export async function findMembership(
-  db: Db,
-  groupid: string,
-  userId: string,
-  lock = false,
-): Promise<{ group_name: string; permission: DeviceRole } | null> {
-  const rows = await db.query<{ group_name: string; permission: DeviceRole }>(
-    `SELECT g.group_name, m.permission FROM groups g JOIN group_members m ON m.groupid = g.groupid
-     WHERE g.groupid = $1 AND m.user_id = $2${lock ? ' FOR UPDATE OF g' : ''}`,
-    [groupid, userId],
-  );
-  return rows[0] ?? null;
-}
-
 export async function insertGroup(db: Db, groupid: string, name: string, now: Date): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO groups (groupid, group_name, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING groupid`,
@@ -190,11 +175,17 @@ export async function removeDevices(db: Db, groupid: string, deviceIds: readonly
   await db.query('DELETE FROM group_devices WHERE groupid = $1 AND device_id = ANY($2::text[])', [groupid, deviceIds]);
 }
 
+/** A member of one of a device's groups, with the group. */
+export interface DeviceGroupMember {
+  user_id: string;
+  email: string;
+  permission: DeviceRole;
+  groupid: string;
+  group_name: string;
+}
+
 /** Every member of every group holding the device, with the group and the member's level. */
-export function deviceGroupMembers(
-  db: Db,
-  deviceId: string,
-): Promise<{ user_id: string; email: string; permission: DeviceRole; groupid: string; group_name: string }[]> {
+export function deviceGroupMembers(db: Db, deviceId: string): Promise<DeviceGroupMember[]> {
   return db.query(
     `SELECT m.user_id, u.email, m.permission, gd.groupid, g.group_name
      FROM group_devices gd JOIN group_members m ON m.groupid = gd.groupid JOIN users u ON u.id = m.user_id

@@ -27,7 +27,8 @@ import {
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { LARGE_ANSWER_COMPRESSION } from '../../plugins/compression';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { GroupsService } from './groups.service';
 import type { GroupDataService } from './group-data.service';
 

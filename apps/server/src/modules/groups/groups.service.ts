@@ -2,17 +2,18 @@
  * Groups (spec 1 sections 1-4 and 7, DESIGN.md section 5): creating, renaming and deleting
  * groups, sharing them by e-mail at a level, their devices and their server log.
  *
- * A caller who is not a member gets 404 'Group not found' (the answer for an id that does not
- * exist); a member without the level gets 403. Every change writes a line to the group's
- * server log naming who made it. A member's level applies to every device of the group through
- * the one access gate (modules/access).
+ * The one access gate (modules/access, authorizeGroup) decides every call: a caller who is not a
+ * member gets 404 'Group not found' (the answer for an id that does not exist); a member without
+ * the level gets 403. Every change writes a line to the group's server log naming who made it. A
+ * member's level applies to every device of the group through the same gate.
  */
 import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   DEVICE_ID_ALPHABET,
-  GROUP_ID_PATTERN,
   GROUP_MESSAGES,
+  adminCount,
+  can,
   newGroupId,
   removesLastAdmin,
   type BrandConfig,
@@ -36,17 +37,82 @@ import {
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict, forbidden } from '../../errors';
-import type { AccessService } from '../access/access.service';
+import type { AccessService, GroupMembership } from '../access/access.service';
 import type { User } from '../auth/auth.service';
 import type { Mailer } from '../mail/mail.service';
 import type { PublicAddresses } from '../../public-addresses';
 import { accessGrantedMail, type AccessGranted } from '../mail/access-granted-mail';
 import * as repo from './groups.repository';
 
+/** What the groups module offers: the group calls, and the group parts of other modules' calls. */
+export interface GroupsService {
+  /** The caller's groups by name, each with the caller's level and its device count. */
+  listForUser(userId: string): Promise<GroupListEntry[]>;
+  /** The caller's groups whose id or name contains `needle` (case-insensitive): prefix matches first, then by name. */
+  search(userId: string, needle: string, limit: number): Promise<GroupSummary[]>;
+  /** Creates a group with the caller as its ADMIN. */
+  create(user: User, groupName: string): Promise<GroupResult>;
+  /** The group, its devices' summaries and the caller's level; any member. */
+  get(user: User, groupid: string): Promise<GroupResponse>;
+  /** ADMIN renames the group. */
+  rename(user: User, groupid: string, groupName: string): Promise<GroupResult>;
+  /** ADMIN deletes the group: members, invitations, views and log go; the devices stay. */
+  remove(user: User, groupid: string): Promise<GroupResult>;
+  /** ADMIN reads the group's server log, newest lines first. */
+  serverLog(user: User, groupid: string): Promise<{ groupid: string; entries: GroupServerLogEntry[] }>;
+  /** ADMIN shares the group with an address at a level; an address without an account is invited. Both get a mail. */
+  share(
+    user: User,
+    groupid: string,
+    email: string,
+    permission: DeviceRole,
+    ctx: GroupRequestContext,
+  ): Promise<GroupUserResult>;
+  /** ADMIN changes a member's level (by targetUserID) or a pending invitation's (by targetEmail). */
+  changeUser(user: User, groupid: string, body: GroupUserPutBody): Promise<GroupUserResult>;
+  /**
+   * ADMIN removes a member or an invitation; any member removes themselves (REMOVED_SELF). The
+   * last ADMIN stays while others remain; the last member leaving deletes the group.
+   */
+  removeUser(user: User, groupid: string, body: GroupUserDeleteBody): Promise<GroupUserDeleteResponse>;
+  /** The members (e-mails to ADMIN and USER, and one's own) and, to ADMIN and USER, the invitations. */
+  permissions(user: User, groupid: string): Promise<GroupPermissionsResponse>;
+  /**
+   * ADMIN moves or copies devices of the group to another group where the caller is ADMIN too;
+   * the caller must be ADMIN of each device (DESIGN.md section 5). Nothing changes on refusal.
+   */
+  moveDevices(user: User, groupid: string, body: GroupDevicesPutBody): Promise<GroupDevicesResult>;
+  /** ADMIN takes devices out of the group; the devices themselves stay. */
+  removeDevices(user: User, groupid: string, list: readonly string[]): Promise<GroupDevicesResult>;
+  /**
+   * For the devices service's claim: checks (in its transaction) that the user is ADMIN of the
+   * group; 404 for a non-member, 403 below ADMIN.
+   */
+  checkPlacement(tx: Db, userId: string, groupid: string): Promise<void>;
+  /**
+   * For another module's group call (views): the caller's membership, in its transaction; 404
+   * for a non-member, 403 without the capability (groupCan). `lock` serialises the group's writes.
+   */
+  requireMember(
+    tx: Db,
+    userId: string,
+    groupid: string,
+    needs: GroupCapability | null,
+    lock?: boolean,
+  ): Promise<GroupMembership>;
+  /** Writes a line naming who made a change to the group's server log, in the caller's transaction. */
+  logChange(tx: Db, groupid: string, user: User, message: string): Promise<void>;
+  /** Puts a claimed device into the group, in the claim's transaction, and logs it. */
+  placeClaimed(tx: Db, user: User, groupid: string, deviceId: string, logLine?: string): Promise<void>;
+  /** The members of the device's groups (for the device's users list with flattenGroups). */
+  membersOfDevice(deviceId: string): Promise<repo.DeviceGroupMember[]>;
+  /** Applies the pending group invitations of a new account (called on sign-up); how many. */
+  applyInvites(userId: string, email: string): Promise<number>;
+}
+
 /** Newest lines of the group server log answered. */
 const SERVER_LOG_LIMIT = 500;
 
-export const groupNotFound = () => new AppError(404, 'NOT_FOUND', GROUP_MESSAGES.notFound);
 const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
 
 /** The request's brand and the configured origin of its links: an invitation to an address without an account uses them. */
@@ -80,25 +146,8 @@ export function deviceSummary(row: repo.GroupDeviceRow): GroupDeviceSummary {
   };
 }
 
-export function createGroupsService(deps: GroupsDeps) {
+export function createGroupsService(deps: GroupsDeps): GroupsService {
   const { db, clock, access } = deps;
-
-  /**
-   * The caller's membership; 404 for a non-member (or no such group), 403 when the call needs a
-   * capability the caller's level lacks (core's groupCan, the rule the web offers by).
-   */
-  async function member(
-    tx: Db,
-    userId: string,
-    groupid: string,
-    needs: GroupCapability | null,
-    lock = false,
-  ): Promise<{ group_name: string; permission: DeviceRole }> {
-    const found = GROUP_ID_PATTERN.test(groupid) ? await repo.findMembership(tx, groupid, userId, lock) : null;
-    if (!found) throw groupNotFound();
-    if (needs !== null && !groupCan(found.permission, needs)) throw forbidden();
-    return found;
-  }
 
   const log = (tx: Db, groupid: string, user: User, message: string) =>
     repo.insertLog(tx, groupid, user.email, message, clock.now());
@@ -113,7 +162,7 @@ export function createGroupsService(deps: GroupsDeps) {
     const members = await repo.listMembers(tx, groupid);
     const target = members.find((m) => m.user_id === targetId);
     if (!target) throw new AppError(404, 'NOT_FOUND', GROUP_MESSAGES.userNotFound);
-    const admins = members.filter((m) => m.permission === 'ADMIN').length;
+    const admins = adminCount(members.map((m) => m.permission));
     const alone = members.length === 1;
     if (!(permission === null && alone) && removesLastAdmin(target.permission, permission, admins))
       throw conflict(GROUP_MESSAGES.lastAdmin);
@@ -141,16 +190,9 @@ export function createGroupsService(deps: GroupsDeps) {
       }));
     },
 
-    /** The caller's groups whose id or name contains `needle` (case-insensitive): prefix matches first, then by name. */
     async search(userId: string, needle: string, limit: number): Promise<GroupSummary[]> {
       const rows = await repo.searchGroupsOfUser(db, userId, needle.toLowerCase(), limit);
       return rows.map((row) => ({ groupid: row.groupid, groupName: row.group_name, permission: row.permission }));
-    },
-
-    /** The caller's level in the group, or null (not a member, or no such group). */
-    async levelOf(userId: string, groupid: string): Promise<DeviceRole | null> {
-      if (!GROUP_ID_PATTERN.test(groupid)) return null;
-      return (await repo.findMembership(db, groupid, userId))?.permission ?? null;
     },
 
     async create(user: User, groupName: string): Promise<GroupResult> {
@@ -164,11 +206,11 @@ export function createGroupsService(deps: GroupsDeps) {
     },
 
     async get(user: User, groupid: string): Promise<GroupResponse> {
-      const { group_name, permission } = await member(db, user.id, groupid, null);
+      const { groupName, permission } = await access.authorizeGroup(user.id, groupid, null);
       const devices = await repo.listGroupDevices(db, groupid);
       return {
         groupid,
-        groupName: group_name,
+        groupName,
         deviceSummaries: Object.fromEntries(devices.map((d) => [d.device_id, deviceSummary(d)])),
         myPermission: permission,
       };
@@ -176,17 +218,16 @@ export function createGroupsService(deps: GroupsDeps) {
 
     async rename(user: User, groupid: string, groupName: string): Promise<GroupResult> {
       return db.transaction(async (tx) => {
-        const { group_name } = await member(tx, user.id, groupid, 'rename', true);
+        const before = await access.authorizeGroup(user.id, groupid, 'rename', tx, true);
         await repo.renameGroup(tx, groupid, groupName);
-        await log(tx, groupid, user, `Renamed from ${group_name} to ${groupName}`);
+        await log(tx, groupid, user, `Renamed from ${before.groupName} to ${groupName}`);
         return { message: GROUP_MESSAGES.renamed, groupid, groupName };
       });
     },
 
-    /** ADMIN deletes the group: members, invitations, views and log go; the devices stay. */
     async remove(user: User, groupid: string): Promise<GroupResult> {
       return db.transaction(async (tx) => {
-        await member(tx, user.id, groupid, 'deleteGroup', true);
+        await access.authorizeGroup(user.id, groupid, 'deleteGroup', tx, true);
         await repo.deleteGroup(tx, groupid);
         deps.log.info({ groupid, by: user.email }, 'Group deleted');
         return { message: GROUP_MESSAGES.deleted, groupid };
@@ -194,7 +235,7 @@ export function createGroupsService(deps: GroupsDeps) {
     },
 
     async serverLog(user: User, groupid: string): Promise<{ groupid: string; entries: GroupServerLogEntry[] }> {
-      await member(db, user.id, groupid, 'serverLog');
+      await access.authorizeGroup(user.id, groupid, 'serverLog');
       const rows = await repo.selectLog(db, groupid, SERVER_LOG_LIMIT);
       return {
         groupid,
@@ -207,7 +248,6 @@ export function createGroupsService(deps: GroupsDeps) {
       };
     },
 
-    /** ADMIN shares the group with an address at a level; an address without an account is invited. Both get a mail. */
     async share(
       user: User,
       groupid: string,
@@ -216,13 +256,13 @@ export function createGroupsService(deps: GroupsDeps) {
       ctx: GroupRequestContext,
     ): Promise<GroupUserResult> {
       const result = await db.transaction(async (tx) => {
-        const { group_name } = await member(tx, user.id, groupid, 'manageMembers', true);
+        const { groupName } = await access.authorizeGroup(user.id, groupid, 'manageMembers', tx, true);
         const target = await repo.findAccountByEmail(tx, email);
         if (target === null) {
           await repo.upsertInvite(tx, groupid, email, permission, user.id, clock.now());
           await log(tx, groupid, user, `Invited ${email} as ${permission}`);
           return {
-            groupName: group_name,
+            groupName,
             target,
             out: { message: GROUP_MESSAGES.invited, groupid, permission, invited: true },
           };
@@ -233,7 +273,7 @@ export function createGroupsService(deps: GroupsDeps) {
         else await repo.upsertMember(tx, groupid, targetId, permission);
         await log(tx, groupid, user, `Shared with ${email} as ${permission}`);
         return {
-          groupName: group_name,
+          groupName,
           target,
           out: { message: GROUP_MESSAGES.userAdded, groupid, permission, userID: targetId, invited: false },
         };
@@ -253,10 +293,9 @@ export function createGroupsService(deps: GroupsDeps) {
       return result.out;
     },
 
-    /** ADMIN changes a member's level (by targetUserID) or a pending invitation's (by targetEmail). */
     async changeUser(user: User, groupid: string, body: GroupUserPutBody): Promise<GroupUserResult> {
       return db.transaction(async (tx) => {
-        await member(tx, user.id, groupid, 'manageMembers', true);
+        await access.authorizeGroup(user.id, groupid, 'manageMembers', tx, true);
         const permission = body.targetPermission;
         if (body.targetUserID === undefined) {
           const email = body.targetEmail!;
@@ -274,14 +313,10 @@ export function createGroupsService(deps: GroupsDeps) {
       });
     },
 
-    /**
-     * ADMIN removes a member or an invitation; any member removes themselves (REMOVED_SELF). The
-     * last ADMIN stays while others remain; the last member leaving deletes the group.
-     */
     async removeUser(user: User, groupid: string, body: GroupUserDeleteBody): Promise<GroupUserDeleteResponse> {
       return db.transaction(async (tx) => {
         const self = body.targetUserID === user.id;
-        await member(tx, user.id, groupid, self ? 'leave' : 'manageMembers', true);
+        await access.authorizeGroup(user.id, groupid, self ? 'leave' : 'manageMembers', tx, true);
         if (body.targetUserID === undefined) {
           const email = body.targetEmail!;
           if ((await repo.findInvite(tx, groupid, email)) === null)
@@ -302,9 +337,8 @@ export function createGroupsService(deps: GroupsDeps) {
       });
     },
 
-    /** The members (e-mails to ADMIN and USER, and one's own) and, to ADMIN and USER, the invitations. */
     async permissions(user: User, groupid: string): Promise<GroupPermissionsResponse> {
-      const { permission } = await member(db, user.id, groupid, null);
+      const { permission } = await access.authorizeGroup(user.id, groupid, null);
       const seesEmails = groupCan(permission, 'seeMemberEmails');
       const members = await repo.listMembers(db, groupid);
       return {
@@ -319,30 +353,23 @@ export function createGroupsService(deps: GroupsDeps) {
       };
     },
 
-    /**
-     * ADMIN moves or copies devices of the group to another group where the caller is ADMIN too;
-     * the caller must be ADMIN of each device (DESIGN.md section 5). Nothing changes on refusal.
-     */
     async moveDevices(user: User, groupid: string, body: GroupDevicesPutBody): Promise<GroupDevicesResult> {
       const deviceList = [...new Set(body.deviceList)];
       return db.transaction(async (tx) => {
-        await member(tx, user.id, groupid, 'manageDevices', true);
+        await access.authorizeGroup(user.id, groupid, 'manageDevices', tx, true);
         if (body.targetGroupid === groupid) throw badRequest(GROUP_MESSAGES.sameGroup);
-        const target = await member(tx, user.id, body.targetGroupid, 'manageDevices', true);
+        const target = await access.authorizeGroup(user.id, body.targetGroupid, 'manageDevices', tx, true);
         const present = await repo.devicesInGroup(tx, groupid, deviceList);
         if (present.length !== deviceList.length) throw badRequest(GROUP_MESSAGES.notInGroup);
         for (const deviceId of deviceList) {
-          if ((await access.roleOf(user.id, deviceId, tx)) !== 'ADMIN') throw forbidden(GROUP_MESSAGES.notDeviceAdmin);
+          // Moving a device changes who holds a role on it: the device's ADMIN's right (editUsers).
+          if (!can(await access.roleOf(user.id, deviceId, tx), 'editUsers'))
+            throw forbidden(GROUP_MESSAGES.notDeviceAdmin);
         }
         await repo.addDevices(tx, body.targetGroupid, deviceList, clock.now());
         if (body.action === 'move') await repo.removeDevices(tx, groupid, deviceList);
         const verb = body.action === 'move' ? 'Moved' : 'Copied';
-        await log(
-          tx,
-          groupid,
-          user,
-          `${verb} ${deviceList.join(', ')} to ${target.group_name} (${body.targetGroupid})`,
-        );
+        await log(tx, groupid, user, `${verb} ${deviceList.join(', ')} to ${target.groupName} (${body.targetGroupid})`);
         await log(tx, body.targetGroupid, user, `${verb} ${deviceList.join(', ')} in from ${groupid}`);
         return {
           message: body.action === 'move' ? GROUP_MESSAGES.devicesMoved : GROUP_MESSAGES.devicesCopied,
@@ -352,11 +379,10 @@ export function createGroupsService(deps: GroupsDeps) {
       });
     },
 
-    /** ADMIN takes devices out of the group; the devices themselves stay. */
     async removeDevices(user: User, groupid: string, list: readonly string[]): Promise<GroupDevicesResult> {
       const deviceList = [...new Set(list)];
       return db.transaction(async (tx) => {
-        await member(tx, user.id, groupid, 'manageDevices', true);
+        await access.authorizeGroup(user.id, groupid, 'manageDevices', tx, true);
         const present = await repo.devicesInGroup(tx, groupid, deviceList);
         if (present.length !== deviceList.length) throw badRequest(GROUP_MESSAGES.notInGroup);
         await repo.removeDevices(tx, groupid, deviceList);
@@ -365,28 +391,18 @@ export function createGroupsService(deps: GroupsDeps) {
       });
     },
 
-    /**
-     * For the devices service's claim: checks (in its transaction) that the user is ADMIN of the
-     * group; 404 for a non-member, 403 below ADMIN.
-     */
     async checkPlacement(tx: Db, userId: string, groupid: string): Promise<void> {
-      await member(tx, userId, groupid, 'manageDevices');
+      await access.authorizeGroup(userId, groupid, 'manageDevices', tx);
     },
 
-    /**
-     * For another module's group call (views): the caller's membership, in its transaction; 404
-     * for a non-member, 403 without the capability (groupCan). `lock` serialises the group's writes.
-     */
     requireMember(tx: Db, userId: string, groupid: string, needs: GroupCapability | null, lock = false) {
-      return member(tx, userId, groupid, needs, lock);
+      return access.authorizeGroup(userId, groupid, needs, tx, lock);
     },
 
-    /** Writes a line naming who made a change to the group's server log, in the caller's transaction. */
     logChange(tx: Db, groupid: string, user: User, message: string): Promise<void> {
       return log(tx, groupid, user, message);
     },
 
-    /** Puts a claimed device into the group, in the claim's transaction, and logs it. */
     async placeClaimed(
       tx: Db,
       user: User,
@@ -398,12 +414,10 @@ export function createGroupsService(deps: GroupsDeps) {
       await log(tx, groupid, user, logLine);
     },
 
-    /** The members of the device's groups (for the device's users list with flattenGroups). */
     membersOfDevice(deviceId: string) {
       return repo.deviceGroupMembers(db, deviceId);
     },
 
-    /** Applies the pending group invitations of a new account (called on sign-up). */
     async applyInvites(userId: string, email: string): Promise<number> {
       return db.transaction(async (tx) => {
         const invites = await repo.takeInvites(tx, email);
@@ -422,5 +436,3 @@ export function createGroupsService(deps: GroupsDeps) {
     },
   };
 }
-
-export type GroupsService = ReturnType<typeof createGroupsService>;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { OutboxResponseSchema } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireGroup } from '../../plugins/auth';
+import { requireGroup } from '../access/access.hooks';
 import type { OutboxService } from './mail.service';
 
 export function registerMailRoutes(app: FastifyInstance, outbox: OutboxService): void {

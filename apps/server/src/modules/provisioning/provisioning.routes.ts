@@ -28,7 +28,8 @@ import {
   isStaffAdmin,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireGroup, signedInUser } from '../../plugins/auth';
+import { requireGroup } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import { guardOf } from '../../plugins/route-security';
 import { BinaryFileSchema, fileResponse } from '../../plugins/swagger';
 import { forbidden, unauthenticated } from '../../errors';

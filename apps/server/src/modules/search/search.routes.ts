@@ -10,7 +10,8 @@ import {
   UngroupedDevicesResponseSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { SearchService } from './search.service';
 
 /** GET /search: home's search box; GET /ungrouped-devices: home's list of devices not in a group. */

@@ -22,7 +22,8 @@ import {
   StaffUserResponseSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireGroup, signedInUser } from '../../plugins/auth';
+import { requireGroup } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { StaffService } from './staff.service';
 
 export function registerStaffRoutes(app: FastifyInstance, staff: StaffService): void {

@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SUPPORT_LIMITS, SUPPORT_MESSAGES, SupportRequestBodySchema, SupportRequestResponseSchema } from '@portal/core';
 import { AppError } from '../../errors';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { SupportService } from './support.service';
 
 const HOUR_MS = 3_600_000;

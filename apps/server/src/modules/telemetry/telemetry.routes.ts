@@ -33,7 +33,8 @@ import {
   TransferDataResultSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { TelemetryService } from './telemetry.service';
 
 export function registerTelemetryRoutes(app: FastifyInstance, telemetry: TelemetryService): void {

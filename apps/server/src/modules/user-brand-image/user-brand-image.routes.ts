@@ -17,7 +17,8 @@ import {
 import { AppError } from '../../errors';
 import { errorResponses } from '../../plugins/errors';
 import { IMAGE_BODY_LIMIT, imageFileResponses, sendImage } from '../../plugins/image-files';
-import { requireGroup, requireUser, signedInUser } from '../../plugins/auth';
+import { requireGroup, requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { UserBrandImageService } from './user-brand-image.service';
 
 export function registerUserBrandImageRoutes(app: FastifyInstance, images: UserBrandImageService): void {

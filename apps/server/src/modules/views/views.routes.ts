@@ -10,7 +10,8 @@ import {
   ViewSaveResponseSchema,
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { ViewsService } from './views.service';
 
 /** A save carries the whole view: up to 99 widgets with their settings and three layouts each. */

@@ -10,7 +10,8 @@ import {
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { IMAGE_BODY_LIMIT, imageFileResponses, sendImage } from '../../plugins/image-files';
-import { requireUser, signedInUser } from '../../plugins/auth';
+import { requireUser } from '../access/access.hooks';
+import { signedInUser } from '../../plugins/auth';
 import type { WidgetImagesService } from './widget-images.service';
 
 export function registerWidgetImagesRoutes(app: FastifyInstance, images: WidgetImagesService): void {
