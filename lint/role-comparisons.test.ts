@@ -106,7 +106,8 @@ describe('modules/access imports no other module (transports -> modules -> acces
   it.each([
     ['a service of another module', serviceOf(mod)],
     ['plugins/auth.ts (the session plugin)', `${SERVER}/plugins/auth.ts`],
-    ['the app', `${SERVER}/app.ts`],
+    // (the app is the composition zone's refusal: boundaries.test.ts)
+    ['a server file outside db (public-addresses.ts)', `${SERVER}/public-addresses.ts`],
   ])('refuses %s', async (_what, target) => {
     expect(await errors(inAccess, importing(relativeSpecifier(inAccess, target)))).toEqual([
       expect.stringMatching(ACCESS_ZONE),
