@@ -1,6 +1,7 @@
 /** MQTT_MAX_PACKET_BYTES and MQTT_CONNECT_TIMEOUT_MS: defaults, and values refused at start. */
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES } from '../../src/config-variables';
 
 describe('embedded broker settings', () => {
   it('default to a 256 kB packet cap and a 10 s connect timeout, and are documented', () => {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, configTableMarkdown } from '../../src/config';
+import { CONFIG_VARIABLES, configTableMarkdown } from '../../src/config-variables';
 
 const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
 const HEADER = '| Variable | Default | Meaning |';

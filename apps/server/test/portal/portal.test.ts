@@ -8,7 +8,8 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EX_CONFIG } from '../../../../scripts/restart-policy.mjs';
-import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES } from '../../src/config-variables';
 import { startPortal } from '../../src/portal';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
