@@ -1,7 +1,7 @@
 /**
  * Delivery: the one owner of the cycle queued -> sent -> acknowledged of everything that goes to
  * a device: commands, the pending config and the saved script. Other modules put something in
- * (queueCommand; a pending config or script, then deliverSoon) and read where it stands; the
+ * (queueCommand; queueConfig or queueScript, then deliverSoon) and read where it stands; the
  * transports (MQTT, HTTP) hand over contacts and acknowledgements. Every step goes to the
  * device's server log.
  *
@@ -24,6 +24,7 @@ import {
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict, forbidden } from '../../errors';
+import { deviceNotFound } from '../access/access.service';
 import type { DeviceLogService, ServerLogRow } from '../device-log/device-log.service';
 import * as repo from './delivery.repository';
 
@@ -324,6 +325,29 @@ export function createDeliveryService(deps: {
       return toView(row);
     },
 
+    /**
+     * Merges a change into the device's pending config (row locked; a new version) and notes when
+     * the pending config began (now, unless one was already pending); 404 for an unknown device.
+     * The caller then calls deliverSoon.
+     */
+    async queueConfig(deviceId: string, change: Record<string, unknown>): Promise<void> {
+      const wasPending = await db.transaction(async (tx) => {
+        const row = await repo.findConfigDelivery(tx, deviceId, true);
+        if (!row) throw deviceNotFound();
+        await repo.setPendingConfig(tx, deviceId, mergeDeviceConfig(row.pending_config ?? {}, change));
+        return row.pending_config !== null;
+      });
+      await repo.touchPendingSince(db, deviceId, clock.now(), !wasPending);
+    },
+
+    /**
+     * Saves a script as the device's pending script (a new version) unless another user holds its
+     * lock: false then, and nothing changes. The caller then calls deliverSoon.
+     */
+    queueScript(deviceId: string, userId: string, script: string): Promise<boolean> {
+      return repo.savePendingScript(db, deviceId, userId, script, clock.now());
+    },
+
     /** A config or script change waits for the device: sent at once when it is connected, else at its next contact. */
     deliverSoon,
 
@@ -352,13 +376,18 @@ export function createDeliveryService(deps: {
       return { commandID: commandId, state: 'cancelled' };
     },
 
-    /** The version of the pending config (null with none) and when that version was last sent. */
-    async configState(deviceId: string): Promise<{ version: number | null; sentAt: Date | null }> {
+    /**
+     * The version of the pending config (null with none), when that version was last sent, and
+     * since when a config has been pending (null when not known).
+     */
+    async configState(deviceId: string): Promise<{ version: number | null; sentAt: Date | null; since: Date | null }> {
+      const since = await repo.findPendingSince(db, deviceId);
       const row = isDeviceRouteId(deviceId) ? await repo.findConfigDelivery(db, deviceId) : null;
-      if (!row || row.pending_config === null) return { version: null, sentAt: null };
+      if (!row || row.pending_config === null) return { version: null, sentAt: null, since };
       return {
         version: row.config_version,
         sentAt: row.sent_config_version === row.config_version ? row.config_sent_at : null,
+        since,
       };
     },
 

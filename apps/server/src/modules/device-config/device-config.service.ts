@@ -104,13 +104,12 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     const device = await registry.getDevice(deviceId);
     if (!device) throw deviceNotFound();
     const pending = device.pending_config;
-    const since = pending ? await repo.findPendingSince(db, deviceId) : null;
-    const state = pending ? await delivery.configState(deviceId) : { version: null, sentAt: null };
+    const state = pending ? await delivery.configState(deviceId) : { version: null, sentAt: null, since: null };
     return {
       deviceid: deviceId,
       config: device.config,
       pending,
-      pendingSince: since ? since.toISOString() : null,
+      pendingSince: state.since ? state.since.toISOString() : null,
       pendingVersion: state.version,
       pendingSentAt: state.sentAt ? state.sentAt.toISOString() : null,
       serialCaptureText: {
@@ -121,8 +120,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
   }
 
   async function queueChange(deviceId: string, change: Doc): Promise<void> {
-    const { wasPending } = await registry.mergePendingConfig(deviceId, change);
-    await repo.touchPendingSince(db, deviceId, clock.now(), !wasPending);
+    await delivery.queueConfig(deviceId, change);
     delivery.deliverSoon(deviceId);
   }
 
@@ -218,8 +216,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
       const device = await registry.getDevice(deviceId);
       if (!device) throw deviceNotFound();
       if (!scriptingSupported(device.fw)) throw conflict(scriptFirmwareMessage(device.fw));
-      if (!(await repo.savePendingScript(db, deviceId, user.id, scriptFileBase64, clock.now())))
-        throw await lockedBy(deviceId);
+      if (!(await delivery.queueScript(deviceId, user.id, scriptFileBase64))) throw await lockedBy(deviceId);
       await deviceLog.write(
         deviceId,
         'config',
