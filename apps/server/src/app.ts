@@ -67,6 +67,8 @@ import { registerSiteRoutes } from './modules/site/site.routes';
 import { registerRobotsRoute } from './modules/site/robots';
 import { createAccessService, type AccessService } from './modules/access/access.service';
 import { createDeliveryService, type DeliveryOptions, type DeliveryService } from './modules/delivery/delivery.service';
+import { createCommandsService } from './modules/delivery/commands.service';
+import { registerDeliveryRoutes } from './modules/delivery/delivery.routes';
 import { createDeviceLogService } from './modules/device-log/device-log.service';
 import { createDevicesService, type DevicesService } from './modules/devices/devices.service';
 import { createDeviceRegistry } from './modules/devices/devices.registry';
@@ -417,6 +419,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWidgetImagesRoutes(app, createWidgetImagesService({ db, clock, access }));
   registerUserBrandImageRoutes(app, createUserBrandImageService({ db, clock }));
   registerTelemetryRoutes(app, telemetry);
+  registerDeliveryRoutes(app, createCommandsService({ access, delivery }));
   registerDeviceConfigRoutes(app, deviceConfig);
   registerAlertsRoutes(app, alerts, rateLimit);
   registerSupportRoutes(app, support);

@@ -1,4 +1,4 @@
-/** Device data calls: data, diagnostics, server log, the command queue (rpc) and metrics. */
+/** Device data calls: data, diagnostics, server log, metrics, deleting, moving and exporting data. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +9,6 @@ import {
   DataQuerySchema,
   DataResponseSchema,
   DEFAULT_DATA_POINTS,
-  DEFAULT_RPC_COMMANDS,
   DEFAULT_SERVER_LOG_ENTRIES,
   DeleteDataBodySchema,
   DeviceExportJsonSchema,
@@ -19,14 +18,6 @@ import {
   MAX_DATA_POINTS,
   MetricsQuerySchema,
   MetricsResponseSchema,
-  RpcCancelResultSchema,
-  commandCancelledMessage,
-  RpcCancelSchema,
-  RpcListResponseSchema,
-  RpcRequestSchema,
-  RpcQueuedSchema,
-  RPC_EXTRA_FIELDS_MAX,
-  rpcExtraFields,
   ServerLogQuerySchema,
   ServerLogResponseSchema,
   TransferDataBodySchema,
@@ -91,69 +82,6 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
       },
     },
     (request) => telemetry.serverLog(signedInUser(request).id, request.params.id, request.query),
-  );
-
-  r.get(
-    '/api/device/:id/rpc',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags,
-        summary: `The command queue of a device with each command state, newest first (dataPoints default ${DEFAULT_RPC_COMMANDS})`,
-        params: AnyDeviceParamsSchema,
-        querystring: DataPointsQuerySchema,
-        response: { 200: RpcListResponseSchema, ...errors },
-      },
-    },
-    (request) => telemetry.listCommands(signedInUser(request).id, request.params.id, request.query.dataPoints),
-  );
-
-  r.post(
-    '/api/device/:id/rpc',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags,
-        summary:
-          "Queue a command ('Admin.Trigger' with {index} needs triggers; anything else editDeviceSettings); delivered at once to an online device, else at its next contact",
-        params: AnyDeviceParamsSchema,
-        description: `Fields beside method and args (at most ${RPC_EXTRA_FIELDS_MAX}, each named like a record key and holding any storable JSON value) are accepted and ignored: a device acts on method and args only. The answer lists them in ignoredFields.`,
-        body: RpcRequestSchema,
-        response: { 200: RpcQueuedSchema, ...errorResponses(400, 401, 403, 404, 413) },
-      },
-    },
-    async (request) => {
-      const command = await telemetry.queueCommand(
-        signedInUser(request).id,
-        request.params.id,
-        request.body.method,
-        request.body.args,
-      );
-      const ignoredFields = rpcExtraFields(request.body);
-      return ignoredFields.length > 0 ? { ...command, ignoredFields } : command;
-    },
-  );
-
-  r.delete(
-    '/api/device/:id/rpc',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags,
-        summary: "Cancel a queued command; the answer's message ('Command {id} cancelled.') is what the page shows",
-        params: AnyDeviceParamsSchema,
-        body: RpcCancelSchema,
-        response: { 200: RpcCancelResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request) => {
-      const cancelled = await telemetry.cancelCommand(
-        signedInUser(request).id,
-        request.params.id,
-        request.body.commandID,
-      );
-      return { ...cancelled, message: commandCancelledMessage(cancelled.commandID) };
-    },
   );
 
   r.get(

@@ -6,18 +6,14 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  DEFAULT_RPC_COMMANDS,
   DEFAULT_SERVER_LOG_ENTRIES,
   MAX_IMPORT_RECORDS,
   RECORD_LIMITS,
-  can,
   clampDataPoints,
-  commandCapability,
   PLANS,
   dataPlan,
   parseDeviceRecord,
   serverLogUnavailableMessage,
-  type CommandView,
   type DataPoint,
   type DataQuery,
   type ExportQuery,
@@ -413,26 +409,6 @@ export function createTelemetryService(deps: {
       const limit = clampDataPoints(query.dataPoints, DEFAULT_SERVER_LOG_ENTRIES);
       const page = await deviceLog.list(deviceId, limit, { kind: query.kind, before: query.before });
       return { deviceid: deviceId, ...page };
-    },
-
-    // ------------------------------------------------------------ commands (the delivery module's queue)
-
-    async listCommands(userId: string, deviceId: string, dataPoints: number | undefined) {
-      await access.authorize(userId, deviceId, null);
-      return {
-        deviceid: deviceId,
-        commands: await delivery.listCommands(deviceId, clampDataPoints(dataPoints, DEFAULT_RPC_COMMANDS)),
-      };
-    },
-
-    async queueCommand(userId: string, deviceId: string, method: string, args: unknown): Promise<CommandView> {
-      await access.authorize(userId, deviceId, commandCapability(method));
-      return delivery.queueCommand(deviceId, method, args, userId);
-    },
-
-    async cancelCommand(userId: string, deviceId: string, commandId: number) {
-      const role = await access.authorize(userId, deviceId, null);
-      return delivery.cancelCommand(deviceId, commandId, (method) => can(role, commandCapability(method)));
     },
 
     // ------------------------------------------------------------ metrics
