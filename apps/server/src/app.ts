@@ -349,7 +349,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     devices,
     delivery,
     deviceLog,
-    telemetry,
     firmwareVersions: options.firmwareVersions ?? DEFAULT_FIRMWARE_VERSIONS,
   });
   const account = createAccountService({ db, clock, sms, auth });
@@ -418,7 +417,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDevicesRoutes(app, devices);
   registerWidgetImagesRoutes(app, createWidgetImagesService({ db, clock, access }));
   registerUserBrandImageRoutes(app, createUserBrandImageService({ db, clock }));
-  registerTelemetryRoutes(app, telemetry);
+  registerTelemetryRoutes(app, telemetry, deviceConfig);
   registerDeliveryRoutes(app, createCommandsService({ access, delivery }));
   registerDeviceConfigRoutes(app, deviceConfig);
   registerAlertsRoutes(app, alerts, rateLimit);

@@ -28,8 +28,7 @@ import {
   configImportChange,
   type CustomSettingsBody,
   type DeviceConfigImportResult,
-  type DeviceImportBody,
-  type ImportResult,
+  type DeviceConfigDocument,
   type DeviceConfigPutBody,
   type DeviceConfigResponse,
   type DeviceFileCommandArgs,
@@ -51,7 +50,6 @@ import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
 import { asRecord } from '../devices/devices.summary';
-import type { TelemetryService } from '../telemetry/telemetry.service';
 import * as repo from './device-config.repository';
 
 export interface DeviceConfigDeps {
@@ -62,8 +60,6 @@ export interface DeviceConfigDeps {
   devices: Pick<DevicesService, 'displaySettings'>;
   delivery: DeliveryService;
   deviceLog: DeviceLogService;
-  /** The records import (POST /import with records). */
-  telemetry: Pick<TelemetryService, 'importRecords'>;
   /** The known firmware (FIRMWARE_VERSIONS): a firmware update names one of them. */
   firmwareVersions: readonly string[];
 }
@@ -98,7 +94,7 @@ function lockView(row: repo.ScriptRow | null): ScriptLock | null {
 }
 
 export function createDeviceConfigService(deps: DeviceConfigDeps) {
-  const { db, clock, access, registry, devices, delivery, deviceLog, telemetry, firmwareVersions } = deps;
+  const { db, clock, access, registry, devices, delivery, deviceLog, firmwareVersions } = deps;
 
   async function configView(deviceId: string): Promise<DeviceConfigResponse> {
     const device = await registry.getDevice(deviceId);
@@ -159,18 +155,13 @@ export function createDeviceConfigService(deps: DeviceConfigDeps) {
     },
 
     /**
-     * POST /device/{id}/import. `{config}`: a config document (as GET /config or export?format=config
-     * give it) queued as the pending config exactly like PUT /config (editDeviceSettings), the
-     * device's identity fields ignored. `{records}`: telemetry's records import.
+     * POST /device/{id}/import with `{config}` (telemetry's import route hands it over): a config
+     * document (as GET /config or export?format=config give it) queued as the pending config
+     * exactly like PUT /config (editDeviceSettings), the device's identity fields ignored.
      */
-    async importDocument(
-      user: User,
-      deviceId: string,
-      body: DeviceImportBody,
-    ): Promise<DeviceConfigImportResult | ImportResult> {
-      if (body.config === undefined) return telemetry.importRecords(user.id, deviceId, body.records ?? []);
+    async importConfig(user: User, deviceId: string, config: DeviceConfigDocument): Promise<DeviceConfigImportResult> {
       await access.authorize(user.id, deviceId, 'editDeviceSettings');
-      const { change, ignoredFields } = configImportChange(body.config);
+      const { change, ignoredFields } = configImportChange(config);
       if (!change) throw badRequest(CONFIG_IMPORT_MESSAGES.nothingToImport);
       await queueChange(deviceId, change);
       await deviceLog.write(

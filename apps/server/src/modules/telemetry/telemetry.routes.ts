@@ -1,4 +1,7 @@
-/** Device data calls: data, diagnostics, server log, metrics, deleting, moving and exporting data. */
+/**
+ * Device data calls: data, diagnostics, server log, metrics, deleting and moving data, and its
+ * import and export (POST /import hands a config document to the device config module).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,6 +14,9 @@ import {
   DEFAULT_DATA_POINTS,
   DEFAULT_SERVER_LOG_ENTRIES,
   DeleteDataBodySchema,
+  DeviceImportBodySchema,
+  DeviceImportResultSchema,
+  MAX_IMPORT_RECORDS,
   DeviceExportJsonSchema,
   DeleteDataResultSchema,
   DiagnosticsResponseSchema,
@@ -25,9 +31,21 @@ import {
 } from '@portal/core';
 import { errorResponses } from '../../plugins/errors';
 import { requireUser, signedInUser } from '../../plugins/auth';
+import type { DeviceConfigService } from '../device-config/device-config.service';
 import type { TelemetryService } from './telemetry.service';
 
-export function registerTelemetryRoutes(app: FastifyInstance, telemetry: TelemetryService): void {
+/** A records import carries up to 5,000 records: its own body limit (a device record is at most 64 kB). */
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * `configImport` takes the config documents POST /import is given (the device config module);
+ * telemetry imports the records.
+ */
+export function registerTelemetryRoutes(
+  app: FastifyInstance,
+  telemetry: TelemetryService,
+  configImport: Pick<DeviceConfigService, 'importConfig'>,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['device data'];
   const errors = errorResponses(400, 401, 403, 404);
@@ -136,6 +154,27 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         request.body.setupPassword,
         request.body.targetDeviceid,
       ),
+  );
+
+  r.post(
+    '/api/device/:id/import',
+    {
+      onRequest: requireUser,
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        tags: ['device config'],
+        summary: `Import a config document ({config: {settings}}, queued like PUT /config) or records ({records: [...]}, at most ${MAX_IMPORT_RECORDS}, stored like a device's); editDeviceSettings`,
+        description:
+          'A config document is what GET /config answers as `config` or GET /export?format=config exports; settings.device id, model and fw describe the device and are ignored (listed in ignoredFields). The answer is the config view with importedConfig, or the records import result.',
+        params: AnyDeviceParamsSchema,
+        body: DeviceImportBodySchema,
+        response: { 200: DeviceImportResultSchema, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    (request) =>
+      request.body.config === undefined
+        ? telemetry.importRecords(signedInUser(request).id, request.params.id, request.body.records ?? [])
+        : configImport.importConfig(signedInUser(request), request.params.id, request.body.config),
   );
 
   r.get(
