@@ -33,7 +33,8 @@ import type { AccessService } from '../access/access.service';
 import type { DeliveryService } from '../delivery/delivery.service';
 import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
-import * as repo from './telemetry.repository';
+import * as repo from './telemetry-reads.repository';
+import * as moves from './telemetry-moves.repository';
 import { dataResponseJson, recordPointsJson } from './telemetry.serialize';
 import { createIngestWriter, DEFAULT_WRITER_OPTIONS, type StoredRecord, type WriterOptions } from './ingest-writer';
 import { createRetention, type RetentionOptions, type RetentionResult } from './retention';
@@ -244,7 +245,7 @@ export function createTelemetryService(deps: {
     async deleteData(userId: string, deviceId: string, setupPassword: string) {
       await requireAdminWithPassword(userId, deviceId, setupPassword);
       // Not between two ingest batches while derived rows are held: they are written first.
-      const counts = await writer.exclusiveFlushed(() => db.transaction((tx) => repo.deleteDeviceData(tx, deviceId)));
+      const counts = await writer.exclusiveFlushed(() => db.transaction((tx) => moves.deleteDeviceData(tx, deviceId)));
       await deviceLog.write(
         deviceId,
         'data-deleted',
@@ -261,7 +262,7 @@ export function createTelemetryService(deps: {
       if (!(await devices.checkSetupPassword(deviceId, setupPassword)))
         throw new AppError(403, 'FORBIDDEN', INVALID_SETUP_PASSWORD);
       const counts = await writer.exclusiveFlushed(() =>
-        db.transaction((tx) => repo.moveDeviceData(tx, deviceId, targetId)),
+        db.transaction((tx) => moves.moveDeviceData(tx, deviceId, targetId)),
       );
       const summary = `${counts.records} records, ${counts.events} events, ${counts.diagnostics} diagnostics`;
       await deviceLog.write(
