@@ -162,6 +162,7 @@ export function registerTelemetryRoutes(
       onRequest: requireUser,
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
+        // Documented with the device config calls, where it always was.
         tags: ['device config'],
         summary: `Import a config document ({config: {settings}}, queued like PUT /config) or records ({records: [...]}, at most ${MAX_IMPORT_RECORDS}, stored like a device's); editDeviceSettings`,
         description:
