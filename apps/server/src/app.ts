@@ -68,6 +68,8 @@ import { registerSiteRoutes } from './modules/site/site.routes';
 import { registerRobotsRoute } from './modules/site/robots';
 import { createAccessService, type AccessService } from './modules/access/access.service';
 import { createDeliveryService, type DeliveryOptions, type DeliveryService } from './modules/delivery/delivery.service';
+import { createCommandsService } from './modules/delivery/commands.service';
+import { registerDeliveryRoutes } from './modules/delivery/delivery.routes';
 import { createDeviceLogService } from './modules/device-log/device-log.service';
 import { createDevicesService } from './modules/devices/devices.service';
 import { createDeviceRegistry, type DeviceRegistry } from './modules/devices/devices.registry';
@@ -352,7 +354,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     devices: devices.settings,
     delivery,
     deviceLog,
-    telemetry,
     firmwareVersions: options.firmwareVersions ?? DEFAULT_FIRMWARE_VERSIONS,
   });
   const account = createAccountService({ db, clock, sms, auth, mfa });
@@ -431,7 +432,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerDevicesRoutes(app, devices);
   registerWidgetImagesRoutes(app, createWidgetImagesService({ db, clock, access, images }));
   registerUserBrandImageRoutes(app, createUserBrandImageService({ db, images }));
-  registerTelemetryRoutes(app, telemetry);
+  registerTelemetryRoutes(app, telemetry, deviceConfig);
+  registerDeliveryRoutes(app, createCommandsService({ access, delivery }));
   registerDeviceConfigRoutes(app, deviceConfig);
   registerAlertsRoutes(app, alerts, rateLimit);
   registerSupportRoutes(app, support);

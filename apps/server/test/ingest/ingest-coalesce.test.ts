@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/db';
 import { DerivedRows, combineRollups } from '../../src/modules/telemetry/ingest-batch';
-import type { RollupRow } from '../../src/modules/telemetry/telemetry.repository';
+import type { RollupRow } from '../../src/modules/telemetry/telemetry.rows';
 import { findPostgres, makeUser, signedIn, type DbKind, type TestPortal } from '../helpers';
 import { randomDeviceId } from '../device-helpers';
 import {

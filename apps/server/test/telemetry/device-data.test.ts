@@ -17,7 +17,7 @@ import {
   signedInUser,
 } from '../device-helpers';
 import { type Agg, bucketsOf, expectDerivedMatchRecords, expectedFromRecords, vts } from '../ingest-helpers';
-import { selectRecordBuckets } from '../../src/modules/telemetry/telemetry.repository';
+import { selectRecordBuckets } from '../../src/modules/telemetry/telemetry-reads.repository';
 
 const NOT_FOUND = 'Device not found';
 const BAD_PASSWORD = 'Invalid setup password.';

@@ -15,7 +15,8 @@ import {
   type GroupDataQuery,
   type GroupMessage,
 } from '../../src/modules/telemetry/group-data.repository';
-import * as repo from '../../src/modules/telemetry/telemetry.repository';
+import * as moves from '../../src/modules/telemetry/telemetry-moves.repository';
+import * as writes from '../../src/modules/telemetry/telemetry-writes.repository';
 import { findPostgres, startTestPortal, type DbKind, type TestPortal } from '../helpers';
 import { randomDeviceId } from '../device-helpers';
 import { eventCountsFromEvents, makeDevice, storedEventCounts } from '../ingest-helpers';
@@ -244,9 +245,9 @@ describe.each(kinds)('group data (%s)', (kind) => {
     });
     expect(await same('firmware reported')).toBe(1);
     expect(String((await telemetry.groupDataParts([c], q))[0])).toContain('"fw":"SFW009-1.2.3"');
-    await db.transaction((tx) => repo.moveDeviceData(tx, a, b));
+    await db.transaction((tx) => moves.moveDeviceData(tx, a, b));
     expect(await same('data transferred')).toBe(2);
-    await db.transaction((tx) => repo.deleteDeviceData(tx, b));
+    await db.transaction((tx) => moves.deleteDeviceData(tx, b));
     await same('data deleted');
     await ingest(a, [{ ts: nowS - 40, temp: 3, events: [{ msg: 'again', lv: 25 }] }]);
     await same('data again');
@@ -311,13 +312,13 @@ describe.each(kinds)('group data (%s)', (kind) => {
     // The statement stores records, events and counts, then the transaction fails.
     await expect(
       tp.portal.db.transaction(async (tx) => {
-        await repo.insertRecords(tx, [row(ts + 1)], [event]);
+        await writes.insertRecords(tx, [row(ts + 1)], [event]);
         throw new Error('batch failed');
       }),
     ).rejects.toThrow('batch failed');
     // The statement itself fails (an lv out of the column's range): nothing of it stays.
     await expect(
-      repo.insertRecords(tp.portal.db, [row(ts + 2)], [{ ...event, ts: ts + 2, lv: 1e12 }]),
+      writes.insertRecords(tp.portal.db, [row(ts + 2)], [{ ...event, ts: ts + 2, lv: 1e12 }]),
     ).rejects.toThrow();
     expect(await storedEventCounts(tp.portal.db, [id])).toEqual(before);
     expect(await eventCountsFromEvents(tp.portal.db, [id])).toEqual(before);
@@ -337,14 +338,14 @@ describe.each(kinds)('group data (%s)', (kind) => {
     ]);
     await ingest(b, [{ ts: ts + 1, events: [{ msg: 'b1', lv: 35 }] }]);
     const db = tp.portal.db;
-    await db.transaction((tx) => repo.moveDeviceData(tx, a, b));
+    await db.transaction((tx) => moves.moveDeviceData(tx, a, b));
     expect((await storedEventCounts(db, [a])).hours.size).toBe(0);
     expect(await storedEventCounts(db, [b])).toEqual(await eventCountsFromEvents(db, [b]));
     const [moved] = await groupDataRows(db, [b], { fromS: ts - HOUR, toS: ts + HOUR, keys: [] });
     expect(moved!.counts).toEqual({ info: 1, alert: 0, warning: 0, alarm: 2 });
     // The newest messages of both lists, merged (event_newest moves with the events).
     expect(moved!.messages.map((m) => m.msg)).toEqual(['b1', 'a2', 'a1']);
-    await db.transaction((tx) => repo.deleteDeviceData(tx, b));
+    await db.transaction((tx) => moves.deleteDeviceData(tx, b));
     expect(await storedEventCounts(db, [b])).toEqual({ hours: new Map(), days: new Map() });
     const [gone] = await groupDataRows(db, [b], { fromS: ts - HOUR, toS: ts + HOUR, keys: [] });
     expect(gone).toMatchObject({

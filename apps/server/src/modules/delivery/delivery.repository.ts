@@ -1,7 +1,7 @@
 /**
  * SQL of delivery: the command queue, and the delivery state of the pending config (devices
- * table) and of the saved script (device_scripts): what was sent, when, and what the device
- * acknowledged; the files devices fetch.
+ * table, with when it began in device_config_state) and of the saved script (device_scripts):
+ * what is queued, what was sent, when, and what the device acknowledged; the files devices fetch.
  */
 import type { Db } from '../../db/db';
 
@@ -165,6 +165,34 @@ export async function devicesWithPendingConfig(db: Db, ids: string[]): Promise<s
   return rows.map((r) => r.id);
 }
 
+/** Sets the pending config; a new pending config (not null) gets the next version. */
+export async function setPendingConfig(db: Db, id: string, config: Record<string, unknown> | null): Promise<void> {
+  await db.query(
+    `UPDATE devices SET pending_config = $2::jsonb,
+       config_version = CASE WHEN $2::jsonb IS NULL THEN config_version ELSE config_version + 1 END
+     WHERE id = $1`,
+    [id, config === null ? null : JSON.stringify(config)],
+  );
+}
+
+export async function findPendingSince(db: Db, deviceId: string): Promise<Date | null> {
+  const rows = await db.query<{ pending_since: Date | null }>(
+    'SELECT pending_since FROM device_config_state WHERE device_id = $1',
+    [deviceId],
+  );
+  return rows[0]?.pending_since ?? null;
+}
+
+/** Sets when the pending config began: now for a fresh pending config, else keeps the time already there. */
+export async function touchPendingSince(db: Db, deviceId: string, now: Date, fresh: boolean): Promise<void> {
+  await db.query(
+    `INSERT INTO device_config_state (device_id, pending_since) VALUES ($1, $2)
+     ON CONFLICT (device_id) DO UPDATE SET pending_since =
+       CASE WHEN $3::boolean THEN EXCLUDED.pending_since ELSE COALESCE(device_config_state.pending_since, EXCLUDED.pending_since) END`,
+    [deviceId, now, fresh],
+  );
+}
+
 /** Where a device's pending config stands: its version, what was sent (and when) and the last version applied. */
 export interface ConfigDeliveryRow {
   config: Record<string, unknown>;
@@ -225,6 +253,26 @@ export async function applySentConfig(
 }
 
 // ---------------------------------------------------------------- script
+
+/** Saves the script for the next contact unless another user holds the lock; false when locked. */
+export async function savePendingScript(
+  db: Db,
+  deviceId: string,
+  userId: string,
+  script: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO device_scripts (device_id, pending_script, pending_since, pending_version) VALUES ($1, $3, $4, 1)
+     ON CONFLICT (device_id) DO UPDATE SET pending_script = EXCLUDED.pending_script,
+       pending_since = COALESCE(device_scripts.pending_since, EXCLUDED.pending_since),
+       pending_version = device_scripts.pending_version + 1
+     WHERE device_scripts.lock_user_id IS NULL OR device_scripts.lock_user_id = $2
+     RETURNING device_id`,
+    [deviceId, userId, script, now],
+  );
+  return rows.length === 1;
+}
 
 /** Of the given devices, those with a pending script (it may be due for sending). */
 export async function devicesWithPendingScript(db: Db, ids: string[]): Promise<string[]> {

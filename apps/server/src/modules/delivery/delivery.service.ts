@@ -1,22 +1,20 @@
 /**
  * Delivery: the one owner of the cycle queued -> sent -> acknowledged of everything that goes to
  * a device: commands, the pending config and the saved script. Other modules put something in
- * (queueCommand; a pending config or script, then deliverSoon) and read where it stands; the
+ * (queueCommand; queueConfig or queueScript, then deliverSoon) and read where it stands; the
  * transports (MQTT, HTTP) hand over contacts and acknowledgements. Every step goes to the
  * device's server log.
  *
  * What is sent and not acknowledged is sent again after resendAfterMs; a command not
  * acknowledged within COMMAND_EXPIRY_S becomes expired and is never sent again. An
- * acknowledgement is checked whole before anything changes (404 for a command that is not the
- * device's, 409 for a cancelled or expired one or a version never sent).
+ * acknowledgement is checked whole before anything changes (acknowledgement.ts: 404 for a
+ * command that is not the device's, 409 for a cancelled or expired one or a version never sent).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import {
   COMMAND_EXPIRY_S,
-  CommandAckSchema,
   isDeviceRouteId,
   mergeDeviceConfig,
-  type CommandAck,
   type CommandAckResult,
   type CommandMessage,
   type CommandView,
@@ -24,14 +22,55 @@ import {
 import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import { AppError, conflict, forbidden } from '../../errors';
+import { deviceNotFound } from '../access/access.service';
 import type { DeviceLogService, ServerLogRow } from '../device-log/device-log.service';
 import * as repo from './delivery.repository';
+import { createAcknowledgements } from './acknowledgement';
 
-/**
- * What an acknowledged config or script version did: applied now, applied before, superseded (a
- * newer version is on its way, nothing changes), or unknown (never sent: refused).
- */
-export type AckOutcome = 'applied' | 'already' | 'superseded' | 'unknown';
+export type { AckOutcome } from './acknowledgement';
+
+/** What delivery offers: putting things in, where they stand, and the transports' side. */
+export interface DeliveryService {
+  /** The resend and contact-check intervals in force. */
+  readonly options: DeliveryOptions;
+  /** Stores a command as queued and delivers it at once to an online device (else at its next contact). */
+  queueCommand(deviceId: string, method: string, args: unknown, createdBy: string): Promise<CommandView>;
+  /** Merges a change into the pending config (a new version) and notes since when one is pending; 404 unknown device. */
+  queueConfig(deviceId: string, change: Record<string, unknown>): Promise<void>;
+  /** Saves the pending script (a new version) unless another user holds its lock (false then). */
+  queueScript(deviceId: string, userId: string, script: string): Promise<boolean>;
+  /** A config or script change waits for the device: sent at once when it is connected, else at its next contact. */
+  deliverSoon(deviceId: string): void;
+  /** The device's newest commands (unacknowledged ones past their expiry become expired first). */
+  listCommands(deviceId: string, limit: number): Promise<CommandView[]>;
+  /** Cancels a queued command when `allowed(method)`: 404 unknown, 403 not allowed, 409 once sent. */
+  cancelCommand(
+    deviceId: string,
+    commandId: number,
+    allowed: (method: string) => boolean,
+  ): Promise<{ commandID: number; state: 'cancelled' }>;
+  /** The pending config's version (null with none), when it was last sent and since when a config is pending. */
+  configState(deviceId: string): Promise<{ version: number | null; sentAt: Date | null; since: Date | null }>;
+  /** Expires unacknowledged commands older than COMMAND_EXPIRY_S (all devices); returns how many. */
+  expireCommands(now: Date): Promise<number>;
+  /** The transport that reaches connected devices (the MQTT broker); returns how to detach it. */
+  useTransport(next: CommandSink): () => void;
+  /** After an MQTT data publish: delivers what waits when there may be something. */
+  afterContact(deviceId: string): void;
+  /** HTTP ingest answer: the commands (marked sent), pending config and script. */
+  httpDelivery(deviceId: string): Promise<CommandMessage>;
+  /** An MQTT acknowledgement (dev/{id}/ack): applied, or refused and logged. */
+  acknowledge(deviceId: string, body: unknown): Promise<void>;
+  /** An HTTP acknowledgement (POST /api/ingest/{id}/ack): the result, or a 4xx AppError (logged). */
+  acknowledgeHttp(deviceId: string, body: unknown): Promise<CommandAckResult>;
+  /** A file stored for this device (Admin.File), or null: another device's file or an unknown id. */
+  deviceFile(
+    deviceId: string,
+    fileId: number,
+  ): Promise<{ fileName: string; size: number; sha256: string; bytes: Buffer } | null>;
+  /** Deliveries not started are dropped (the next contact does them); running ones finish. */
+  close(): Promise<void>;
+}
 
 /** Where command messages go: the embedded broker or the external broker connection. */
 export interface CommandSink {
@@ -74,8 +113,9 @@ export function createDeliveryService(deps: {
   log: FastifyBaseLogger;
   deviceLog: DeviceLogService;
   options?: Partial<DeliveryOptions>;
-}) {
+}): DeliveryService {
   const { db, clock, log, deviceLog } = deps;
+  const { receiveAck } = createAcknowledgements({ db, clock, deviceLog });
   const options: DeliveryOptions = { ...DEFAULT_DELIVERY_OPTIONS, ...deps.options };
   let sink: CommandSink | null = null;
   /** Devices with something queued by this process since their last delivery. */
@@ -203,100 +243,6 @@ export function createDeliveryService(deps: {
     return rows.length;
   }
 
-  /**
-   * The device acknowledges config `version`: the version it was sent is merged into the applied
-   * config (the pending config is cleared unless a newer change was merged into it meanwhile)
-   * and 'config applied' is logged; a version already applied is 'already'; an older version
-   * than the one now pending (a newer one is in flight and includes it) is 'superseded' and
-   * changes nothing; any other version is 'unknown' and changes nothing. With checkOnly,
-   * answers the same and changes nothing at all.
-   */
-  async function acknowledgeConfig(deviceId: string, version: number, checkOnly: boolean): Promise<AckOutcome> {
-    if (!isDeviceRouteId(deviceId)) return 'unknown';
-    const result = await db.transaction(async (tx): Promise<AckOutcome> => {
-      const row = await repo.findConfigDelivery(tx, deviceId, !checkOnly);
-      if (!row) return 'unknown';
-      if (row.sent_config !== null && row.sent_config_version === version) {
-        if (!checkOnly)
-          await repo.applySentConfig(tx, deviceId, mergeDeviceConfig(row.config, row.sent_config), version);
-        return 'applied';
-      }
-      if (version <= row.applied_config_version) return 'already';
-      return version < row.config_version ? 'superseded' : 'unknown';
-    });
-    if (result === 'applied' && !checkOnly)
-      await deviceLog.write(deviceId, 'config', `config applied (version ${version})`);
-    return result;
-  }
-
-  /** The same for the script: the version sent becomes the script the device runs ('script applied'). */
-  async function acknowledgeScript(deviceId: string, version: number, checkOnly: boolean): Promise<AckOutcome> {
-    const result = await repo.acknowledgeScript(db, deviceId, version, checkOnly);
-    if (result === 'applied' && !checkOnly)
-      await deviceLog.write(deviceId, 'config', `script applied (version ${version})`);
-    return result;
-  }
-
-  /**
-   * Applies a device's acknowledgement: every part is checked first (a command of another
-   * device or an unknown id: 404; a cancelled or expired command, or a config or script version
-   * that was not sent: 409), so a refused acknowledgement changes nothing. Acknowledging again
-   * what is already acknowledged is accepted and changes nothing.
-   */
-  async function applyAck(deviceId: string, ack: CommandAck): Promise<CommandAckResult> {
-    const ids = [...new Set([...(ack.id !== undefined ? [ack.id] : []), ...(ack.ids ?? [])])];
-    const known = new Map((await repo.selectCommandStates(db, deviceId, ids)).map((c) => [c.id, c]));
-    for (const id of ids) {
-      const command = known.get(id);
-      if (!command) throw new AppError(404, 'NOT_FOUND', `Command ${id} not found`);
-      if (command.state === 'cancelled' || command.state === 'expired')
-        throw conflict(`Command ${id} is ${command.state} and cannot be acknowledged`);
-    }
-    if (ack.config !== undefined && (await acknowledgeConfig(deviceId, ack.config, true)) === 'unknown')
-      throw conflict(`Config version ${ack.config} was not sent to this device`);
-    if (ack.script !== undefined && (await acknowledgeScript(deviceId, ack.script, true)) === 'unknown')
-      throw conflict(`Script version ${ack.script} was not sent to this device`);
-
-    const now = clock.now();
-    const delivered = await repo.markCommandsDelivered(db, deviceId, ids, now);
-    await deviceLog.writeRows(
-      delivered
-        .sort((a, b) => a.id - b.id)
-        .map((c) => ({
-          device_id: deviceId,
-          ts: now.toISOString(),
-          kind: 'command',
-          message: `Command ${c.id} ${c.method} delivered (acknowledged)`,
-        })),
-    );
-    if (ack.config !== undefined) await acknowledgeConfig(deviceId, ack.config, false);
-    if (ack.script !== undefined) await acknowledgeScript(deviceId, ack.script, false);
-    return { commands: ids, config: ack.config ?? null, script: ack.script ?? null };
-  }
-
-  /**
-   * An acknowledgement as the device sent it (parsed JSON): validated, applied, or refused with
-   * a 4xx AppError and a 'refused' line in the device's server log.
-   */
-  async function receiveAck(deviceId: string, body: unknown, via: 'mqtt' | 'http'): Promise<CommandAckResult> {
-    const parsed = CommandAckSchema.safeParse(body);
-    try {
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const field = issue?.path.join('.') ?? '';
-        throw new AppError(
-          400,
-          'BAD_REQUEST',
-          `Malformed acknowledgement: ${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`,
-        );
-      }
-      return await applyAck(deviceId, parsed.data);
-    } catch (error) {
-      if (error instanceof AppError) await deviceLog.write(deviceId, 'refused', `${via} ack refused: ${error.message}`);
-      throw error;
-    }
-  }
-
   return {
     options,
 
@@ -322,6 +268,29 @@ export function createDeliveryService(deps: {
       });
       deliverSoon(deviceId);
       return toView(row);
+    },
+
+    /**
+     * Merges a change into the device's pending config (row locked; a new version) and notes when
+     * the pending config began (now, unless one was already pending); 404 for an unknown device.
+     * The caller then calls deliverSoon.
+     */
+    async queueConfig(deviceId: string, change: Record<string, unknown>): Promise<void> {
+      const wasPending = await db.transaction(async (tx) => {
+        const row = await repo.findConfigDelivery(tx, deviceId, true);
+        if (!row) throw deviceNotFound();
+        await repo.setPendingConfig(tx, deviceId, mergeDeviceConfig(row.pending_config ?? {}, change));
+        return row.pending_config !== null;
+      });
+      await repo.touchPendingSince(db, deviceId, clock.now(), !wasPending);
+    },
+
+    /**
+     * Saves a script as the device's pending script (a new version) unless another user holds its
+     * lock: false then, and nothing changes. The caller then calls deliverSoon.
+     */
+    queueScript(deviceId: string, userId: string, script: string): Promise<boolean> {
+      return repo.savePendingScript(db, deviceId, userId, script, clock.now());
     },
 
     /** A config or script change waits for the device: sent at once when it is connected, else at its next contact. */
@@ -352,13 +321,18 @@ export function createDeliveryService(deps: {
       return { commandID: commandId, state: 'cancelled' };
     },
 
-    /** The version of the pending config (null with none) and when that version was last sent. */
-    async configState(deviceId: string): Promise<{ version: number | null; sentAt: Date | null }> {
+    /**
+     * The version of the pending config (null with none), when that version was last sent, and
+     * since when a config has been pending (null when not known).
+     */
+    async configState(deviceId: string): Promise<{ version: number | null; sentAt: Date | null; since: Date | null }> {
+      const since = await repo.findPendingSince(db, deviceId);
       const row = isDeviceRouteId(deviceId) ? await repo.findConfigDelivery(db, deviceId) : null;
-      if (!row || row.pending_config === null) return { version: null, sentAt: null };
+      if (!row || row.pending_config === null) return { version: null, sentAt: null, since };
       return {
         version: row.config_version,
         sentAt: row.sent_config_version === row.config_version ? row.config_sent_at : null,
+        since,
       };
     },
 
@@ -439,5 +413,3 @@ export function createDeliveryService(deps: {
     },
   };
 }
-
-export type DeliveryService = ReturnType<typeof createDeliveryService>;

@@ -1,25 +1,8 @@
-/** SQL of device config: when the pending config began, the device script and its lock, files for devices. */
+/**
+ * SQL of device config: the device script as the page reads it and its lock, files for devices.
+ * Queuing the pending config and script is the delivery module's.
+ */
 import type { Db } from '../../db/db';
-
-// ---- pending config --------------------------------------------------------------------------
-
-export async function findPendingSince(db: Db, deviceId: string): Promise<Date | null> {
-  const rows = await db.query<{ pending_since: Date | null }>(
-    'SELECT pending_since FROM device_config_state WHERE device_id = $1',
-    [deviceId],
-  );
-  return rows[0]?.pending_since ?? null;
-}
-
-/** Sets when the pending config began: now for a fresh pending config, else keeps the time already there. */
-export async function touchPendingSince(db: Db, deviceId: string, now: Date, fresh: boolean): Promise<void> {
-  await db.query(
-    `INSERT INTO device_config_state (device_id, pending_since) VALUES ($1, $2)
-     ON CONFLICT (device_id) DO UPDATE SET pending_since =
-       CASE WHEN $3::boolean THEN EXCLUDED.pending_since ELSE COALESCE(device_config_state.pending_since, EXCLUDED.pending_since) END`,
-    [deviceId, now, fresh],
-  );
-}
 
 // ---- script ----------------------------------------------------------------------------------
 
@@ -39,26 +22,6 @@ export async function findScript(db: Db, deviceId: string): Promise<ScriptRow | 
     [deviceId],
   );
   return rows[0] ?? null;
-}
-
-/** Saves the script for the next contact unless another user holds the lock; false when locked. */
-export async function savePendingScript(
-  db: Db,
-  deviceId: string,
-  userId: string,
-  script: string,
-  now: Date,
-): Promise<boolean> {
-  const rows = await db.query(
-    `INSERT INTO device_scripts (device_id, pending_script, pending_since, pending_version) VALUES ($1, $3, $4, 1)
-     ON CONFLICT (device_id) DO UPDATE SET pending_script = EXCLUDED.pending_script,
-       pending_since = COALESCE(device_scripts.pending_since, EXCLUDED.pending_since),
-       pending_version = device_scripts.pending_version + 1
-     WHERE device_scripts.lock_user_id IS NULL OR device_scripts.lock_user_id = $2
-     RETURNING device_id`,
-    [deviceId, userId, script, now],
-  );
-  return rows.length === 1;
 }
 
 /** Takes the lock for the user (kept, with its time, when already theirs); false when another user holds it. */

@@ -10,9 +10,6 @@ import {
   DeviceConfigSavedSchema,
   DEVICE_CONFIG_MESSAGES,
   DeviceFilePutBodySchema,
-  DeviceImportBodySchema,
-  DeviceImportResultSchema,
-  MAX_IMPORT_RECORDS,
   FirmwareListResponseSchema,
   FirmwarePostBodySchema,
   MessageResponseSchema,
@@ -31,8 +28,6 @@ import type { DeviceConfigService } from './device-config.service';
 const SCRIPT_BODY_LIMIT = 128 * 1024;
 /** An 8 MB file as base64 plus the JSON around it. */
 export const FILE_BODY_LIMIT = Math.ceil(DEVICE_FILE_MAX_BYTES / 3) * 4 + 64 * 1024;
-/** A records import carries up to 5,000 records: its own body limit (a device record is at most 64 kB). */
-const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
 export function registerDeviceConfigRoutes(app: FastifyInstance, service: DeviceConfigService): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -71,24 +66,6 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, service: Device
       ...(await service.putConfig(signedInUser(request), request.params.id, request.body)),
       message: DEVICE_CONFIG_MESSAGES.queued,
     }),
-  );
-
-  r.post(
-    '/api/device/:id/import',
-    {
-      onRequest: requireUser,
-      bodyLimit: IMPORT_BODY_LIMIT,
-      schema: {
-        tags,
-        summary: `Import a config document ({config: {settings}}, queued like PUT /config) or records ({records: [...]}, at most ${MAX_IMPORT_RECORDS}, stored like a device's); editDeviceSettings`,
-        description:
-          'A config document is what GET /config answers as `config` or GET /export?format=config exports; settings.device id, model and fw describe the device and are ignored (listed in ignoredFields). The answer is the config view with importedConfig, or the records import result.',
-        params: AnyDeviceParamsSchema,
-        body: DeviceImportBodySchema,
-        response: { 200: DeviceImportResultSchema, ...errorResponses(400, 401, 403, 404, 413) },
-      },
-    },
-    (request) => service.importDocument(signedInUser(request), request.params.id, request.body),
   );
 
   r.put(

@@ -29,8 +29,7 @@ import {
   configImportChange,
   type CustomSettingsBody,
   type DeviceConfigImportResult,
-  type DeviceImportBody,
-  type ImportResult,
+  type DeviceConfigDocument,
   type DeviceConfigPutBody,
   type DeviceConfigResponse,
   type DeviceFileCommandArgs,
@@ -52,7 +51,6 @@ import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DeviceSettingsService } from '../devices/device-settings.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
 import { asRecord } from '../devices/devices.summary';
-import type { TelemetryService } from '../telemetry/telemetry.service';
 import * as repo from './device-config.repository';
 
 /** What device config offers: the config document, custom settings, the script and its lock, firmware and file pushes. */
@@ -62,15 +60,11 @@ export interface DeviceConfigService {
   /** Queues a config change (merged into earlier pending changes); editDeviceSettings. */
   putConfig(user: User, deviceId: string, body: DeviceConfigPutBody): Promise<DeviceConfigResponse>;
   /**
-   * POST /device/{id}/import. `{config}`: a config document (as GET /config or export?format=config
-   * give it) queued as the pending config exactly like PUT /config (editDeviceSettings), the
-   * device's identity fields ignored. `{records}`: telemetry's records import.
+   * POST /device/{id}/import with `{config}` (telemetry's import route hands it over): a config
+   * document queued as the pending config exactly like PUT /config (editDeviceSettings), the
+   * device's identity fields ignored.
    */
-  importDocument(
-    user: User,
-    deviceId: string,
-    body: DeviceImportBody,
-  ): Promise<DeviceConfigImportResult | ImportResult>;
+  importConfig(user: User, deviceId: string, config: DeviceConfigDocument): Promise<DeviceConfigImportResult>;
   /** Queues custom script settings; customSettings, and key by key (operatorEditable) for OPERATOR. */
   putCustomSettings(user: User, deviceId: string, body: CustomSettingsBody): Promise<{ message: string }>;
   /** The script (pending, else applied) and its edit lock; scripting. */
@@ -97,8 +91,6 @@ export interface DeviceConfigDeps {
   devices: Pick<DeviceSettingsService, 'displaySettings'>;
   delivery: DeliveryService;
   deviceLog: DeviceLogService;
-  /** The records import (POST /import with records). */
-  telemetry: Pick<TelemetryService, 'importRecords'>;
   /** The known firmware (FIRMWARE_VERSIONS): a firmware update names one of them. */
   firmwareVersions: readonly string[];
 }
@@ -133,19 +125,18 @@ function lockView(row: repo.ScriptRow | null): ScriptLock | null {
 }
 
 export function createDeviceConfigService(deps: DeviceConfigDeps): DeviceConfigService {
-  const { db, clock, access, registry, devices, delivery, deviceLog, telemetry, firmwareVersions } = deps;
+  const { db, clock, access, registry, devices, delivery, deviceLog, firmwareVersions } = deps;
 
   async function configView(deviceId: string): Promise<DeviceConfigResponse> {
     const device = await registry.getDevice(deviceId);
     if (!device) throw deviceNotFound();
     const pending = device.pending_config;
-    const since = pending ? await repo.findPendingSince(db, deviceId) : null;
-    const state = pending ? await delivery.configState(deviceId) : { version: null, sentAt: null };
+    const state = pending ? await delivery.configState(deviceId) : { version: null, sentAt: null, since: null };
     return {
       deviceid: deviceId,
       config: device.config,
       pending,
-      pendingSince: since ? since.toISOString() : null,
+      pendingSince: state.since ? state.since.toISOString() : null,
       pendingVersion: state.version,
       pendingSentAt: state.sentAt ? state.sentAt.toISOString() : null,
       serialCaptureText: {
@@ -156,8 +147,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps): DeviceConfigS
   }
 
   async function queueChange(deviceId: string, change: Doc): Promise<void> {
-    const { wasPending } = await registry.mergePendingConfig(deviceId, change);
-    await repo.touchPendingSince(db, deviceId, clock.now(), !wasPending);
+    await delivery.queueConfig(deviceId, change);
     delivery.deliverSoon(deviceId);
   }
 
@@ -195,14 +185,14 @@ export function createDeviceConfigService(deps: DeviceConfigDeps): DeviceConfigS
       return configView(deviceId);
     },
 
-    async importDocument(
-      user: User,
-      deviceId: string,
-      body: DeviceImportBody,
-    ): Promise<DeviceConfigImportResult | ImportResult> {
-      if (body.config === undefined) return telemetry.importRecords(user.id, deviceId, body.records ?? []);
+    /**
+     * POST /device/{id}/import with `{config}` (telemetry's import route hands it over): a config
+     * document (as GET /config or export?format=config give it) queued as the pending config
+     * exactly like PUT /config (editDeviceSettings), the device's identity fields ignored.
+     */
+    async importConfig(user: User, deviceId: string, config: DeviceConfigDocument): Promise<DeviceConfigImportResult> {
       await access.authorize(user.id, deviceId, 'editDeviceSettings');
-      const { change, ignoredFields } = configImportChange(body.config);
+      const { change, ignoredFields } = configImportChange(config);
       if (!change) throw badRequest(CONFIG_IMPORT_MESSAGES.nothingToImport);
       await queueChange(deviceId, change);
       await deviceLog.write(
@@ -248,8 +238,7 @@ export function createDeviceConfigService(deps: DeviceConfigDeps): DeviceConfigS
       const device = await registry.getDevice(deviceId);
       if (!device) throw deviceNotFound();
       if (!scriptingSupported(device.fw)) throw conflict(scriptFirmwareMessage(device.fw));
-      if (!(await repo.savePendingScript(db, deviceId, user.id, scriptFileBase64, clock.now())))
-        throw await lockedBy(deviceId);
+      if (!(await delivery.queueScript(deviceId, user.id, scriptFileBase64))) throw await lockedBy(deviceId);
       await deviceLog.write(
         deviceId,
         'config',

@@ -1,7 +1,8 @@
 /**
  * The devices table as other modules read and write it: making and editing a device (for
- * provisioning), its summary, key and setup password checks, contact times, reported firmware and
- * the pending config. Created before the modules that need it, so wiring stays one-way.
+ * provisioning), its summary, key and setup password checks, contact times and reported firmware
+ * (the pending config is the delivery module's). Created before the modules that need it, so
+ * wiring stays one-way.
  */
 import { giveBrokerAccount, NO_BROKER_ACCOUNTS, type BrokerAccounts } from '../broker/broker-accounts.service';
 import {
@@ -9,7 +10,6 @@ import {
   isDeviceRouteId,
   defaultDeviceConfig,
   deviceFamily,
-  mergeDeviceConfig,
   type ProvEditDeviceBody,
 } from '@portal/core';
 import type { Clock } from '../../clock';
@@ -49,15 +49,8 @@ export interface DeviceRegistry {
   ): Promise<{ id: string; previous: string; fw: string }[]>;
   /** Intervals the devices report running into their applied config; returns those that changed. */
   reportIntervals(reports: ReadonlyMap<string, Record<string, number>>, tx?: Db): Promise<ReportedIntervalChange[]>;
-  /** Merges a change into the pending config (row locked); answers the applied config, the new pending one and whether one was pending before. */
-  mergePendingConfig(
-    id: string,
-    change: Record<string, unknown>,
-  ): Promise<{ config: Record<string, unknown>; pending: Record<string, unknown>; wasPending: boolean }>;
   /** True when `password` is the device's setup password (constant time; false for an unknown device). */
   checkSetupPassword(deviceId: string, password: string): Promise<boolean>;
-  /** Sets the pending config (null: none); a new one gets the next version. */
-  setPendingConfig(id: string, config: Record<string, unknown> | null): Promise<void>;
   /** Sets the applied config. */
   setAppliedConfig(id: string, config: Record<string, unknown>): Promise<void>;
 }
@@ -181,29 +174,11 @@ export function createDeviceRegistry(deps: { db: Db; clock: Clock; brokerAccount
       return reports.size > 0 ? repo.reportIntervals(tx ?? db, reports) : Promise.resolve([]);
     },
 
-    /** Merges a change into the pending config (row locked); answers the applied config, the new pending one and whether one was pending before. */
-    async mergePendingConfig(
-      id: string,
-      change: Record<string, unknown>,
-    ): Promise<{ config: Record<string, unknown>; pending: Record<string, unknown>; wasPending: boolean }> {
-      return db.transaction(async (tx) => {
-        const row = await repo.findDevice(tx, id, true);
-        if (!row) throw deviceNotFound();
-        const pending = mergeDeviceConfig(row.pending_config ?? {}, change);
-        await repo.setPendingConfig(tx, id, pending);
-        return { config: row.config, pending, wasPending: row.pending_config !== null };
-      });
-    },
-
     /** True when `password` is the device's setup password (constant time; false for an unknown device). */
     async checkSetupPassword(deviceId: string, password: string): Promise<boolean> {
       const row = isDeviceRouteId(deviceId) ? await repo.findDevice(db, deviceId) : null;
       const match = sameDigest(sha256(password), sha256(row?.setup_password ?? randomToken()));
       return row !== null && match;
-    },
-
-    setPendingConfig(id: string, config: Record<string, unknown> | null): Promise<void> {
-      return repo.setPendingConfig(db, id, config);
     },
 
     setAppliedConfig(id: string, config: Record<string, unknown>): Promise<void> {

@@ -164,16 +164,6 @@ export async function reportIntervals(
   );
 }
 
-/** Sets the pending config; a new pending config (not null) gets the next version. */
-export async function setPendingConfig(db: Db, id: string, config: Record<string, unknown> | null): Promise<void> {
-  await db.query(
-    `UPDATE devices SET pending_config = $2::jsonb,
-       config_version = CASE WHEN $2::jsonb IS NULL THEN config_version ELSE config_version + 1 END
-     WHERE id = $1`,
-    [id, config === null ? null : JSON.stringify(config)],
-  );
-}
-
 export async function setAppliedConfig(db: Db, id: string, config: Record<string, unknown>): Promise<void> {
   await db.query('UPDATE devices SET config = $2 WHERE id = $1', [id, JSON.stringify(config)]);
 }

@@ -2,7 +2,7 @@
  * Pure rules of downsampled reads: how wide a bucket is for a range and a number of points, and
  * which table computes buckets of that width.
  */
-import type { RollupTable } from './telemetry.repository';
+import type { RollupTable } from './telemetry-reads.repository';
 
 /** Epoch seconds floored to the hour. */
 export const floorHour = (t: number) => Math.floor(t / 3600) * 3600;

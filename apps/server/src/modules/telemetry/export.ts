@@ -6,7 +6,7 @@
 import { REQUEST_EPOCH_S_MAX, csvCell, type ExportQuery } from '@portal/core';
 import type { Db } from '../../db/db';
 import { AppError } from '../../errors';
-import * as repo from './telemetry.repository';
+import * as repo from './telemetry-reads.repository';
 
 /** Records per page when exporting. */
 export const EXPORT_PAGE_SIZE = 1000;

@@ -12,7 +12,7 @@
 import { EVENT_LEVELS, MAP_SEVERITIES, markerSeverityOfLevels } from '@portal/core';
 import type { Db } from '../../db/db';
 import { deviceNameSql } from '../../db/device-name';
-import { EVENT_MESSAGE_JSON, EVENT_NEWEST_MAX } from './telemetry.repository';
+import { EVENT_MESSAGE_JSON, EVENT_NEWEST_MAX } from './telemetry-sql.repository';
 
 const HOUR = 3600;
 const DAY = 86_400;

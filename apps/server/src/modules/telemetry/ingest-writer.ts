@@ -26,7 +26,9 @@ import {
 } from './ingest-batch';
 import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
-import * as repo from './telemetry.repository';
+import * as recovery from './telemetry-recovery.repository';
+import type { DiagnosticsRow } from './telemetry.rows';
+import * as repo from './telemetry-writes.repository';
 
 /** A record a batch stored, and how it came (alert detection leaves imported history out). */
 export interface StoredRecord {
@@ -118,7 +120,7 @@ export function createIngestWriter(deps: {
   }
 
   /** The firmware devices report in their diagnostics (`fw`, a firmware name) goes into their records, logged when it changes. */
-  async function reportFirmware(tx: Db, diagnostics: repo.DiagnosticsRow[], now: Date): Promise<void> {
+  async function reportFirmware(tx: Db, diagnostics: DiagnosticsRow[], now: Date): Promise<void> {
     const reports = new Map<string, string>();
     for (const d of diagnostics) {
       const fw = (d.data as Record<string, unknown>).fw;
@@ -142,7 +144,7 @@ export function createIngestWriter(deps: {
    * appliedIntervalSeconds) the device page's polling, 'No Recent Contact', Offline and the offline
    * alert use.
    */
-  async function reportIntervals(tx: Db, diagnostics: repo.DiagnosticsRow[], now: Date): Promise<void> {
+  async function reportIntervals(tx: Db, diagnostics: DiagnosticsRow[], now: Date): Promise<void> {
     const reports = new Map<string, Record<string, number>>();
     for (const d of diagnostics) {
       const intervals = reportedIntervals(d.data);
@@ -234,11 +236,11 @@ export function createIngestWriter(deps: {
         const derived = new DerivedRows();
         addDerived(derived, fresh, contacts, nowS);
         await writeDerived(tx, held.isEmpty ? derived : DerivedRows.combine(held, derived));
-        if (heldMark !== null) await repo.updateUnflushedSince(tx, null);
+        if (heldMark !== null) await recovery.updateUnflushedSince(tx, null);
       } else if (contacts.size > 0) {
         const since = earliestReceivedMs - UNFLUSHED_MARGIN_MS;
         if (heldMark === null || since < heldMark) {
-          await repo.updateUnflushedSince(tx, new Date(since));
+          await recovery.updateUnflushedSince(tx, new Date(since));
           mark = since;
         }
       }
@@ -293,7 +295,7 @@ export function createIngestWriter(deps: {
       }
     }
     if (held.isEmpty) {
-      if (heldMark !== null) await repo.updateUnflushedSince(db, null);
+      if (heldMark !== null) await recovery.updateUnflushedSince(db, null);
       heldWritten();
     }
   }
@@ -305,7 +307,7 @@ export function createIngestWriter(deps: {
       await db.transaction(async (tx) => {
         await repo.lockDeviceData(tx, held.deviceIds());
         await writeDerived(tx, held);
-        if (heldMark !== null) await repo.updateUnflushedSince(tx, null);
+        if (heldMark !== null) await recovery.updateUnflushedSince(tx, null);
       });
       heldWritten();
     } catch (error) {
@@ -375,16 +377,16 @@ export function createIngestWriter(deps: {
   }
 
   /** Rebuilds rollups (hourly, then daily) of the given hours and latest values of records received since `since`. */
-  async function rebuildDerived(tx: Db, hours: repo.DeviceBucket[], since: Date, deviceIds: string[] | null) {
-    await repo.rebuildRollupHours(tx, hours);
-    const days = new Map<string, repo.DeviceBucket>();
+  async function rebuildDerived(tx: Db, hours: recovery.DeviceBucket[], since: Date, deviceIds: string[] | null) {
+    await recovery.rebuildRollupHours(tx, hours);
+    const days = new Map<string, recovery.DeviceBucket>();
     for (const h of hours) {
       const bucket = Math.floor(h.bucket / 86_400) * 86_400;
       days.set(`${h.device_id}\u0000${bucket}`, { device_id: h.device_id, bucket });
     }
-    await repo.rebuildRollupDays(tx, [...days.values()]);
-    await repo.restoreLatestSince(tx, since, deviceIds);
-    await repo.upsertBusMessages(tx, busMessageRows(await repo.selectBusRecordsSince(tx, since, deviceIds)));
+    await recovery.rebuildRollupDays(tx, [...days.values()]);
+    await recovery.restoreLatestSince(tx, since, deviceIds);
+    await repo.upsertBusMessages(tx, busMessageRows(await recovery.selectBusRecordsSince(tx, since, deviceIds)));
   }
 
   /**
@@ -392,13 +394,13 @@ export function createIngestWriter(deps: {
    * them from the records received since ingest_state.unflushed_since (idempotent).
    */
   async function recoverDerived(): Promise<{ since: Date; hours: number } | null> {
-    const since = await repo.selectUnflushedSince(db);
+    const since = await recovery.selectUnflushedSince(db);
     if (since === null) return null;
     const result = await db.transaction(async (tx) => {
-      const hours = await repo.selectHoursReceivedSince(tx, since);
+      const hours = await recovery.selectHoursReceivedSince(tx, since);
       await rebuildDerived(tx, hours, since, null);
-      await devices.markContacts(await repo.selectContactsSince(tx, since), tx);
-      await repo.updateUnflushedSince(tx, null);
+      await devices.markContacts(await recovery.selectContactsSince(tx, since), tx);
+      await recovery.updateUnflushedSince(tx, null);
       return { since, hours: hours.length };
     });
     log.warn(result, 'Rebuilt rollups, latest values and contact times held back when the last process stopped');

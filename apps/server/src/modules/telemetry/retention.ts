@@ -9,7 +9,7 @@ import type { Db } from '../../db/db';
 import type { Clock } from '../../clock';
 import type { DeviceLogService } from '../device-log/device-log.service';
 import type { DeviceRegistry } from '../devices/devices.registry';
-import * as repo from './telemetry.repository';
+import * as repo from './telemetry-retention.repository';
 
 export interface RetentionResult {
   deviceId: string;

@@ -1,4 +1,7 @@
-/** Device data calls: data, diagnostics, server log, the command queue (rpc) and metrics. */
+/**
+ * Device data calls: data, diagnostics, server log, metrics, deleting and moving data, and its
+ * import and export (POST /import hands a config document to the device config module).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,9 +12,11 @@ import {
   DataQuerySchema,
   DataResponseSchema,
   DEFAULT_DATA_POINTS,
-  DEFAULT_RPC_COMMANDS,
   DEFAULT_SERVER_LOG_ENTRIES,
   DeleteDataBodySchema,
+  DeviceImportBodySchema,
+  DeviceImportResultSchema,
+  MAX_IMPORT_RECORDS,
   DeviceExportJsonSchema,
   DeleteDataResultSchema,
   DiagnosticsResponseSchema,
@@ -19,14 +24,6 @@ import {
   MAX_DATA_POINTS,
   MetricsQuerySchema,
   MetricsResponseSchema,
-  RpcCancelResultSchema,
-  commandCancelledMessage,
-  RpcCancelSchema,
-  RpcListResponseSchema,
-  RpcRequestSchema,
-  RpcQueuedSchema,
-  RPC_EXTRA_FIELDS_MAX,
-  rpcExtraFields,
   ServerLogQuerySchema,
   ServerLogResponseSchema,
   TransferDataBodySchema,
@@ -35,9 +32,21 @@ import {
 import { errorResponses } from '../../plugins/errors';
 import { requireUser } from '../access/access.hooks';
 import { signedInUser } from '../../plugins/auth';
+import type { DeviceConfigService } from '../device-config/device-config.service';
 import type { TelemetryService } from './telemetry.service';
 
-export function registerTelemetryRoutes(app: FastifyInstance, telemetry: TelemetryService): void {
+/** A records import carries up to 5,000 records: its own body limit (a device record is at most 64 kB). */
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * `configImport` takes the config documents POST /import is given (the device config module);
+ * telemetry imports the records.
+ */
+export function registerTelemetryRoutes(
+  app: FastifyInstance,
+  telemetry: TelemetryService,
+  configImport: Pick<DeviceConfigService, 'importConfig'>,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['device data'];
   const errors = errorResponses(400, 401, 403, 404);
@@ -95,69 +104,6 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
   );
 
   r.get(
-    '/api/device/:id/rpc',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags,
-        summary: `The command queue of a device with each command state, newest first (dataPoints default ${DEFAULT_RPC_COMMANDS})`,
-        params: AnyDeviceParamsSchema,
-        querystring: DataPointsQuerySchema,
-        response: { 200: RpcListResponseSchema, ...errors },
-      },
-    },
-    (request) => telemetry.listCommands(signedInUser(request).id, request.params.id, request.query.dataPoints),
-  );
-
-  r.post(
-    '/api/device/:id/rpc',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags,
-        summary:
-          "Queue a command ('Admin.Trigger' with {index} needs triggers; anything else editDeviceSettings); delivered at once to an online device, else at its next contact",
-        params: AnyDeviceParamsSchema,
-        description: `Fields beside method and args (at most ${RPC_EXTRA_FIELDS_MAX}, each named like a record key and holding any storable JSON value) are accepted and ignored: a device acts on method and args only. The answer lists them in ignoredFields.`,
-        body: RpcRequestSchema,
-        response: { 200: RpcQueuedSchema, ...errorResponses(400, 401, 403, 404, 413) },
-      },
-    },
-    async (request) => {
-      const command = await telemetry.queueCommand(
-        signedInUser(request).id,
-        request.params.id,
-        request.body.method,
-        request.body.args,
-      );
-      const ignoredFields = rpcExtraFields(request.body);
-      return ignoredFields.length > 0 ? { ...command, ignoredFields } : command;
-    },
-  );
-
-  r.delete(
-    '/api/device/:id/rpc',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags,
-        summary: "Cancel a queued command; the answer's message ('Command {id} cancelled.') is what the page shows",
-        params: AnyDeviceParamsSchema,
-        body: RpcCancelSchema,
-        response: { 200: RpcCancelResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request) => {
-      const cancelled = await telemetry.cancelCommand(
-        signedInUser(request).id,
-        request.params.id,
-        request.body.commandID,
-      );
-      return { ...cancelled, message: commandCancelledMessage(cancelled.commandID) };
-    },
-  );
-
-  r.get(
     '/api/device/:id/metrics',
     {
       onRequest: requireUser,
@@ -209,6 +155,28 @@ export function registerTelemetryRoutes(app: FastifyInstance, telemetry: Telemet
         request.body.setupPassword,
         request.body.targetDeviceid,
       ),
+  );
+
+  r.post(
+    '/api/device/:id/import',
+    {
+      onRequest: requireUser,
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        // Documented with the device config calls, where it always was.
+        tags: ['device config'],
+        summary: `Import a config document ({config: {settings}}, queued like PUT /config) or records ({records: [...]}, at most ${MAX_IMPORT_RECORDS}, stored like a device's); editDeviceSettings`,
+        description:
+          'A config document is what GET /config answers as `config` or GET /export?format=config exports; settings.device id, model and fw describe the device and are ignored (listed in ignoredFields). The answer is the config view with importedConfig, or the records import result.',
+        params: AnyDeviceParamsSchema,
+        body: DeviceImportBodySchema,
+        response: { 200: DeviceImportResultSchema, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    (request) =>
+      request.body.config === undefined
+        ? telemetry.importRecords(signedInUser(request).id, request.params.id, request.body.records ?? [])
+        : configImport.importConfig(signedInUser(request), request.params.id, request.body.config),
   );
 
   r.get(
