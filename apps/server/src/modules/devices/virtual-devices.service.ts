@@ -32,24 +32,31 @@ export const VIRTUAL_DEVICE_DEFAULT_MODEL: DeviceModel = 'ORB-C1';
 /** New ids drawn before giving up (a clash among 36^7 ids is rare). */
 const ID_ATTEMPTS = 5;
 
-export function createVirtualDevicesService(deps: {
+/** What virtual devices offer their route. */
+export interface VirtualDevicesService {
+  /**
+   * Creates a virtual device for `user` (its ADMIN; the trial starts), in the group `groupid` when
+   * given (one where the user may manage devices, else 404/403 and nothing is made); its device key
+   * is in this answer only.
+   */
+  create(
+    user: User,
+    body: { name: string; model?: DeviceModel | undefined; groupid?: string | undefined },
+  ): Promise<VirtualDeviceCreated>;
+}
+
+export interface VirtualDevicesDeps {
   db: Db;
   clock: Clock;
   groups: GroupsService;
   brokerAccounts?: BrokerAccounts;
-}) {
+}
+
+export function createVirtualDevicesService(deps: VirtualDevicesDeps): VirtualDevicesService {
   const { db, clock, groups } = deps;
 
   return {
-    /**
-     * Creates a virtual device for `user` (its ADMIN; the trial starts), in the group `groupid` when
-     * given (one where the user may manage devices, else 404/403 and nothing is made); its device key
-     * is in this answer only.
-     */
-    async create(
-      user: User,
-      body: { name: string; model?: DeviceModel | undefined; groupid?: string | undefined },
-    ): Promise<VirtualDeviceCreated> {
+    async create(user, body) {
       const model = body.model ?? VIRTUAL_DEVICE_DEFAULT_MODEL;
       const fw = DEFAULT_FIRMWARE;
       for (let attempt = 0; attempt < ID_ATTEMPTS; attempt += 1) {
@@ -94,5 +101,3 @@ export function createVirtualDevicesService(deps: {
     },
   };
 }
-
-export type VirtualDevicesService = ReturnType<typeof createVirtualDevicesService>;
