@@ -37,6 +37,7 @@ export * from './contracts/mqtt-auth';
 export * from './domain/mqtt-topics';
 export * from './contracts/device-record';
 export * from './contracts/devices';
+export * from './contracts/device-users';
 export * from './contracts/device-authoring';
 export * from './contracts/widget-images';
 export * from './contracts/device-config';
