@@ -33,6 +33,7 @@ import { systemClock, type Clock, type TimerHandle } from './clock';
 import { DownloadUnavailable, HttpError, type DeviceLink } from './links';
 import { DeviceModel, EVENT_LEVEL, type ModelName } from './models';
 import { createRng, type Rng } from './prng';
+import { emptyDeviceStats, type DeviceStats } from './device-stats';
 
 export interface DeviceConfig {
   device: { base_interval: number; transmit_interval: number; [key: string]: unknown };
@@ -40,35 +41,6 @@ export interface DeviceConfig {
 }
 
 export const DEFAULT_CONFIG: DeviceConfig = { device: { base_interval: 60, transmit_interval: 1 } };
-
-/** The counters a simulated device keeps (a fleet adds them up). */
-export const DEVICE_COUNTERS = [
-  'samples',
-  'records',
-  'contacts',
-  'diags',
-  'commands',
-  'acks',
-  'triggers',
-  'configs',
-  'files',
-  'firmware',
-  'errors',
-  'connects',
-  'reconnects',
-  'dropped',
-] as const;
-export type DeviceCounter = (typeof DEVICE_COUNTERS)[number];
-
-export type DeviceStats = Record<DeviceCounter, number> & { lastError: string | null };
-
-/** Every counter at zero, no error. */
-export function emptyDeviceStats(): DeviceStats {
-  return {
-    ...(Object.fromEntries(DEVICE_COUNTERS.map((c) => [c, 0])) as Record<DeviceCounter, number>),
-    lastError: null,
-  };
-}
 
 /** Runs `task` when a slot is free (bounded concurrency across a fleet). */
 export type Gate = <T>(task: () => Promise<T>) => Promise<T>;

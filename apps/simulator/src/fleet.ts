@@ -4,7 +4,8 @@
  * per-device reconnects with exponential backoff.
  */
 import { scaledTimers, systemClock, type Clock } from './clock';
-import { DEVICE_COUNTERS, SimDevice, emptyDeviceStats, type DeviceStats, type Gate } from './device';
+import { SimDevice, type Gate } from './device';
+import { DEVICE_COUNTERS, emptyDeviceStats, type DeviceStats } from './device-stats';
 import { HttpLink, MqttLink, type DeviceLink } from './links';
 import { isModelName, type ModelName } from './models';
 import { hashSeed } from './prng';

@@ -4,4 +4,5 @@ export * from './j1939';
 export * from './models';
 export * from './links';
 export * from './device';
+export * from './device-stats';
 export * from './fleet';
