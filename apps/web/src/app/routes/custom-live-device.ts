@@ -15,7 +15,7 @@ import {
   mergeSeries,
   recordTimes,
 } from '@portal/core';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import { queryKeys } from '@/lib/query-keys';
 import { deviceIdentity, getDeviceConfig } from '@/features/device-data/api/device-config';
 import { getDeviceData } from '@/features/device-data/api/device-data';
 import { isDeviceNotFound } from '@/features/device-data/api/device-not-found';
@@ -32,7 +32,7 @@ export function useLiveDevice(deviceid: string, userGroups: readonly string[]): 
   const settings = settingsQuery.data;
   const notFound = isDeviceNotFound(settingsQuery.error);
   const configQuery = useQuery({
-    queryKey: deviceQueryKeys.config(deviceid),
+    queryKey: queryKeys.device.config(deviceid),
     queryFn: ({ signal }) => getDeviceConfig(deviceid, signal),
     staleTime: STALE_TIMES_MS.config,
     enabled: !notFound,
@@ -46,7 +46,7 @@ export function useLiveDevice(deviceid: string, userGroups: readonly string[]): 
   const schedule = usePollingSchedule(intervalS);
   const dataPoints = dataPointsFor(access);
   const dataQuery = useQuery({
-    queryKey: deviceQueryKeys.data(deviceid, dataPoints),
+    queryKey: queryKeys.device.data(deviceid, dataPoints),
     queryFn: ({ signal }) => getDeviceData(deviceid, dataPoints, signal),
     staleTime: STALE_TIMES_MS.data,
     placeholderData: keepPreviousData,
