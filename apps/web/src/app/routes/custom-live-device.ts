@@ -21,7 +21,7 @@ import { getDeviceData } from '@/features/device-data/api/device-data';
 import { isDeviceNotFound } from '@/features/device-data/api/device-not-found';
 import { deviceSettingsQueryOptions } from '@/features/device-data/api/device-settings';
 import { usePollingSchedule } from '@/features/device-data/hooks/use-polling-schedule';
-import { useNow } from '@/features/device-data/hooks/use-now';
+import { useNow } from '@/lib/use-now';
 import type { LiveDeviceState } from '@/features/custom-pages/components/live-device';
 
 /** The page clock's tick: relative ages and the status move on between answers. */
