@@ -7,7 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { DEFAULT_MAP_TILES, type MapTiles } from '@portal/core';
 import { api } from './api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export function useMapTiles(): MapTiles | null {
   const query = useQuery({

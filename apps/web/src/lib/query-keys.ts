@@ -3,11 +3,13 @@
  * ask here for the same key instead of each spelling an array. Keys nest by prefix, which is
  * what invalidation relies on: ['device', id] holds every answer of one device, ['group', id]
  * every answer of one group, ['groups'] the user's groups and what they hold, ['staff'] every
- * staff page, ['prov'] the provisioning pages.
+ * staff page, ['prov'] the provisioning pages. Import it whole (`import * as queryKeys`) and ask for
+ * queryKeys.device.settings(id), queryKeys.group.all(id), queryKeys.staff.all ...: each area is an
+ * export of its own, so a chunk carries only the areas it uses.
  */
 import type { ChartRange, MetricsOperator, MetricsPeriod } from '@portal/core';
 
-const device = {
+export const device = {
   all: (deviceid: string) => ['device', deviceid] as const,
   settings: (deviceid: string) => ['device', deviceid, 'settings'] as const,
   /** The distributor tools' own read of the settings (under them, so a settings change reaches it). */
@@ -33,7 +35,7 @@ const device = {
     ['device', deviceid, 'chart', key, from, to] as const,
 };
 
-const group = {
+export const group = {
   /** The user's groups; under it, everything that changes with what the groups hold. */
   list: ['groups'] as const,
   /** Every page of the user's devices no group holds (under the groups: adding or moving a device asks them again). */
@@ -73,7 +75,7 @@ const group = {
   serverLog: (groupid: string) => ['group', groupid, 'serverlog'] as const,
 };
 
-const staff = {
+export const staff = {
   /** Everything under it is read again after a staff change. */
   all: ['staff'] as const,
   distributors: () => ['staff', 'distributors'] as const,
@@ -84,13 +86,13 @@ const staff = {
   stats: () => ['staff', 'stats'] as const,
 };
 
-const prov = {
+export const prov = {
   all: ['prov'] as const,
   device: (deviceid: string) => ['prov', 'device', deviceid] as const,
   log: (deviceid: string) => ['prov', 'log', deviceid] as const,
 };
 
-const account = {
+export const account = {
   notifications: ['account', 'notifications'] as const,
   alertPhone: ['account', 'alert-phone'] as const,
   apiCredentials: ['account', 'api-credentials'] as const,
@@ -98,16 +100,9 @@ const account = {
   userLogin: ['user-login'] as const,
 };
 
-/** The one key factory: queryKeys.device.settings(id), queryKeys.group.all(id), queryKeys.staff.all ... */
-export const queryKeys = {
-  device,
-  group,
-  staff,
-  prov,
-  account,
-  billingCustomer: ['billing', 'customer'] as const,
-  /** The header's device and group search. */
-  search: (q: string) => ['search', q] as const,
-  firmware: ['firmware'] as const,
-  mapTiles: ['map-tiles'] as const,
-};
+/** The user's billing customer (Subscriptions). */
+export const billingCustomer = ['billing', 'customer'] as const;
+/** The header's device and group search. */
+export const search = (q: string) => ['search', q] as const;
+export const firmware = ['firmware'] as const;
+export const mapTiles = ['map-tiles'] as const;

@@ -15,7 +15,7 @@ import {
   mergeSeries,
   recordTimes,
 } from '@portal/core';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { deviceIdentity, getDeviceConfig } from '@/features/device-data/api/device-config';
 import { getDeviceData } from '@/features/device-data/api/device-data';
 import { isDeviceNotFound } from '@/features/device-data/api/device-not-found';

@@ -7,7 +7,7 @@ import { parseTabIndex } from '@/features/group-settings/utils/tabs';
 import { groupQueryOptions } from '@/features/groups/api/get-group';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { forgetRecentEntry } from '@/features/recent-devices/hooks/use-device-lists';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /**
  * /group/{groupid}/settings and /group/{groupid}/settings/{tabindex}: group settings. Leaving the

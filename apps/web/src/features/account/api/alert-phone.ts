@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertPhone, AlertPhoneResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/account/alert-phone: the phone SMS alerts go to, and one waiting for its code. */
 export function useAlertPhone() {

@@ -6,7 +6,7 @@ import type {
   MessageResponse,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/api-credentials: the user's API keys (never their secrets), newest first. */
 export function useApiCredentials() {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { NotificationsResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/account/notifications: the caller's alert e-mails and SMS, newest first. */
 export function useNotifications() {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RecoveryCodesStatus } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/account/mfa/recovery-codes: how many unused recovery codes the user has. */
 export function getRecoveryCodes(): Promise<RecoveryCodesStatus> {

@@ -17,7 +17,7 @@ import { useStoreUser } from '../hooks/use-store-user';
 import { PHONE_HINT } from './profile-tab';
 import type { IssuedRecoveryCodes } from './recovery-codes-dialog';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 // Shown once, right after MFA is turned on or a new set is made: its code (and PrimeReact's dialog) loads then.
 const RecoveryCodesDialog = lazy(() =>

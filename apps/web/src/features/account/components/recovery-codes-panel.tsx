@@ -8,7 +8,7 @@ import { useMessageDialog } from '@/lib/message-dialog';
 import { useRecoveryCodes } from '../api/get-recovery-codes';
 import { useRenewRecoveryCodes } from '../api/renew-recovery-codes';
 import type { IssuedRecoveryCodes } from './recovery-codes-dialog';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 const RENEW_PASSWORD = fieldIds('recovery-renew-password');
 

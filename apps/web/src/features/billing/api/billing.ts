@@ -12,7 +12,7 @@ import {
   type UpdateSubscriptionResponse,
 } from '@portal/core';
 import { api, apiBlob } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export function billingCustomerQueryOptions() {
   return queryOptions({

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteDataResult } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** POST /api/device/{id}/delete-data {setupPassword} (ADMIN): deletes the device's data, answers the counts. */
 export function deleteDeviceData(deviceid: string, setupPassword: string): Promise<DeleteDataResult> {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { FirmwareListResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** The known firmware changes only with the server's configuration. */
 const FIRMWARE_LIST_STALE_MS = 10 * 60_000;

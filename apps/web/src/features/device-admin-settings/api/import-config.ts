@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceConfigDocument, DeviceConfigImportResult } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** POST /api/device/{id}/import {config}: queued as the pending config, like a settings change. */
 export function importConfig(deviceid: string, config: DeviceConfigDocument): Promise<DeviceConfigImportResult> {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CommandView, FirmwarePostBody } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** POST /api/device/{id}/firmware {firmwareName} (ADMIN): queues 'Admin.Firmware' for the device. */
 export function requestFirmwareUpdate(deviceid: string, body: FirmwarePostBody): Promise<CommandView> {

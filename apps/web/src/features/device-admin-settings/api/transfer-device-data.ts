@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TransferDataBody, TransferDataResult } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** POST /api/device/{id}/transfer-data {setupPassword, targetDeviceid} (ADMIN of both): moves the data, answers the counts. */
 export function transferDeviceData(deviceid: string, body: TransferDataBody): Promise<TransferDataResult> {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertSubscription, AlertSubscriptionBody, AlertSubscriptionSaved } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/device/{id}/alerts: the caller's own alert subscription for the device. */
 export function getAlertSubscription(deviceid: string, signal?: AbortSignal): Promise<AlertSubscription> {

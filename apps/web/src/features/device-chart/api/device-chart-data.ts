@@ -17,7 +17,7 @@ import {
   type EpochRange,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** An answer with the range it was asked for. */
 export interface RangedData {

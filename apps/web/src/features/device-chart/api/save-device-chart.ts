@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChartSettings } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export function putDeviceChart(deviceid: string, key: string, chart: ChartSettings | null): Promise<unknown> {
   return api.put<unknown>(

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TRIGGER_COMMAND, type CommandView, type DistributorActionBody, type MessageResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** POST /api/device/{id}/rpc {method: 'Admin.Trigger', args: {index}}: queues a trigger (the command queue is read again). */
 export function useQueueTrigger(deviceid: string) {

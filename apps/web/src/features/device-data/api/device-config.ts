@@ -7,7 +7,7 @@ import {
   type ScriptTrigger,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/device/{id}/config: the config the device runs, and what is pending. */
 export function getDeviceConfig(deviceid: string, signal?: AbortSignal): Promise<DeviceConfigResponse> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type DataResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { isDeviceNotFound } from './device-not-found';
 
 /** GET /api/device/{id}/data: each key's points newest first, and the events (core's DataResponseSchema). */

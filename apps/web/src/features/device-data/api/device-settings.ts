@@ -6,7 +6,7 @@ import {
   type DeviceSettingsSaved,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { DeviceSettingsResponse };
 

@@ -12,7 +12,7 @@ import { DEVICE_SETTINGS_LOAD_ERROR, NETWORK_ERROR, type DistributorActionBody }
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useDistributorAction } from '../api/device-actions';
 import { getDeviceSettings } from '../api/device-settings';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export function DistributorToolsDialog({
   deviceid,

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NOTES_IMAGE_SLOTS, type DeviceNotes, type NotesImageSlot } from '@portal/core';
 import { deleteNotesImage } from '../api/delete-notes-image';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { updateDeviceNotes } from '../api/update-device-notes';
 import { uploadNotesImage } from '../api/upload-notes-image';
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { RAW_DATA_PAGE, rawDataPage, type DataResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** A time range of the page, epoch seconds; null is open (from the first record, up to now). */
 export interface RawRange {

@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { RAW_DATA_MESSAGES, RAW_DATA_PAGE, loadErrorDetail, type RawRecordRow } from '@portal/core';
 import { RefreshButton } from '@/components/ui/refresh-button';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { LocalTime } from '@/components/ui/local-time';
 import { useRawData, type RawRange } from '../api/get-raw-data';
 import { ExportDialog } from './export-dialog';

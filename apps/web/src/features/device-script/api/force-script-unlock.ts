@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ScriptLockResponse, ScriptResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** PUT /api/device/{id}/force-script-unlock: an ADMIN releases another user's lock. */
 export function forceScriptUnlock(deviceid: string): Promise<ScriptLockResponse> {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ScriptResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { ScriptResponse };
 

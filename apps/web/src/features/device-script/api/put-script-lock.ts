@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ScriptLockResponse, ScriptResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** PUT /api/device/{id}/script-lock with {lock}: take (true) or release (false) the edit lock. */
 export function putScriptLock(deviceid: string, lock: boolean): Promise<ScriptLockResponse> {

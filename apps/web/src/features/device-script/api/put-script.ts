@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ScriptResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** PUT /api/device/{id}/script with {scriptFileBase64}: saved for the device's next contact (pending). */
 export function putScript(deviceid: string, scriptFileBase64: string): Promise<ScriptResponse> {

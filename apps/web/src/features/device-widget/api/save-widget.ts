@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceSettingsPutBody, DeviceSettingsResponse, WidgetCard } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /**
  * PUT /api/device/{id}/settings with PORTAL_displaySettings.{widget{n}}: the card, or null to remove

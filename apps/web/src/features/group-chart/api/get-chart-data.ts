@@ -1,7 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { STALE_TIMES_MS, chartDataQuery, type DataResponse, type EpochRange } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** One series' call: a device (source) and its key. */
 export interface ChartSeriesSource {

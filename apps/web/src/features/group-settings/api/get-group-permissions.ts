@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GroupPermissionsResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** Members are read fresh each time the tab opens: sharing changes them from elsewhere. */
 const PERMISSIONS_STALE_MS = 30_000;

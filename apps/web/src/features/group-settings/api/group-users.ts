@@ -8,7 +8,7 @@ import type {
   GroupUserResult,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { invalidateGroup } from './invalidate-group';
 
 const path = (groupid: string) => `/group/${encodeURIComponent(groupid)}/user`;

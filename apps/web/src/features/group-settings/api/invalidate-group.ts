@@ -1,6 +1,6 @@
 /** Invalidating a group after group settings change it. */
 import type { QueryClient } from '@tanstack/react-query';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /**
  * After a change to a group: the user's groups, the group (its name, devices and level), its data

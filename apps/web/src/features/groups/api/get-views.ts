@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, VIEWS_RETRY, viewsOrDefault, type ViewListResponse } from '@portal/core';
 import { ApiError, api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/group/{groupid}/views: the group's views by sortOrder (the default view when it has none). */
 export function getViews(groupid: string): Promise<ViewListResponse> {

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Distributor, DistributorBody, DistributorDevicesBody, DistributorDevicesResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { Distributor, DistributorBody, DistributorDevicesResponse };
 

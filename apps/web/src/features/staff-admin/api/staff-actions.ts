@@ -7,7 +7,7 @@ import type {
   UpdatePlanResponse,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** Every staff figure may have changed: the staff queries are read again. */
 function useStaffMutation<TBody, TAnswer>(mutationFn: (body: TBody) => Promise<TAnswer>) {

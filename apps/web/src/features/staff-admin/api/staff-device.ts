@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BillingAdminDeviceResponse, StaffDeviceResponse, StaffUserResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { BillingAdminDeviceResponse, StaffDeviceResponse, StaffUserResponse };
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserBrandImagePutBody, UserBrandImageResponse } from '@portal/core';
 import { api } from '@/lib/api';
 import { readAsBase64 } from '@/lib/read-as-base64';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 const path = (userid: string) => `/staff/user/${encodeURIComponent(userid)}/brand-image`;
 

@@ -7,7 +7,7 @@
  */
 import { useQueries } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type DataResponse } from '@portal/core';
-import { queryKeys } from '@/lib/query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** How many of the group's devices are asked for their keys. */
 export const KEY_SAMPLE_DEVICES = 5;
