@@ -3,7 +3,6 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { DEFAULT_DOCS_URL, supportLink } from '@portal/core';
 import { BrandLogo } from '@/components/ui/brand-logo';
 import { useAuth } from '@/lib/auth/auth-context';
-import { useDismiss } from '@/lib/use-dismiss';
 import { brand } from '@/lib/brand';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 
@@ -55,7 +54,21 @@ export function NavBar() {
 
   // the folded menu closes on navigation, Escape and a click elsewhere
   useEffect(() => setOpen(false), [pathname]);
-  useDismiss(open, barRef, () => setOpen(false));
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    const onClick = (event: MouseEvent) => {
+      if (barRef.current && !barRef.current.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onClick);
+    };
+  }, [open]);
 
   const signedIn = session.isAuthenticated;
   const items = navItems(signedIn, pathname);

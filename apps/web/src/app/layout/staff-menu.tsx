@@ -7,7 +7,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { canOpenStaffPage, type StaffPage } from '@portal/core';
-import { useDismiss } from '@/lib/use-dismiss';
 import './staff-menu.css';
 
 export interface StaffMenuItem {
@@ -45,10 +44,24 @@ export function StaffMenu({ items }: { items: readonly StaffMenuItem[] }) {
   const active = items.some((item) => pathname === item.to || pathname.startsWith(`${item.to}/`));
 
   useEffect(() => setOpen(false), [pathname]);
-  useDismiss(open, rootRef, (reason) => {
-    setOpen(false);
-    if (reason === 'escape') buttonRef.current?.focus();
-  });
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        buttonRef.current?.focus();
+      }
+    };
+    const onClick = (event: MouseEvent) => {
+      if (rootRef.current && !rootRef.current.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onClick);
+    };
+  }, [open]);
 
   if (items.length === 0) return null;
   return (
