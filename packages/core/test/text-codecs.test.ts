@@ -1,18 +1,14 @@
 // The text codecs shared by the card texts, the Settings page's capture fields and the script
-// editor (text-codecs.ts): UTF-8 both ways, base64 both ways (strict and lenient), lone surrogates,
-// and the two escaped forms.
+// editor (text-codecs.ts): UTF-8 both ways, base64 both ways (strict and lenient), lone surrogates.
 import { describe, expect, it } from 'vitest';
 import {
   base64Bytes,
   decodeBase64Text,
   encodeBase64Text,
-  escapeControlText,
-  escapeDisplayBytes,
-  escapeDisplayText,
   hasLoneSurrogate,
   hexDigits,
-  unescapeControlText,
   utf8Bytes,
+  utf8CodePointAt,
   utf8Text,
   wellFormedText,
 } from '../src/index';
@@ -27,6 +23,11 @@ describe('UTF-8', () => {
   ])('%j has the bytes %j and back', (text, bytes) => {
     expect(utf8Bytes(text)).toEqual(bytes);
     expect(utf8Text(bytes)).toBe(text);
+  });
+
+  it('reads one code point and its length', () => {
+    expect(utf8CodePointAt([0x41, 0xe2, 0x82, 0xac], 1)).toEqual({ cp: 0x20ac, length: 3 });
+    expect(utf8CodePointAt([0x41, 0xe2, 0x82], 1)).toBeNull();
   });
 
   it.each([
@@ -66,19 +67,8 @@ describe('base64', () => {
   });
 });
 
-describe('escaped forms', () => {
-  it('shows text as the escaped display mode does', () => {
-    expect(escapeDisplayText('a\u0001\\\u200b\ud800')).toBe('a\\x01\\\\\\u200B\\uD800');
-    expect(escapeDisplayBytes([0x68, 0xff, 0xc3, 0xa9, 0x00])).toBe('h\\xFFé\\x00');
-  });
-
-  it('escapes control characters for a one-line input and back', () => {
-    expect(escapeControlText('AT\r\n\t\\\u0001\u007f')).toBe('AT\\r\\n\\t\\\\\\x01\\x7F');
-    expect(unescapeControlText('AT\\r\\n\\t\\\\\\x01\\x7F')).toBe('AT\r\n\t\\\u0001\u007f');
-    expect(unescapeControlText('\\q')).toBeNull();
-  });
-
-  it('writes hex digits in upper case, padded', () => {
+describe('hex digits', () => {
+  it('are upper case, padded', () => {
     expect(hexDigits(10, 2)).toBe('0A');
     expect(hexDigits(0x200b, 4)).toBe('200B');
   });

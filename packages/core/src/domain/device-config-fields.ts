@@ -3,7 +3,7 @@
  * descriptor per editable value of config.settings (path, label, kind, range, unit, options), the
  * form values read from a config (serial capture keys decoded from base64), and the minimal change
  * a save sends (PUT /device/{id}/config), validated by the contract's DeviceConfigSettingsSchema.
- * Its base64 and escaping are text-codecs.ts's.
+ * Its UTF-8 and base64 are text-codecs.ts's.
  * The limits here mirror that schema; the core test proves they agree.
  */
 import {
@@ -14,7 +14,7 @@ import {
 } from '../contracts/device-config';
 import { FIRMWARE_PATTERN } from '../contracts/devices';
 import { INPUT_CHANNELS } from './measurements';
-import { decodeBase64Text, encodeBase64Text, escapeControlText, unescapeControlText } from './text-codecs';
+import { decodeBase64Text, encodeBase64Text, hexDigits } from './text-codecs';
 
 // ---- Descriptors -----------------------------------------------------------------------------
 
@@ -244,6 +244,41 @@ export function configFieldHint(field: ConfigField): string {
     case 'base64-text':
       return `Text, at most ${field.maxLength ?? 0} bytes; \\r \\n \\t \\xHH for control characters, \\\\ for a backslash`;
   }
+}
+
+// ---- Capture text as edited: control characters escaped ------------------------------------
+
+const ESCAPES: Record<string, string> = { '\r': '\\r', '\n': '\\n', '\t': '\\t', '\\': '\\\\' };
+
+/** Text for a one-line input: \r \n \t and \\ escaped, other control characters as \xHH. */
+export function escapeControlText(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    out += ESCAPES[char] ?? (code < 0x20 || code === 0x7f ? `\\x${hexDigits(code, 2)}` : char);
+  }
+  return out;
+}
+
+/** The text an escaped input stands for, or null when a backslash starts no known escape. */
+export function unescapeControlText(text: string): string | null {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char !== '\\') {
+      out += char;
+      continue;
+    }
+    const next = text[i + 1];
+    if (next === 'r' || next === 'n' || next === 't' || next === '\\') {
+      out += next === 'r' ? '\r' : next === 'n' ? '\n' : next === 't' ? '\t' : '\\';
+      i += 1;
+    } else if (next === 'x' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 2, i + 4))) {
+      out += String.fromCharCode(parseInt(text.slice(i + 2, i + 4), 16));
+      i += 3;
+    } else return null;
+  }
+  return out;
 }
 
 /** Why an escaped capture text cannot be saved (unescapeControlText found no known escape). */

@@ -8,14 +8,7 @@ import { field, isFiniteNumber, numericValue } from './display-input';
 import type { DigitalDisplay, GaugeLimits, ResolvedDisplay, ResolvedDisplayType } from './display-resolve';
 import { LTE_RSSI_KEY } from './measurements';
 import { CARD_MESSAGES, GAUGE_RANGE_ERROR, MISSING_VALUE, trendTooltip } from './screen-messages';
-import {
-  base64Bytes,
-  escapeDisplayBytes,
-  escapeDisplayText,
-  hasLoneSurrogate,
-  hexDigits,
-  utf8Bytes,
-} from './text-codecs';
+import { base64Bytes, hasLoneSurrogate, hexDigits, utf8Bytes, utf8CodePointAt } from './text-codecs';
 import { clampDecimalPlaces, isNumericText } from './validation';
 
 /** Shown for an LTE RSSI of -114 (CARD-30). */
@@ -151,6 +144,45 @@ export function formatHoursMinutes(hours: number): string {
 }
 
 // ---- Text display modes ----------------------------------------------------------------
+
+// Invisible or direction-changing characters (bidi controls could reorder what is shown).
+const INVISIBLE = new Set([
+  0x061c, 0x200b, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068,
+  0x2069, 0xfeff, 0xfffe, 0xffff,
+]);
+
+/** One code point as shown by 'escaped': control characters \xNN, other invisible ones \uNNNN, a backslash doubled. */
+function escapeCodePoint(cp: number): string {
+  if (cp === 0x5c) return '\\\\';
+  const control = cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+  if (control) return `\\x${hexDigits(cp, 2)}`;
+  if ((cp >= 0xd800 && cp <= 0xdfff) || INVISIBLE.has(cp)) return `\\u${hexDigits(cp, 4)}`;
+  return String.fromCodePoint(cp);
+}
+
+/** A text as the 'escaped' display mode shows it: control characters \xNN, invisible ones \uNNNN, a backslash doubled. */
+function escapeDisplayText(text: string): string {
+  const out: string[] = [];
+  // for..of yields whole code points, and an unpaired surrogate on its own.
+  for (const ch of text) out.push(escapeCodePoint(ch.codePointAt(0) ?? 0));
+  return out.join('');
+}
+
+/** Bytes read as UTF-8 and escaped as escapeDisplayText does; a byte that is not valid UTF-8 becomes \xNN. */
+function escapeDisplayBytes(bytes: readonly number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < bytes.length;) {
+    const next = utf8CodePointAt(bytes, i);
+    if (next) {
+      out.push(escapeCodePoint(next.cp));
+      i += next.length;
+    } else {
+      out.push(`\\x${hexDigits(bytes[i] ?? 0, 2)}`);
+      i += 1;
+    }
+  }
+  return out.join('');
+}
 
 /**
  * A text value under a string display mode: raw as received; escaped with non-printable

@@ -1,9 +1,7 @@
 /**
- * Text codecs, pure (no Buffer, TextEncoder or atob in core): UTF-8 bytes of a text and back,
- * base64 of bytes and back, and the two escaped forms of a text (the 'escaped' display mode of
- * spec 2 section 8, CARD-21, and the one-line form of a serial capture string, SUB-09). Used by
- * the card texts (display-format.ts), the Settings page's fields (device-config-fields.ts) and the
- * script editor (script.ts).
+ * Text codecs, pure (no Buffer, TextEncoder or atob in core): UTF-8 bytes of a text and back, and
+ * base64 of bytes and back. Used by the card texts (display-format.ts: hex and base64 modes), the
+ * Settings page's serial capture fields (device-config-fields.ts) and the script editor (script.ts).
  */
 
 /** A number in upper-case hex, padded with zeros to `width` digits (0x0a, 2 -> '0A'). */
@@ -44,7 +42,7 @@ export function utf8Bytes(text: string): number[] {
 }
 
 /** The code point of the UTF-8 sequence starting at bytes[i] and its length, or null for a malformed, overlong or surrogate one. */
-function utf8CodePointAt(bytes: readonly number[], i: number): { cp: number; length: number } | null {
+export function utf8CodePointAt(bytes: readonly number[], i: number): { cp: number; length: number } | null {
   const b = bytes[i] ?? 0;
   const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
   if (need < 0 || i + need >= bytes.length) return null;
@@ -69,47 +67,6 @@ export function utf8Text(bytes: readonly number[]): string | null {
     i += next.length;
   }
   return out;
-}
-
-// ---- The 'escaped' display mode (CARD-21) ------------------------------------------------------
-
-// Invisible or direction-changing characters (bidi controls could reorder what is shown).
-const INVISIBLE = new Set([
-  0x061c, 0x200b, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068,
-  0x2069, 0xfeff, 0xfffe, 0xffff,
-]);
-
-/** One code point as shown by 'escaped': control characters \xNN, other invisible ones \uNNNN, a backslash doubled. */
-function escapeCodePoint(cp: number): string {
-  if (cp === 0x5c) return '\\\\';
-  const control = cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
-  if (control) return `\\x${hexDigits(cp, 2)}`;
-  if ((cp >= 0xd800 && cp <= 0xdfff) || INVISIBLE.has(cp)) return `\\u${hexDigits(cp, 4)}`;
-  return String.fromCodePoint(cp);
-}
-
-/** A text as the 'escaped' display mode shows it: control characters \xNN, invisible ones \uNNNN, a backslash doubled. */
-export function escapeDisplayText(text: string): string {
-  const out: string[] = [];
-  // for..of yields whole code points, and an unpaired surrogate on its own.
-  for (const ch of text) out.push(escapeCodePoint(ch.codePointAt(0) ?? 0));
-  return out.join('');
-}
-
-/** Bytes read as UTF-8 and escaped as escapeDisplayText does; a byte that is not valid UTF-8 becomes \xNN. */
-export function escapeDisplayBytes(bytes: readonly number[]): string {
-  const out: string[] = [];
-  for (let i = 0; i < bytes.length;) {
-    const next = utf8CodePointAt(bytes, i);
-    if (next) {
-      out.push(escapeCodePoint(next.cp));
-      i += next.length;
-    } else {
-      out.push(`\\x${hexDigits(bytes[i] ?? 0, 2)}`);
-      i += 1;
-    }
-  }
-  return out.join('');
 }
 
 // ---- Base64 ------------------------------------------------------------------------------------
@@ -165,39 +122,4 @@ export function decodeBase64Text(value: unknown): string | null {
   if (typeof value !== 'string' || value.length % 4 !== 0 || !BASE64_TEXT.test(value)) return null;
   const bytes = base64Bytes(value);
   return bytes === null ? null : utf8Text(bytes);
-}
-
-// ---- Capture text as edited: control characters escaped (SUB-09) -------------------------------
-
-const ESCAPES: Record<string, string> = { '\r': '\\r', '\n': '\\n', '\t': '\\t', '\\': '\\\\' };
-
-/** Text for a one-line input: \r \n \t and \\ escaped, other control characters as \xHH. */
-export function escapeControlText(text: string): string {
-  let out = '';
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    out += ESCAPES[char] ?? (code < 0x20 || code === 0x7f ? `\\x${hexDigits(code, 2)}` : char);
-  }
-  return out;
-}
-
-/** The text an escaped input stands for, or null when a backslash starts no known escape. */
-export function unescapeControlText(text: string): string | null {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char !== '\\') {
-      out += char;
-      continue;
-    }
-    const next = text[i + 1];
-    if (next === 'r' || next === 'n' || next === 't' || next === '\\') {
-      out += next === 'r' ? '\r' : next === 'n' ? '\n' : next === 't' ? '\t' : '\\';
-      i += 1;
-    } else if (next === 'x' && /^[0-9A-Fa-f]{2}$/.test(text.slice(i + 2, i + 4))) {
-      out += String.fromCharCode(parseInt(text.slice(i + 2, i + 4), 16));
-      i += 3;
-    } else return null;
-  }
-  return out;
 }

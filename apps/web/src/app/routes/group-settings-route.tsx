@@ -41,10 +41,10 @@ export function GroupSettingsRoute() {
     setGone(true);
     forgetRecentEntry(groupid);
     // Home must not pick the group from the cached list while GET /groups is on its way.
-    queryClient.setQueryData<GroupSummary[]>(queryKeys.group.list, (list) =>
+    queryClient.setQueryData<GroupSummary[]>(queryKeys.groups.all, (list) =>
       list?.filter((g) => g.groupid !== groupid),
     );
-    void queryClient.invalidateQueries({ queryKey: queryKeys.group.list });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.groups.all });
     void navigate('/', { replace: true });
   };
 

@@ -1,12 +1,7 @@
-/** The keys of the user's groups (['groups']) and of one group's answers (['group', id]). Part of the key factory (lib/query-keys). */
+/** The keys of one group's answers, all under ['group', id]. Part of the key factory (lib/query-keys). */
 import type { MetricsOperator, MetricsPeriod } from '@portal/core';
 
 export const group = {
-  /** The user's groups; under it, everything that changes with what the groups hold. */
-  list: ['groups'] as const,
-  /** Every page of the user's devices no group holds (under the groups: adding or moving a device asks them again). */
-  ungrouped: ['groups', 'ungrouped-devices'] as const,
-  ungroupedPage: (offset: number) => ['groups', 'ungrouped-devices', offset] as const,
   all: (groupid: string) => ['group', groupid] as const,
   views: (groupid: string) => ['group', groupid, 'views'] as const,
   data: (

@@ -11,6 +11,7 @@
 export { account } from './account';
 export { device } from './device';
 export { group } from './group';
+export { groups } from './groups';
 export { prov } from './prov';
 export { staff } from './staff';
 export { billingCustomer, firmware, mapTiles, search } from './other';

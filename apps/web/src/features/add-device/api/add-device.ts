@@ -60,7 +60,7 @@ export function useAddDevice() {
     },
     onSuccess: (added) => {
       // The user's groups (their device counts) and, under the same key, home's list of devices not in a group.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.group.list });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.groups.all });
       if (added.groupid) void queryClient.invalidateQueries({ queryKey: queryKeys.group.all(added.groupid) });
     },
   });

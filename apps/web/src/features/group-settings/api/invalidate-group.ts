@@ -8,7 +8,7 @@ import * as queryKeys from '@/lib/query-keys';
  */
 export function invalidateGroup(queryClient: QueryClient, groupid: string): Promise<void> {
   return Promise.all([
-    queryClient.invalidateQueries({ queryKey: queryKeys.group.list }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.groups.all }),
     queryClient.invalidateQueries({ queryKey: queryKeys.group.all(groupid) }),
   ]).then(() => undefined);
 }

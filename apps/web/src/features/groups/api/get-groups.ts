@@ -11,7 +11,7 @@ export function getGroups(): Promise<GroupListEntry[]> {
 }
 
 export function groupsQueryOptions() {
-  return queryOptions({ queryKey: queryKeys.group.list, queryFn: getGroups, staleTime: STALE_TIMES_MS.groupsOfUser });
+  return queryOptions({ queryKey: queryKeys.groups.all, queryFn: getGroups, staleTime: STALE_TIMES_MS.groupsOfUser });
 }
 
 export function useGroups(enabled = true) {

@@ -15,7 +15,7 @@ export function getUngroupedDevices(offset: number, signal?: AbortSignal): Promi
 
 export function ungroupedDevicesQueryOptions(offset: number) {
   return queryOptions({
-    queryKey: queryKeys.group.ungroupedPage(offset),
+    queryKey: queryKeys.groups.ungroupedPage(offset),
     queryFn: ({ signal }) => getUngroupedDevices(offset, signal),
     // Last contact ages as fresh as the group table's.
     staleTime: STALE_TIMES_MS.data,
