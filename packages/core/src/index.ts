@@ -51,7 +51,22 @@ export * from './domain/widget-kinds';
 export * from './domain/default-view';
 export * from './contracts/metrics';
 export * from './domain/measurements';
-export * from './domain/display-resolve';
+export {
+  DIGITAL_DEFAULTS,
+  GAUGE_FIELDS,
+  SECTION_NAME_MAX_LENGTH,
+  allowedDisplayType,
+  catalogueGauge,
+  keyDisplayName,
+  orderedKeys,
+  resolveDisplay,
+  sectionNameOf,
+  type DigitalDisplay,
+  type GaugeField,
+  type GaugeLimits,
+  type ResolvedDisplay,
+  type ResolvedDisplayType,
+} from './domain/display-resolve';
 export * from './domain/display-format';
 export * from './domain/display-dialog';
 export * from './domain/card-sections';

@@ -4,8 +4,10 @@
  * (merged with the stored entry's fields it does not edit).
  */
 import { DISPLAY_TYPES, DisplaySettingSchema, type DisplaySetting } from '../contracts/devices';
-import { displayText, field, isOneOf } from './display-input';
 import {
+  displayText,
+  field,
+  isOneOf,
   DIGITAL_DEFAULTS,
   GAUGE_FIELDS,
   SECTION_NAME_MAX_LENGTH,

@@ -4,8 +4,15 @@
  * escaped, hex and base64 string modes), gauge colours and errors, trend arrows and sparklines.
  */
 import { LTE_RSSI_UNKNOWN, SPARKLINE_POINTS } from './constants';
-import { field, isFiniteNumber, numericValue } from './display-input';
-import type { DigitalDisplay, GaugeLimits, ResolvedDisplay, ResolvedDisplayType } from './display-resolve';
+import {
+  field,
+  isFiniteNumber,
+  numericValue,
+  type DigitalDisplay,
+  type GaugeLimits,
+  type ResolvedDisplay,
+  type ResolvedDisplayType,
+} from './display-resolve';
 import { LTE_RSSI_KEY } from './measurements';
 import { CARD_MESSAGES, GAUGE_RANGE_ERROR, MISSING_VALUE, trendTooltip } from './screen-messages';
 import { base64Bytes, hasLoneSurrogate, hexDigits, utf8Bytes, utf8CodePointAt } from './text-codecs';

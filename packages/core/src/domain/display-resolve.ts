@@ -2,13 +2,48 @@
  * How a key's display is resolved (spec 2 sections 4, 5 and 9; DESIGN.md section 5): its stored
  * display setting (any shape) read over the measurement catalogue into a display ready to render,
  * its name for every screen, its section, and the keys in card order. The text of a reading is
- * display-format.ts's job; the Display Settings dialog's rules are display-dialog.ts's.
+ * display-format.ts's job; the Display Settings dialog's rules are display-dialog.ts's. Its first
+ * section, reading unknown input, serves all three (core's index does not export it).
  */
 import { CUSTOM_SETTING_NAME_PATTERN } from '../contracts/device-config';
 import { DigitalSettingsSchema, type DISPLAY_TYPES } from '../contracts/devices';
-import { displayText, field, isFiniteNumber, isOneOf } from './display-input';
 import { catalogueRank, isHoursKey, measurementCategory, measurementOf, type Measurement } from './measurements';
-import { clampDecimalPlaces, parseSortOrder } from './validation';
+import { clampDecimalPlaces, isNumericText, parseSortOrder, sanitiseDisplayText } from './validation';
+
+// ---- Reading unknown input (shared with display-format.ts and display-dialog.ts; not in core's index) ----
+
+/** An object's own field, or undefined (for a non-object, an array or a throwing getter). */
+export function field(value: unknown, name: string): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  try {
+    return Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for a finite number. */
+export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** A reading as a number: finite numbers, booleans (1 and 0) and numeric text; otherwise null. */
+export function numericValue(value: unknown): number | null {
+  if (isFiniteNumber(value)) return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' && isNumericText(value)) return Number(value.trim());
+  return null;
+}
+
+/** True when the value is one of the list's. */
+export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
+  return (list as readonly unknown[]).includes(value);
+}
+
+/** A text field trimmed and sanitised for display; null when it is not text. */
+export function displayText(value: unknown): string | null {
+  return typeof value === 'string' ? sanitiseDisplayText(value.trim()).trim() : null;
+}
+
+// ---- Resolving a key's display ---------------------------------------------------------------
 
 /** Every display type a setting may hold (CARD-11 plus the dialog's escaped and trendline, I-07). */
 export type ResolvedDisplayType = (typeof DISPLAY_TYPES)[number];
