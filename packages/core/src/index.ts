@@ -43,6 +43,7 @@ export * from './contracts/widget-images';
 export * from './contracts/device-config';
 export * from './contracts/device-data';
 export * from './contracts/device-calls';
+export * from './domain/text-codecs';
 export * from './domain/device-config-fields';
 export * from './contracts/firmware';
 export * from './contracts/groups';
@@ -52,7 +53,24 @@ export * from './domain/widget-kinds';
 export * from './domain/default-view';
 export * from './contracts/metrics';
 export * from './domain/measurements';
-export * from './domain/display';
+export {
+  DIGITAL_DEFAULTS,
+  GAUGE_FIELDS,
+  SECTION_NAME_MAX_LENGTH,
+  allowedDisplayType,
+  catalogueGauge,
+  keyDisplayName,
+  orderedKeys,
+  resolveDisplay,
+  sectionNameOf,
+  type DigitalDisplay,
+  type GaugeField,
+  type GaugeLimits,
+  type ResolvedDisplay,
+  type ResolvedDisplayType,
+} from './domain/display-resolve';
+export * from './domain/display-format';
+export * from './domain/display-dialog';
 export * from './domain/card-sections';
 export * from './domain/timeline';
 export * from './domain/table';

@@ -7,10 +7,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { DEFAULT_MAP_TILES, type MapTiles } from '@portal/core';
 import { api } from './api';
+import * as queryKeys from '@/lib/query-keys';
 
 export function useMapTiles(): MapTiles | null {
   const query = useQuery({
-    queryKey: ['map-tiles'],
+    queryKey: queryKeys.mapTiles,
     queryFn: ({ signal }) => api.get<MapTiles>('/map-tiles', { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: 1,

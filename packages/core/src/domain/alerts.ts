@@ -4,7 +4,8 @@
  * the texts of alert e-mails and SMS. Pure: the server passes the time and the device's data.
  */
 import { ALERT_SCHEDULE, ALERT_SCHEDULE_OPTIONS, alertScheduleLabel } from './constants';
-import { GAUGE_FIELDS, gaugeState, keyDisplayName, type GaugeLimits } from './display';
+import { gaugeState } from './display-format';
+import { GAUGE_FIELDS, keyDisplayName, type GaugeLimits } from './display-resolve';
 import { measurementOf } from './measurements';
 import { PLANS, type PlanName } from './plans';
 import { EVENT_LEVEL_LABELS, type EventLevel } from './severity';

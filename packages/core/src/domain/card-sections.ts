@@ -4,7 +4,7 @@
  * measurement catalogue section (Power, Engine, Inputs, Hours, GPS ...); keys the catalogue does
  * not know go under 'Other', last.
  */
-import { orderedKeys, sectionNameOf } from './display';
+import { orderedKeys, sectionNameOf } from './display-resolve';
 import { OTHER_SECTION, measurementSection } from './measurements';
 
 /** Where a section's name comes from: a user's groupKey, the catalogue, or neither ('Other'). */

@@ -3,6 +3,7 @@
  * descriptor per editable value of config.settings (path, label, kind, range, unit, options), the
  * form values read from a config (serial capture keys decoded from base64), and the minimal change
  * a save sends (PUT /device/{id}/config), validated by the contract's DeviceConfigSettingsSchema.
+ * Its UTF-8 and base64 are text-codecs.ts's.
  * The limits here mirror that schema; the core test proves they agree.
  */
 import {
@@ -13,6 +14,7 @@ import {
 } from '../contracts/device-config';
 import { FIRMWARE_PATTERN } from '../contracts/devices';
 import { INPUT_CHANNELS } from './measurements';
+import { decodeBase64Text, encodeBase64Text, hexDigits } from './text-codecs';
 
 // ---- Descriptors -----------------------------------------------------------------------------
 
@@ -244,75 +246,6 @@ export function configFieldHint(field: ConfigField): string {
   }
 }
 
-// ---- UTF-8 and base64 (pure: no Buffer, TextEncoder or atob in core) --------------------------
-
-const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const BASE64_TEXT = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function utf8Bytes(text: string): number[] {
-  const bytes: number[] = [];
-  for (const char of text) {
-    const c = char.codePointAt(0) ?? 0;
-    if (c < 0x80) bytes.push(c);
-    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-  }
-  return bytes;
-}
-
-/** Strict UTF-8 decoding: null for a malformed, overlong or surrogate sequence. */
-function utf8Text(bytes: readonly number[]): string | null {
-  let out = '';
-  for (let i = 0; i < bytes.length;) {
-    const b = bytes[i]!;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
-    if (need < 0 || i + need >= bytes.length) return null;
-    let c = need === 0 ? b : b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const next = bytes[i + k]!;
-      if ((next & 0xc0) !== 0x80) return null;
-      c = (c << 6) | (next & 0x3f);
-    }
-    const smallest = [0, 0x80, 0x800, 0x10000][need]!;
-    if (c < smallest || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return null;
-    out += String.fromCodePoint(c);
-    i += need + 1;
-  }
-  return out;
-}
-
-/** Standard base64 (with padding) of the text's UTF-8 bytes: 'AT' gives 'QVQ=' (SUB-09). */
-export function encodeBase64Text(text: string): string {
-  const bytes = utf8Bytes(text);
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const [a = 0, b = 0, c = 0] = [bytes[i], bytes[i + 1], bytes[i + 2]];
-    const n = (a << 16) | (b << 8) | c;
-    out += BASE64_ALPHABET[(n >> 18) & 63]! + BASE64_ALPHABET[(n >> 12) & 63]!;
-    out += i + 1 < bytes.length ? BASE64_ALPHABET[(n >> 6) & 63]! : '=';
-    out += i + 2 < bytes.length ? BASE64_ALPHABET[n & 63]! : '=';
-  }
-  return out;
-}
-
-/** The UTF-8 text of a standard base64 string ('QVQ=' gives 'AT', SUB-08); null when it is not base64 of text. */
-export function decodeBase64Text(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length % 4 !== 0 || !BASE64_TEXT.test(value)) return null;
-  const bytes: number[] = [];
-  for (let i = 0; i < value.length; i += 4) {
-    const quad = value.slice(i, i + 4);
-    const padding = quad.endsWith('==') ? 2 : quad.endsWith('=') ? 1 : 0;
-    if (padding > 0 && i + 4 < value.length) return null;
-    let n = 0;
-    for (let k = 0; k < 4; k++) n = (n << 6) | (k < 4 - padding ? BASE64_ALPHABET.indexOf(quad[k]!) : 0);
-    bytes.push((n >> 16) & 255);
-    if (padding < 2) bytes.push((n >> 8) & 255);
-    if (padding < 1) bytes.push(n & 255);
-  }
-  return utf8Text(bytes);
-}
-
 // ---- Capture text as edited: control characters escaped ------------------------------------
 
 const ESCAPES: Record<string, string> = { '\r': '\\r', '\n': '\\n', '\t': '\\t', '\\': '\\\\' };
@@ -322,13 +255,10 @@ export function escapeControlText(text: string): string {
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
-    out +=
-      ESCAPES[char] ?? (code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, '0').toUpperCase()}` : char);
+    out += ESCAPES[char] ?? (code < 0x20 || code === 0x7f ? `\\x${hexDigits(code, 2)}` : char);
   }
   return out;
 }
-
-export const CAPTURE_ESCAPE_MESSAGE = 'After a backslash use r, n, t, xHH (two hex digits) or another backslash';
 
 /** The text an escaped input stands for, or null when a backslash starts no known escape. */
 export function unescapeControlText(text: string): string | null {
@@ -350,6 +280,9 @@ export function unescapeControlText(text: string): string | null {
   }
   return out;
 }
+
+/** Why an escaped capture text cannot be saved (unescapeControlText found no known escape). */
+export const CAPTURE_ESCAPE_MESSAGE = 'After a backslash use r, n, t, xHH (two hex digits) or another backslash';
 
 // ---- Form values -----------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import type { HeadlineSettings } from '../contracts/views';
 import { hoursCovering, type MetricsOperator, type MetricsPeriod } from '../contracts/metrics';
 import { clampHeadlineDecimalPlaces } from './validation';
 import { MISSING_VALUE } from './screen-messages';
-import { formatNumber, trendOf } from './display';
+import { formatNumber, trendOf } from './display-format';
 import { measurementOf } from './measurements';
 import { exportDateTime, type ExportTable } from './table-export';
 

@@ -7,7 +7,8 @@
 import { isBase64 } from '../contracts/device-config';
 import { MAX_IMPORT_RECORDS, type DataEvent, type DataResponse, type ImportResult } from '../contracts/device-data';
 import { RECORD_KEY_PATTERN } from '../contracts/device-record';
-import { resolveDisplay, stringDisplay } from './display';
+import { stringDisplay } from './display-format';
+import { resolveDisplay } from './display-resolve';
 import { guardFormula } from './table-export';
 
 /** Records a page of the Raw Data table asks for (GET /data dataPoints). */

@@ -6,7 +6,8 @@
  * later (by document number).
  */
 import { DEVICE_CONFIG_MESSAGES, SCRIPT_MAX_BYTES } from '../contracts/device-config';
-import { decodeBase64Text, encodeBase64Text, firmwareParts } from './device-config-fields';
+import { firmwareParts } from './device-config-fields';
+import { decodeBase64Text, encodeBase64Text, utf8Bytes, wellFormedText } from './text-codecs';
 
 /** Scripting needs a firmware of this document number or later (SFW003). */
 export const SCRIPTING_MIN_FIRMWARE_DOC = 3;
@@ -16,27 +17,14 @@ export function decodeScript(base64: unknown): string | null {
   return decodeBase64Text(base64);
 }
 
-/** A lone surrogate (half of a pair, as a cut paste may leave) has no UTF-8 form. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Text with each lone surrogate replaced by U+FFFD, so its UTF-8 bytes decode back to it. */
-function wellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD');
-}
-
 /** Standard base64 of the script's UTF-8 text (scriptFileBase64, SUB-22); decodeScript gives the text back. */
 export function encodeScript(text: string): string {
-  return encodeBase64Text(wellFormed(text));
+  return encodeBase64Text(wellFormedText(text));
 }
 
 /** Bytes of the script's UTF-8 text: what the server's limit (SCRIPT_MAX_BYTES) counts. */
 export function scriptByteLength(text: string): number {
-  let bytes = 0;
-  for (const char of wellFormed(text)) {
-    const c = char.codePointAt(0) ?? 0;
-    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-  }
-  return bytes;
+  return utf8Bytes(wellFormedText(text)).length;
 }
 
 /** The server's message for a script over SCRIPT_MAX_BYTES, else null: checked before saving. */

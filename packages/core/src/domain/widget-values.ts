@@ -7,7 +7,8 @@
 import type { IndicatorSettings, WidgetCard, WidgetElement } from '../contracts/device-authoring';
 import { DATA_KEY_PATTERN } from '../contracts/devices';
 import { alertLimits, limitLevel } from './alerts';
-import { formatReading, gaugeState, resolveDisplay, type ResolvedDisplayType } from './display';
+import { formatReading, gaugeState } from './display-format';
+import { resolveDisplay, type ResolvedDisplayType } from './display-resolve';
 import { MISSING_VALUE } from './screen-messages';
 import { isNumericText } from './validation';
 import { WIDGET_DEFAULT_COLOURS } from './widget-card';

@@ -15,13 +15,13 @@ import {
   mergeSeries,
   recordTimes,
 } from '@portal/core';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { deviceIdentity, getDeviceConfig } from '@/features/device-data/api/device-config';
 import { getDeviceData } from '@/features/device-data/api/device-data';
 import { isDeviceNotFound } from '@/features/device-data/api/device-not-found';
 import { deviceSettingsQueryOptions } from '@/features/device-data/api/device-settings';
 import { usePollingSchedule } from '@/features/device-data/hooks/use-polling-schedule';
-import { useNow } from '@/features/device-data/hooks/use-now';
+import { useNow } from '@/lib/use-now';
 import type { LiveDeviceState } from '@/features/custom-pages/components/live-device';
 
 /** The page clock's tick: relative ages and the status move on between answers. */
@@ -32,7 +32,7 @@ export function useLiveDevice(deviceid: string, userGroups: readonly string[]): 
   const settings = settingsQuery.data;
   const notFound = isDeviceNotFound(settingsQuery.error);
   const configQuery = useQuery({
-    queryKey: deviceQueryKeys.config(deviceid),
+    queryKey: queryKeys.device.config(deviceid),
     queryFn: ({ signal }) => getDeviceConfig(deviceid, signal),
     staleTime: STALE_TIMES_MS.config,
     enabled: !notFound,
@@ -46,7 +46,7 @@ export function useLiveDevice(deviceid: string, userGroups: readonly string[]): 
   const schedule = usePollingSchedule(intervalS);
   const dataPoints = dataPointsFor(access);
   const dataQuery = useQuery({
-    queryKey: deviceQueryKeys.data(deviceid, dataPoints),
+    queryKey: queryKeys.device.data(deviceid, dataPoints),
     queryFn: ({ signal }) => getDeviceData(deviceid, dataPoints, signal),
     staleTime: STALE_TIMES_MS.data,
     placeholderData: keepPreviousData,

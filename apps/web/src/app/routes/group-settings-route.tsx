@@ -7,6 +7,7 @@ import { parseTabIndex } from '@/features/group-settings/utils/tabs';
 import { groupQueryOptions } from '@/features/groups/api/get-group';
 import { useGroups } from '@/features/groups/api/get-groups';
 import { forgetRecentEntry } from '@/features/recent-devices/hooks/use-device-lists';
+import * as queryKeys from '@/lib/query-keys';
 
 /**
  * /group/{groupid}/settings and /group/{groupid}/settings/{tabindex}: group settings. Leaving the
@@ -31,7 +32,7 @@ export function GroupSettingsRoute() {
   useEffect(() => {
     if (!gone) return;
     // After the commit that unmounted the tabs, so no observer fetches the group again.
-    queryClient.removeQueries({ queryKey: ['group', groupid] });
+    queryClient.removeQueries({ queryKey: queryKeys.group.all(groupid) });
   }, [gone, groupid, queryClient]);
 
   if (gone) return null;
@@ -40,8 +41,10 @@ export function GroupSettingsRoute() {
     setGone(true);
     forgetRecentEntry(groupid);
     // Home must not pick the group from the cached list while GET /groups is on its way.
-    queryClient.setQueryData<GroupSummary[]>(['groups'], (list) => list?.filter((g) => g.groupid !== groupid));
-    void queryClient.invalidateQueries({ queryKey: ['groups'] });
+    queryClient.setQueryData<GroupSummary[]>(queryKeys.groups.all, (list) =>
+      list?.filter((g) => g.groupid !== groupid),
+    );
+    void queryClient.invalidateQueries({ queryKey: queryKeys.groups.all });
     void navigate('/', { replace: true });
   };
 

@@ -16,7 +16,7 @@ import { configSettings, useDeviceConfig } from '@/features/device-data/api/devi
 import { deviceSettingsQueryOptions, useDeviceSettings } from '@/features/device-data/api/device-settings';
 import { typedDeviceIdState } from '@/features/device-data/api/device-not-found';
 import { DeviceSubPage } from '@/features/device-data/components/device-sub-page';
-import { useNow } from '@/features/device-data/hooks/use-now';
+import { useNow } from '@/lib/use-now';
 import { WidgetNotice, WidgetPage, widgetTitle } from '@/features/device-widget/components/widget-page';
 import { recordRecentDevice } from '@/features/recent-devices/hooks/use-device-lists';
 import { NotFound } from '../not-found';

@@ -1,13 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertPhone, AlertPhoneResponse } from '@portal/core';
 import { api } from '@/lib/api';
-
-export const ALERT_PHONE_QUERY_KEY = ['account', 'alert-phone'] as const;
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/account/alert-phone: the phone SMS alerts go to, and one waiting for its code. */
 export function useAlertPhone() {
   return useQuery({
-    queryKey: ALERT_PHONE_QUERY_KEY,
+    queryKey: queryKeys.account.alertPhone,
     queryFn: ({ signal }) => api.get<AlertPhone>('/account/alert-phone', { area: 'user', signal }),
     meta: { silent: true },
   });
@@ -15,7 +14,7 @@ export function useAlertPhone() {
 
 function useStorePhone() {
   const queryClient = useQueryClient();
-  return (answer: AlertPhoneResponse) => queryClient.setQueryData(ALERT_PHONE_QUERY_KEY, answer.phone);
+  return (answer: AlertPhoneResponse) => queryClient.setQueryData(queryKeys.account.alertPhone, answer.phone);
 }
 
 /** POST /api/account/alert-phone: a code goes to the phone by SMS. */

@@ -6,13 +6,12 @@ import type {
   MessageResponse,
 } from '@portal/core';
 import { api } from '@/lib/api';
-
-export const API_CREDENTIALS_QUERY_KEY = ['account', 'api-credentials'] as const;
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/api-credentials: the user's API keys (never their secrets), newest first. */
 export function useApiCredentials() {
   return useQuery({
-    queryKey: API_CREDENTIALS_QUERY_KEY,
+    queryKey: queryKeys.account.apiCredentials,
     queryFn: ({ signal }) => api.get<ApiCredentialsResponse>('/api-credentials', { area: 'user', signal }),
     staleTime: 0,
     meta: { silent: true },
@@ -25,7 +24,7 @@ export function useCreateApiCredential() {
   return useMutation({
     mutationFn: (body: ApiCredentialCreateBody) =>
       api.post<ApiCredentialCreated>('/api-credentials', body, { area: 'user' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: API_CREDENTIALS_QUERY_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account.apiCredentials }),
   });
 }
 
@@ -35,6 +34,6 @@ export function useDeleteApiCredential() {
   return useMutation({
     mutationFn: (id: string) =>
       api.delete<MessageResponse>(`/api-credentials/${encodeURIComponent(id)}`, undefined, { area: 'user' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: API_CREDENTIALS_QUERY_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account.apiCredentials }),
   });
 }

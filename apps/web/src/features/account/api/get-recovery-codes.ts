@@ -1,16 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RecoveryCodesStatus } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/account/mfa/recovery-codes: how many unused recovery codes the user has. */
 export function getRecoveryCodes(): Promise<RecoveryCodesStatus> {
   return api.get<RecoveryCodesStatus>('/account/mfa/recovery-codes', { area: 'user' });
 }
 
-export const RECOVERY_CODES_QUERY_KEY = ['recovery-codes'] as const;
-
 export function recoveryCodesQueryOptions() {
-  return queryOptions({ queryKey: RECOVERY_CODES_QUERY_KEY, queryFn: getRecoveryCodes, staleTime: 0 });
+  return queryOptions({ queryKey: queryKeys.account.recoveryCodes, queryFn: getRecoveryCodes, staleTime: 0 });
 }
 
 export function useRecoveryCodes(enabled = true) {

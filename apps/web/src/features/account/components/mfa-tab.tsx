@@ -13,11 +13,11 @@ import { useEnableSms } from '../api/enable-sms';
 import { useEnableTotp } from '../api/enable-totp';
 import { useSetupSms } from '../api/setup-sms';
 import { useSetupTotp } from '../api/setup-totp';
-import { RECOVERY_CODES_QUERY_KEY } from '../api/get-recovery-codes';
 import { useStoreUser } from '../hooks/use-store-user';
 import { PHONE_HINT } from './profile-tab';
 import type { IssuedRecoveryCodes } from './recovery-codes-dialog';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
+import * as queryKeys from '@/lib/query-keys';
 
 // Shown once, right after MFA is turned on or a new set is made: its code (and PrimeReact's dialog) loads then.
 const RecoveryCodesDialog = lazy(() =>
@@ -110,7 +110,7 @@ function useEnableWithCode(
     if (!isValidMfaCode(code) || enableMutation.isPending) return;
     enableMutation.mutate(code, {
       onSuccess: (answer) => {
-        void queryClient.invalidateQueries({ queryKey: RECOVERY_CODES_QUERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.account.recoveryCodes });
         storeUser(answer.user);
         onEnabled(answer);
       },
@@ -311,7 +311,7 @@ function TurnOff() {
       onSuccess: (answer) => {
         setPassword('');
         touched.reset();
-        void queryClient.invalidateQueries({ queryKey: RECOVERY_CODES_QUERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.account.recoveryCodes });
         storeUser(answer.user);
         dialog.showSuccess(answer);
       },

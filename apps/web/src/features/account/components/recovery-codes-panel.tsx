@@ -5,9 +5,10 @@ import { FormField, describedBy, fieldIds } from '@/components/ui/form-field';
 import { PasswordInput } from '@/components/ui/password-input';
 import { FIELD_MESSAGES, useTouched } from '@/lib/form';
 import { useMessageDialog } from '@/lib/message-dialog';
-import { RECOVERY_CODES_QUERY_KEY, useRecoveryCodes } from '../api/get-recovery-codes';
+import { useRecoveryCodes } from '../api/get-recovery-codes';
 import { useRenewRecoveryCodes } from '../api/renew-recovery-codes';
 import type { IssuedRecoveryCodes } from './recovery-codes-dialog';
+import * as queryKeys from '@/lib/query-keys';
 
 const RENEW_PASSWORD = fieldIds('recovery-renew-password');
 
@@ -49,7 +50,7 @@ export function RecoveryCodesPanel({
     renewMutation.mutate(password, {
       onSuccess: (answer) => {
         close();
-        void queryClient.invalidateQueries({ queryKey: RECOVERY_CODES_QUERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.account.recoveryCodes });
         onIssued({ message: answer.message, codes: answer.recoveryCodes, email });
       },
       onError: (error) => {

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserInfo } from '@portal/core';
 import { useAuth } from '@/lib/auth/auth-context';
-import { USER_LOGIN_QUERY_KEY } from '../api/get-user-login';
+import * as queryKeys from '@/lib/query-keys';
 
 /** Keeps the cached user info and the session state in step with an answer carrying UserInfo. */
 export function useStoreUser() {
@@ -10,7 +10,7 @@ export function useStoreUser() {
   const { setUser } = useAuth();
   return useCallback(
     (user: UserInfo) => {
-      queryClient.setQueryData(USER_LOGIN_QUERY_KEY, user);
+      queryClient.setQueryData(queryKeys.account.userLogin, user);
       setUser(user);
     },
     [queryClient, setUser],

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceSettingsResponse, DeviceUserPostBody, DeviceUserResult } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 export interface AddDeviceInput {
   deviceid: string;
@@ -59,8 +60,8 @@ export function useAddDevice() {
     },
     onSuccess: (added) => {
       // The user's groups (their device counts) and, under the same key, home's list of devices not in a group.
-      void queryClient.invalidateQueries({ queryKey: ['groups'] });
-      if (added.groupid) void queryClient.invalidateQueries({ queryKey: ['group', added.groupid] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.groups.all });
+      if (added.groupid) void queryClient.invalidateQueries({ queryKey: queryKeys.group.all(added.groupid) });
     },
   });
 }

@@ -12,13 +12,11 @@ import {
   type UpdateSubscriptionResponse,
 } from '@portal/core';
 import { api, apiBlob } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
-
-export const BILLING_CUSTOMER_QUERY_KEY = ['billing', 'customer'] as const;
+import * as queryKeys from '@/lib/query-keys';
 
 export function billingCustomerQueryOptions() {
   return queryOptions({
-    queryKey: BILLING_CUSTOMER_QUERY_KEY,
+    queryKey: queryKeys.billingCustomer,
     queryFn: ({ signal }) => api.get<BillingCustomerResponse>('/billing-get-customer', { area: 'billing', signal }),
     staleTime: STALE_TIMES_MS.billingCustomer,
   });
@@ -37,8 +35,8 @@ export function useUpdateSubscription() {
       api.post<UpdateSubscriptionResponse>('/billing-update-subscription', body, { area: 'billing' }),
     onSettled: async (_answer, _error, body) => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: BILLING_CUSTOMER_QUERY_KEY }),
-        ...body.deviceList.map((id) => queryClient.invalidateQueries({ queryKey: deviceQueryKeys.settings(id) })),
+        queryClient.invalidateQueries({ queryKey: queryKeys.billingCustomer }),
+        ...body.deviceList.map((id) => queryClient.invalidateQueries({ queryKey: queryKeys.device.settings(id) })),
       ]);
     },
   });

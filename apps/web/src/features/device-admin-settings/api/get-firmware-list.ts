@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { FirmwareListResponse } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 /** The known firmware changes only with the server's configuration. */
 const FIRMWARE_LIST_STALE_MS = 10 * 60_000;
@@ -12,7 +13,7 @@ export function getFirmwareList(signal?: AbortSignal): Promise<FirmwareListRespo
 
 export function firmwareListQueryOptions() {
   return queryOptions({
-    queryKey: ['firmware'] as const,
+    queryKey: queryKeys.firmware,
     queryFn: ({ signal }) => getFirmwareList(signal),
     staleTime: FIRMWARE_LIST_STALE_MS,
     meta: { silent: true },

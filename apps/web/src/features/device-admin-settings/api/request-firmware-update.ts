@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CommandView, FirmwarePostBody } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** POST /api/device/{id}/firmware {firmwareName} (ADMIN): queues 'Admin.Firmware' for the device. */
 export function requestFirmwareUpdate(deviceid: string, body: FirmwarePostBody): Promise<CommandView> {
@@ -12,6 +12,6 @@ export function useRequestFirmwareUpdate(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (firmwareName: string) => requestFirmwareUpdate(deviceid, { firmwareName }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...deviceQueryKeys.all(deviceid), 'rpc'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.device.rpc(deviceid) }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TransferDataBody, TransferDataResult } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** POST /api/device/{id}/transfer-data {setupPassword, targetDeviceid} (ADMIN of both): moves the data, answers the counts. */
 export function transferDeviceData(deviceid: string, body: TransferDataBody): Promise<TransferDataResult> {
@@ -16,8 +16,8 @@ export function useTransferDeviceData(deviceid: string) {
     mutationFn: (body: TransferDataBody) => transferDeviceData(deviceid, body),
     onSuccess: (result) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: deviceQueryKeys.all(deviceid) }),
-        queryClient.invalidateQueries({ queryKey: deviceQueryKeys.all(result.targetDeviceid) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.device.all(deviceid) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.device.all(result.targetDeviceid) }),
       ]),
   });
 }

@@ -1,9 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AlertSubscription, AlertSubscriptionBody, AlertSubscriptionSaved } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
-
-const alertsKey = (deviceid: string) => [...deviceQueryKeys.all(deviceid), 'alerts'] as const;
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/device/{id}/alerts: the caller's own alert subscription for the device. */
 export function getAlertSubscription(deviceid: string, signal?: AbortSignal): Promise<AlertSubscription> {
@@ -13,7 +11,7 @@ export function getAlertSubscription(deviceid: string, signal?: AbortSignal): Pr
 /** The caller's subscription, read when the dialog opens; the dialog shows a failure itself. */
 export function useAlertSubscription(deviceid: string) {
   return useQuery({
-    queryKey: alertsKey(deviceid),
+    queryKey: queryKeys.device.alerts(deviceid),
     queryFn: ({ signal }) => getAlertSubscription(deviceid, signal),
     staleTime: 0,
     meta: { silent: true },
@@ -26,7 +24,7 @@ export function useSaveAlertSubscription(deviceid: string) {
   return useMutation({
     mutationFn: (body: AlertSubscriptionBody) =>
       api.put<AlertSubscriptionSaved>(`/device/${encodeURIComponent(deviceid)}/alerts`, body, { area: 'device' }),
-    onSuccess: (saved) => queryClient.setQueryData(alertsKey(deviceid), saved),
+    onSuccess: (saved) => queryClient.setQueryData(queryKeys.device.alerts(deviceid), saved),
   });
 }
 

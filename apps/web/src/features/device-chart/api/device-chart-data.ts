@@ -17,7 +17,7 @@ import {
   type EpochRange,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** An answer with the range it was asked for. */
 export interface RangedData {
@@ -44,7 +44,7 @@ export function getDeviceData(deviceid: string, query: Query, signal?: AbortSign
  */
 export function useDeviceChartData(deviceid: string, keys: readonly string[], bars: boolean, range: ChartRange) {
   return useQuery({
-    queryKey: [...deviceQueryKeys.all(deviceid), 'custom-chart', bars ? 'bars' : 'lines', keys.join(','), range],
+    queryKey: queryKeys.device.customChart(deviceid, keys, bars, range),
     queryFn: async ({ signal }): Promise<RangedData> => {
       const epoch = relativeChartRange(range, Date.now());
       const query = bars ? barChartDataQuery(epoch, keys) : deviceChartDataQuery(epoch, keys);
@@ -64,7 +64,7 @@ export function useDeviceChartData(deviceid: string, keys: readonly string[], ba
  */
 export function useUtilisationData(deviceid: string, range: ChartRange) {
   return useQuery({
-    queryKey: [...deviceQueryKeys.all(deviceid), 'utilisation', range],
+    queryKey: queryKeys.device.utilisation(deviceid, range),
     queryFn: async ({ signal }): Promise<RangedData> => {
       const epoch = relativeChartRange(range, Date.now());
       return { range: epoch, response: await getDeviceData(deviceid, { ...utilisationDataQuery(epoch) }, signal) };

@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChartSettings } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export function putDeviceChart(deviceid: string, key: string, chart: ChartSettings | null): Promise<unknown> {
   return api.put<unknown>(
@@ -20,6 +20,6 @@ export function useSaveDeviceChart(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ key, chart }: { key: string; chart: ChartSettings | null }) => putDeviceChart(deviceid, key, chart),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceQueryKeys.settings(deviceid) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.device.settings(deviceid) }),
   });
 }

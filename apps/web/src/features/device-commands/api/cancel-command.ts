@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RpcCancelResult } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** DELETE /api/device/{id}/rpc {commandID} (API-41): cancels a queued command; 409 once it has been sent. */
 export function cancelCommand(deviceid: string, commandID: number): Promise<RpcCancelResult> {
@@ -13,6 +13,6 @@ export function useCancelCommand(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (commandID: number) => cancelCommand(deviceid, commandID),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceQueryKeys.rpc(deviceid) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.device.rpc(deviceid) }),
   });
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type RpcListResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { RpcListResponse };
 export type DeviceCommand = RpcListResponse['commands'][number];
@@ -26,7 +26,7 @@ export function getDeviceCommands(deviceid: string, signal?: AbortSignal): Promi
  */
 export function deviceCommandsQueryOptions(deviceid: string) {
   return queryOptions({
-    queryKey: deviceQueryKeys.rpc(deviceid),
+    queryKey: queryKeys.device.rpc(deviceid),
     queryFn: ({ signal }) => getDeviceCommands(deviceid, signal),
     staleTime: STALE_TIMES_MS.rpcQueue,
     refetchInterval: (query) =>

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TRIGGER_COMMAND, type CommandView, type DistributorActionBody, type MessageResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
-import { deviceConfigKey } from './device-config';
+import * as queryKeys from '@/lib/query-keys';
 
 /** POST /api/device/{id}/rpc {method: 'Admin.Trigger', args: {index}}: queues a trigger (the command queue is read again). */
 export function useQueueTrigger(deviceid: string) {
@@ -14,7 +13,7 @@ export function useQueueTrigger(deviceid: string) {
         { method: TRIGGER_COMMAND, args: { index } },
         { area: 'device' },
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceQueryKeys.rpc(deviceid) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.device.rpc(deviceid) }),
   });
 }
 
@@ -38,6 +37,6 @@ export function useQueueCustomSettings(deviceid: string) {
         { values },
         { area: 'device' },
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceConfigKey(deviceid) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.device.config(deviceid) }),
   });
 }

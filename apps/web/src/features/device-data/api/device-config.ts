@@ -7,9 +7,7 @@ import {
   type ScriptTrigger,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
-
-export const deviceConfigKey = deviceQueryKeys.config;
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/device/{id}/config: the config the device runs, and what is pending. */
 export function getDeviceConfig(deviceid: string, signal?: AbortSignal): Promise<DeviceConfigResponse> {
@@ -19,7 +17,7 @@ export function getDeviceConfig(deviceid: string, signal?: AbortSignal): Promise
 export function useDeviceConfig(deviceid: string, enabled = true) {
   return useQuery(
     queryOptions({
-      queryKey: deviceConfigKey(deviceid),
+      queryKey: queryKeys.device.config(deviceid),
       queryFn: ({ signal }) => getDeviceConfig(deviceid, signal),
       staleTime: STALE_TIMES_MS.config,
       enabled,

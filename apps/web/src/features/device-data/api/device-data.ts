@@ -1,10 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type DataResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { isDeviceNotFound } from './device-not-found';
-
-export const deviceDataKey = deviceQueryKeys.data;
 
 /** GET /api/device/{id}/data: each key's points newest first, and the events (core's DataResponseSchema). */
 export function getDeviceData(deviceid: string, dataPoints: number, signal?: AbortSignal): Promise<DataResponse> {
@@ -29,7 +27,7 @@ export function useDeviceData(
   },
 ) {
   return useQuery({
-    queryKey: deviceDataKey(deviceid, dataPoints),
+    queryKey: queryKeys.device.data(deviceid, dataPoints),
     queryFn: ({ signal }) => getDeviceData(deviceid, dataPoints, signal),
     staleTime: STALE_TIMES_MS.data,
     placeholderData: keepPreviousData,

@@ -6,11 +6,9 @@ import {
   type DeviceSettingsSaved,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { DeviceSettingsResponse };
-
-export const deviceSettingsKey = deviceQueryKeys.settings;
 
 /** GET /api/device/{id}/settings: the settings record, the caller's permission and the plan tier. */
 export function getDeviceSettings(deviceid: string, signal?: AbortSignal): Promise<DeviceSettingsResponse> {
@@ -22,7 +20,7 @@ export function getDeviceSettings(deviceid: string, signal?: AbortSignal): Promi
 
 export function deviceSettingsQueryOptions(deviceid: string) {
   return queryOptions({
-    queryKey: deviceSettingsKey(deviceid),
+    queryKey: queryKeys.device.settings(deviceid),
     queryFn: ({ signal }) => getDeviceSettings(deviceid, signal),
     staleTime: STALE_TIMES_MS.settings,
     // A device that is not found: the page says so itself ('Device not found'), without a toast over it.
@@ -40,6 +38,6 @@ export function useUpdateDeviceSettings(deviceid: string) {
   return useMutation({
     mutationFn: (body: DeviceSettingsPutBody) =>
       api.put<DeviceSettingsSaved>(`/device/${encodeURIComponent(deviceid)}/settings`, body, { area: 'device' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceSettingsKey(deviceid) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.device.settings(deviceid) }),
   });
 }

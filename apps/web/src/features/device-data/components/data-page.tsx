@@ -39,7 +39,7 @@ import { useDeviceData } from '../api/device-data';
 import { isDeviceNotFound } from '../api/device-not-found';
 import { useDeviceSettings } from '../api/device-settings';
 import { usePollingSchedule } from '../hooks/use-polling-schedule';
-import { useNow } from '../hooks/use-now';
+import { useNow } from '@/lib/use-now';
 import { useCollapsedSections } from '../hooks/use-collapsed-sections';
 import { CardSection } from './card-section';
 import { ContactStatusLine } from './contact-status';

@@ -20,7 +20,7 @@ import { useDeviceData } from '../api/device-data';
 import { isDeviceNotFound } from '../api/device-not-found';
 import { useDeviceSettings } from '../api/device-settings';
 import { newestTs, usePollingSchedule } from '../hooks/use-polling-schedule';
-import { useNow } from '../hooks/use-now';
+import { useNow } from '@/lib/use-now';
 import { ContactStatusLine, newestValueTs } from './contact-status';
 import { DeviceHeader, DeviceHeaderSkeleton, type DevicePageName } from './device-header';
 import { DeviceNotFound } from './device-not-found';

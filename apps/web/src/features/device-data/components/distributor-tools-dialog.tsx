@@ -11,7 +11,8 @@ import { Dialog } from 'primereact/dialog';
 import { DEVICE_SETTINGS_LOAD_ERROR, NETWORK_ERROR, type DistributorActionBody } from '@portal/core';
 import { useMessageDialog } from '@/lib/message-dialog';
 import { useDistributorAction } from '../api/device-actions';
-import { deviceSettingsKey, getDeviceSettings } from '../api/device-settings';
+import { getDeviceSettings } from '../api/device-settings';
+import * as queryKeys from '@/lib/query-keys';
 
 export function DistributorToolsDialog({
   deviceid,
@@ -23,7 +24,7 @@ export function DistributorToolsDialog({
   onHide: () => void;
 }) {
   const settings = useQuery({
-    queryKey: [...deviceSettingsKey(deviceid), 'distributor-tools'],
+    queryKey: queryKeys.device.distributorTools(deviceid),
     queryFn: ({ signal }) => getDeviceSettings(deviceid, signal),
     enabled: visible,
     staleTime: 0,

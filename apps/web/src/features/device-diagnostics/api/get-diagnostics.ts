@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { DIAGNOSTICS_POINTS, STALE_TIMES_MS, type DiagnosticsResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { DiagnosticsResponse };
 
@@ -22,7 +22,7 @@ export function useDiagnostics(deviceid: string) {
   const dataPoints = DIAGNOSTICS_POINTS.devicePage;
   return useQuery(
     queryOptions({
-      queryKey: deviceQueryKeys.diagnostics(deviceid, dataPoints),
+      queryKey: queryKeys.device.diagnostics(deviceid, dataPoints),
       queryFn: ({ signal }) => getDiagnostics(deviceid, dataPoints, signal),
       staleTime: STALE_TIMES_MS.diagnostics,
     }),

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NOTES_IMAGE_SLOTS, type DeviceNotes, type NotesImageSlot } from '@portal/core';
 import { deleteNotesImage } from '../api/delete-notes-image';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { updateDeviceNotes } from '../api/update-device-notes';
 import { uploadNotesImage } from '../api/upload-notes-image';
 
@@ -30,6 +30,6 @@ export function useSaveAssetNotes(deviceid: string) {
       }
       return saved;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceQueryKeys.settings(deviceid) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.device.settings(deviceid) }),
   });
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { RAW_DATA_PAGE, rawDataPage, type DataResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** A time range of the page, epoch seconds; null is open (from the first record, up to now). */
 export interface RawRange {
@@ -32,7 +32,7 @@ export function getRawData(
  */
 export function useRawData(deviceid: string, range: RawRange, before: number | null) {
   return useQuery({
-    queryKey: [...deviceQueryKeys.all(deviceid), 'raw', range.from, range.to, before] as const,
+    queryKey: queryKeys.device.rawPage(deviceid, range.from, range.to, before),
     queryFn: ({ signal }) => getRawData(deviceid, range, before, signal),
     select: (response) => rawDataPage(response, RAW_DATA_PAGE, before),
     staleTime: 30_000,

@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { RAW_DATA_MESSAGES, RAW_DATA_PAGE, loadErrorDetail, type RawRecordRow } from '@portal/core';
 import { RefreshButton } from '@/components/ui/refresh-button';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 import { LocalTime } from '@/components/ui/local-time';
 import { useRawData, type RawRange } from '../api/get-raw-data';
 import { ExportDialog } from './export-dialog';
@@ -54,7 +54,7 @@ export function RawDataPanel({ deviceid, name, displaySettings, canImport, dataR
     if (moves && pages.length === 0) chooseRange(preset, presetRange(preset, Date.now(), range));
     else void data.refetch();
   };
-  const reload = () => void queryClient.invalidateQueries({ queryKey: [...deviceQueryKeys.all(deviceid), 'raw'] });
+  const reload = () => void queryClient.invalidateQueries({ queryKey: queryKeys.device.raw(deviceid) });
 
   const rows = page?.rows ?? [];
   const newest = rows[0]?.ts;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ScriptLockResponse, ScriptResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { scriptKey } from './get-script';
+import * as queryKeys from '@/lib/query-keys';
 
 /** PUT /api/device/{id}/force-script-unlock: an ADMIN releases another user's lock. */
 export function forceScriptUnlock(deviceid: string): Promise<ScriptLockResponse> {
@@ -16,7 +16,10 @@ export function useForceScriptUnlock(deviceid: string) {
   return useMutation({
     mutationFn: () => forceScriptUnlock(deviceid),
     onSuccess: (answer) =>
-      queryClient.setQueryData<ScriptResponse>(scriptKey(deviceid), (old) => old && { ...old, lock: answer.lock }),
-    onError: () => void queryClient.invalidateQueries({ queryKey: scriptKey(deviceid) }),
+      queryClient.setQueryData<ScriptResponse>(
+        queryKeys.device.script(deviceid),
+        (old) => old && { ...old, lock: answer.lock },
+      ),
+    onError: () => void queryClient.invalidateQueries({ queryKey: queryKeys.device.script(deviceid) }),
   });
 }

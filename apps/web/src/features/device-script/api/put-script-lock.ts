@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ScriptLockResponse, ScriptResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { scriptKey } from './get-script';
+import * as queryKeys from '@/lib/query-keys';
 
 /** PUT /api/device/{id}/script-lock with {lock}: take (true) or release (false) the edit lock. */
 export function putScriptLock(deviceid: string, lock: boolean): Promise<ScriptLockResponse> {
@@ -18,7 +18,10 @@ export function useScriptLock(deviceid: string) {
   return useMutation({
     mutationFn: (lock: boolean) => putScriptLock(deviceid, lock),
     onSuccess: (answer) =>
-      queryClient.setQueryData<ScriptResponse>(scriptKey(deviceid), (old) => old && { ...old, lock: answer.lock }),
-    onError: () => void queryClient.invalidateQueries({ queryKey: scriptKey(deviceid) }),
+      queryClient.setQueryData<ScriptResponse>(
+        queryKeys.device.script(deviceid),
+        (old) => old && { ...old, lock: answer.lock },
+      ),
+    onError: () => void queryClient.invalidateQueries({ queryKey: queryKeys.device.script(deviceid) }),
   });
 }

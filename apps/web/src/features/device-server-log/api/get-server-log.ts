@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ServerLogResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { ServerLogResponse };
 export type ServerLogEntry = ServerLogResponse['entries'][number];
@@ -30,7 +30,7 @@ export function getServerLog(
  */
 export function useServerLog(deviceid: string, kind: string | null) {
   return useInfiniteQuery({
-    queryKey: [...deviceQueryKeys.all(deviceid), 'serverlog', kind ?? ''] as const,
+    queryKey: queryKeys.device.serverLog(deviceid, kind),
     queryFn: ({ pageParam, signal }) => getServerLog(deviceid, { kind, before: pageParam }, signal),
     initialPageParam: null as number | null,
     getNextPageParam: (last) => (last.more ? (last.entries.at(-1)?.id ?? null) : null),

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type DeviceConfigResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { DeviceConfigResponse };
 
@@ -20,7 +20,7 @@ export function getDeviceConfig(deviceid: string, signal?: AbortSignal): Promise
  */
 export function useDeviceConfig(deviceid: string, watchPending: boolean) {
   return useQuery({
-    queryKey: deviceQueryKeys.config(deviceid),
+    queryKey: queryKeys.device.config(deviceid),
     queryFn: ({ signal }) => getDeviceConfig(deviceid, signal),
     staleTime: STALE_TIMES_MS.config,
     refetchInterval: (query) => (watchPending && query.state.data?.pending ? PENDING_POLL_MS : false),

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceConfigSaved } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /**
  * PUT /api/device/{id}/config with {config: {settings}}: queues the changed values (core's
@@ -21,6 +21,6 @@ export function useUpdateDeviceConfig(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (settings: Record<string, unknown>) => putDeviceConfig(deviceid, settings),
-    onSuccess: (answer) => queryClient.setQueryData(deviceQueryKeys.config(deviceid), answer),
+    onSuccess: (answer) => queryClient.setQueryData(queryKeys.device.config(deviceid), answer),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DeviceRole, DeviceUserResult } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 const path = (deviceid: string) => `/device/${encodeURIComponent(deviceid)}/user`;
 
@@ -29,8 +29,8 @@ export function removeDeviceUser(deviceid: string, body: { userid: string }): Pr
 /** The list is read again; so are the settings, whose myPermission changes when ADMINs change their own role. */
 function refresh(queryClient: QueryClient, deviceid: string): Promise<unknown> {
   return Promise.all([
-    queryClient.invalidateQueries({ queryKey: deviceQueryKeys.permissions(deviceid) }),
-    queryClient.invalidateQueries({ queryKey: deviceQueryKeys.settings(deviceid) }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.device.permissions(deviceid) }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.device.settings(deviceid) }),
   ]);
 }
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DevicePermissionsResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { DevicePermissionsResponse };
 
@@ -21,7 +21,7 @@ export function getDevicePermissions(deviceid: string, signal?: AbortSignal): Pr
 
 export function devicePermissionsQueryOptions(deviceid: string) {
   return queryOptions({
-    queryKey: deviceQueryKeys.permissions(deviceid),
+    queryKey: queryKeys.device.permissions(deviceid),
     queryFn: ({ signal }) => getDevicePermissions(deviceid, signal),
     staleTime: PERMISSIONS_STALE_MS,
     // The page shows a failure in place (a refusal for OPERATOR and VIEW, SUB-14).

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeviceSettingsPutBody, DeviceSettingsResponse, WidgetCard } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /**
  * PUT /api/device/{id}/settings with PORTAL_displaySettings.{widget{n}}: the card, or null to remove
@@ -17,6 +17,6 @@ export function useSaveWidget(deviceid: string, key: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (card: WidgetCard | null) => saveWidget(deviceid, key, card),
-    onSuccess: (answer) => queryClient.setQueryData(deviceQueryKeys.settings(deviceid), answer),
+    onSuccess: (answer) => queryClient.setQueryData(queryKeys.device.settings(deviceid), answer),
   });
 }

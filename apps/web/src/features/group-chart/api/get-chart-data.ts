@@ -1,7 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { STALE_TIMES_MS, chartDataQuery, type DataResponse, type EpochRange } from '@portal/core';
 import { api } from '@/lib/api';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** One series' call: a device (source) and its key. */
 export interface ChartSeriesSource {
@@ -40,7 +40,7 @@ export function getChartSeriesData(
 export function useChartData(series: readonly ChartSeriesSource[], range: EpochRange) {
   return useQueries({
     queries: series.map((s) => ({
-      queryKey: [...deviceQueryKeys.all(s.source), 'chart', s.key, range.from, range.to] as const,
+      queryKey: queryKeys.device.chart(s.source, s.key, range.from, range.to),
       queryFn: ({ signal }: { signal: AbortSignal }) => getChartSeriesData(s, range, signal),
       staleTime: STALE_TIMES_MS.data,
     })),

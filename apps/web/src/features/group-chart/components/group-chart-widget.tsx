@@ -6,7 +6,7 @@
  * selection zoom or pan and reset, double-click to reset, the crosshair legend, sizing to the grid
  * cell) with its loading, error and 'No Data' states.
  */
-import { useEffect, useImperativeHandle, useMemo, useState, type ReactNode, type RefObject } from 'react';
+import { useImperativeHandle, useMemo, type ReactNode, type RefObject } from 'react';
 import {
   STALE_TIMES_MS,
   alignChartData,
@@ -20,6 +20,7 @@ import {
   type TimeRange,
 } from '@portal/core';
 import { ChartError, ChartLoading, ChartNoData, ChartPlot, plotDescription } from '@/components/chart/chart-plot';
+import { useNow } from '@/lib/use-now';
 import { useChartData } from '../api/get-chart-data';
 
 /** The group chart's own class beside the shared chart's (tools and tests find a group chart by it). */
@@ -42,16 +43,6 @@ export interface GroupChartWidgetProps {
 export function chartSeriesLabel(deviceName: string, key: string, goal: boolean | undefined): string {
   const label = `${deviceName} · ${measurementOf(key).name}`;
   return goal ? `${label} (goal)` : label;
-}
-
-/** The time now, moved on every 5 minutes: the chart's range end moves with it. */
-function useNowMs(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), STALE_TIMES_MS.metrics);
-    return () => window.clearInterval(timer);
-  }, []);
-  return now;
 }
 
 export function GroupChartWidget({ settings, range, devices, frame, exportRef }: GroupChartWidgetProps) {
@@ -78,8 +69,9 @@ interface ChartBodyProps {
 }
 
 function ChartBody({ chart, labels, range, title, exportRef }: ChartBodyProps) {
-  // Whole minutes: the charts of a view mounted together ask the same range, so a series two charts show is one call.
-  const nowMs = Math.floor(useNowMs() / 60_000) * 60_000;
+  // The range end moves with the time, every 5 minutes (the metrics' freshness). Whole minutes: the
+  // charts of a view mounted together ask the same range, so a series two charts show is one call.
+  const nowMs = Math.floor(useNow(STALE_TIMES_MS.metrics) / 60_000) * 60_000;
   const epoch = useMemo(
     () => resolveTimeRange(range, nowMs, Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     [range, nowMs],

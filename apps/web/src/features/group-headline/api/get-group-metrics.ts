@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type GroupMetricsResponse, type MetricsOperator, type MetricsPeriod } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { GroupMetricsResponse };
 
@@ -34,19 +35,8 @@ export function getGroupMetrics(groupid: string, params: GroupMetricsParams): Pr
  * 5 minutes while shown, since the current period holds the hour in progress (core headlinePeriods).
  */
 export function groupMetricsQueryOptions(groupid: string, params: GroupMetricsParams) {
-  const { key, operator, current, previous } = params;
   return queryOptions({
-    queryKey: [
-      'group',
-      groupid,
-      'metrics',
-      key,
-      operator,
-      current.startTime,
-      current.endTime,
-      previous.startTime,
-      previous.endTime,
-    ],
+    queryKey: queryKeys.group.metrics(groupid, params),
     queryFn: () => getGroupMetrics(groupid, params),
     staleTime: STALE_TIMES_MS.metrics,
     refetchInterval: STALE_TIMES_MS.metrics,

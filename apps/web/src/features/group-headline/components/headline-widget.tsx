@@ -7,7 +7,7 @@
  * read again every 5 minutes. The rules are core's (resolveHeadline, headlinePeriods,
  * headlineDisplay, headlineMissingReason); this only draws them.
  */
-import { useEffect, useImperativeHandle, useMemo, useState, type ReactNode, type RefObject } from 'react';
+import { useImperativeHandle, useMemo, type ReactNode, type RefObject } from 'react';
 import {
   ERROR_LOADING_DATA,
   MISSING_VALUE,
@@ -25,6 +25,7 @@ import {
   type ResolvedHeadline,
   type TimeRange,
 } from '@portal/core';
+import { useNow } from '@/lib/use-now';
 import { useGroupMetrics } from '../api/get-group-metrics';
 import './headline.css';
 
@@ -44,16 +45,6 @@ export interface HeadlineWidgetProps {
    * operator, value, previous, unit and the period read (core headlineExport).
    */
   exportRef?: RefObject<(() => ExportTable | null) | null> | undefined;
-}
-
-/** The time now, moved on every 5 minutes (the metrics' freshness): a new hour gives new periods. */
-function useNowMs(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), STALE_TIMES_MS.metrics);
-    return () => window.clearInterval(timer);
-  }, []);
-  return now;
 }
 
 export function HeadlineWidget({ groupid, settings, range, frame, exportRef }: HeadlineWidgetProps) {
@@ -81,7 +72,8 @@ function HeadlineBody({
   range: TimeRange;
   exportRef: HeadlineWidgetProps['exportRef'];
 }) {
-  const nowMs = useNowMs();
+  // Moved on every 5 minutes (the metrics' freshness): a new hour gives new periods.
+  const nowMs = useNow(STALE_TIMES_MS.metrics);
   const hour = Math.floor(nowMs / 3_600_000);
   const periods = useMemo(
     () => headlinePeriods(resolveTimeRange(range, nowMs, timeZoneOfViewer())),

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GroupPermissionsResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { GROUP_KEYS } from './query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** Members are read fresh each time the tab opens: sharing changes them from elsewhere. */
 const PERMISSIONS_STALE_MS = 30_000;
@@ -13,7 +13,7 @@ export function getGroupPermissions(groupid: string): Promise<GroupPermissionsRe
 
 export function groupPermissionsQueryOptions(groupid: string) {
   return queryOptions({
-    queryKey: GROUP_KEYS.permissions(groupid),
+    queryKey: queryKeys.group.permissions(groupid),
     queryFn: () => getGroupPermissions(groupid),
     staleTime: PERMISSIONS_STALE_MS,
     // The tab shows the failure in place (GRP-13).

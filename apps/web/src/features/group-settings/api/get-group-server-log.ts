@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GroupServerLogEntry } from '@portal/core';
 import { api } from '@/lib/api';
-import { GROUP_KEYS } from './query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { GroupServerLogEntry };
 
@@ -17,7 +17,7 @@ export function getGroupServerLog(groupid: string): Promise<GroupServerLog> {
 
 export function groupServerLogQueryOptions(groupid: string) {
   return queryOptions({
-    queryKey: GROUP_KEYS.serverLog(groupid),
+    queryKey: queryKeys.group.serverLog(groupid),
     queryFn: () => getGroupServerLog(groupid),
     staleTime: 0,
     meta: { silent: true },

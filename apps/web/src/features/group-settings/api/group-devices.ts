@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GroupDevicesDeleteBody, GroupDevicesPutBody, GroupDevicesResult } from '@portal/core';
 import { api } from '@/lib/api';
-import { invalidateGroup } from './query-keys';
+import { invalidateGroup } from './invalidate-group';
 
 const path = (groupid: string) => `/group/${encodeURIComponent(groupid)}/devices`;
 

@@ -8,7 +8,8 @@ import type {
   GroupUserResult,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { GROUP_KEYS, invalidateGroup } from './query-keys';
+import * as queryKeys from '@/lib/query-keys';
+import { invalidateGroup } from './invalidate-group';
 
 const path = (groupid: string) => `/group/${encodeURIComponent(groupid)}/user`;
 
@@ -34,7 +35,7 @@ export function useAddGroupUser(groupid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { targetEmail: string; targetPermission: DeviceRole }) => addGroupUser(groupid, input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: GROUP_KEYS.permissions(groupid) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.group.permissions(groupid) }),
   });
 }
 

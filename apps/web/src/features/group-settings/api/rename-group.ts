@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GroupBody, GroupResult } from '@portal/core';
 import { api } from '@/lib/api';
-import { invalidateGroup } from './query-keys';
+import { invalidateGroup } from './invalidate-group';
 
 /** PUT /api/group/{groupid} {groupName} (ADMIN). */
 export function renameGroup(groupid: string, body: GroupBody): Promise<GroupResult> {

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type GroupDataResponse } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { GroupDataResponse };
 
@@ -29,15 +30,7 @@ export function getGroupData(groupid: string, params: GroupDataParams = {}): Pro
 
 export function groupDataQueryOptions(groupid: string, params: GroupDataParams = {}) {
   return queryOptions({
-    queryKey: [
-      'group',
-      groupid,
-      'data',
-      params.from ?? null,
-      params.to ?? null,
-      [...(params.keys ?? [])].sort(),
-      [...(params.stats ?? [])].sort(),
-    ],
+    queryKey: queryKeys.group.data(groupid, params),
     queryFn: () => getGroupData(groupid, params),
     staleTime: STALE_TIMES_MS.data,
     placeholderData: keepPreviousData,

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type GroupResponse } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { GroupResponse };
 
@@ -11,7 +12,7 @@ export function getGroup(groupid: string): Promise<GroupResponse> {
 
 export function groupQueryOptions(groupid: string) {
   return queryOptions({
-    queryKey: ['group', groupid],
+    queryKey: queryKeys.group.all(groupid),
     queryFn: () => getGroup(groupid),
     staleTime: STALE_TIMES_MS.groupsOfUser,
   });

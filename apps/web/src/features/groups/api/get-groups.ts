@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type GroupListEntry, type GroupSummary } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { GroupListEntry, GroupSummary };
 
@@ -10,7 +11,7 @@ export function getGroups(): Promise<GroupListEntry[]> {
 }
 
 export function groupsQueryOptions() {
-  return queryOptions({ queryKey: ['groups'], queryFn: getGroups, staleTime: STALE_TIMES_MS.groupsOfUser });
+  return queryOptions({ queryKey: queryKeys.groups.all, queryFn: getGroups, staleTime: STALE_TIMES_MS.groupsOfUser });
 }
 
 export function useGroups(enabled = true) {

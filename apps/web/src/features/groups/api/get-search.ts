@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { SearchResponse } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { SearchResponse };
 
@@ -15,7 +16,7 @@ export function getSearch(q: string, signal?: AbortSignal): Promise<SearchRespon
 /** A search answer is kept a minute: typing the same text again asks nothing. */
 export function searchQueryOptions(q: string) {
   return queryOptions({
-    queryKey: ['search', q],
+    queryKey: queryKeys.search(q),
     queryFn: ({ signal }) => getSearch(q, signal),
     staleTime: 60_000,
     retry: false,

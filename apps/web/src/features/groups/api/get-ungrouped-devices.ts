@@ -1,14 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, UNGROUPED_DEVICES_PAGE, type UngroupedDevicesResponse } from '@portal/core';
 import { api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { UngroupedDevicesResponse };
-
-/**
- * The key of every page: under the user's groups (['groups']), so whatever changes the groups or
- * what they hold (adding a device, moving devices, leaving a group) asks the pages again too.
- */
-export const UNGROUPED_DEVICES_KEY = ['groups', 'ungrouped-devices'] as const;
 
 /** GET /api/ungrouped-devices: a page of the user's devices that none of the user's groups holds. */
 export function getUngroupedDevices(offset: number, signal?: AbortSignal): Promise<UngroupedDevicesResponse> {
@@ -20,7 +15,7 @@ export function getUngroupedDevices(offset: number, signal?: AbortSignal): Promi
 
 export function ungroupedDevicesQueryOptions(offset: number) {
   return queryOptions({
-    queryKey: [...UNGROUPED_DEVICES_KEY, offset],
+    queryKey: queryKeys.groups.ungroupedPage(offset),
     queryFn: ({ signal }) => getUngroupedDevices(offset, signal),
     // Last contact ages as fresh as the group table's.
     staleTime: STALE_TIMES_MS.data,

@@ -5,6 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { STALE_TIMES_MS, VIEWS_RETRY, viewsOrDefault, type ViewListResponse } from '@portal/core';
 import { ApiError, api } from '@/lib/api';
+import * as queryKeys from '@/lib/query-keys';
 
 /** GET /api/group/{groupid}/views: the group's views by sortOrder (the default view when it has none). */
 export function getViews(groupid: string): Promise<ViewListResponse> {
@@ -19,7 +20,7 @@ function retryViews(failureCount: number, error: unknown): boolean {
 
 export function viewsQueryOptions(groupid: string) {
   return queryOptions({
-    queryKey: ['group', groupid, 'views'] as const,
+    queryKey: queryKeys.group.views(groupid),
     queryFn: () => getViews(groupid),
     staleTime: STALE_TIMES_MS.views,
     retry: retryViews,

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProvDevice, ProvDeviceExists, ProvEditDeviceBody } from '@portal/core';
 import { api } from '@/lib/api';
-import { provKeys } from './prov-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 const id = (deviceid: string) => encodeURIComponent(deviceid);
 
@@ -22,7 +22,7 @@ export async function provDeviceExists(deviceid: string): Promise<boolean> {
 }
 
 export function provDeviceQueryOptions(deviceid: string) {
-  return queryOptions({ queryKey: provKeys.device(deviceid), queryFn: () => getProvDevice(deviceid) });
+  return queryOptions({ queryKey: queryKeys.prov.device(deviceid), queryFn: () => getProvDevice(deviceid) });
 }
 
 export function useProvDevice(deviceid: string) {
@@ -45,8 +45,8 @@ export function useEditProvDevice() {
     mutationFn: ({ deviceid, body }: { deviceid: string; body: ProvEditDeviceBody }) => editProvDevice(deviceid, body),
     onSuccess: (device) => {
       const { setupPassword: _s, deviceKey: _k, ...record } = device;
-      queryClient.setQueryData(provKeys.device(device.deviceid), record);
-      return queryClient.invalidateQueries({ queryKey: provKeys.log(device.deviceid) });
+      queryClient.setQueryData(queryKeys.prov.device(device.deviceid), record);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.prov.log(device.deviceid) });
     },
   });
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ProvLogEntry } from '@portal/core';
 import { api } from '@/lib/api';
-import { provKeys } from './prov-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export interface ProvLog {
   deviceid: string;
@@ -21,7 +21,7 @@ export function getProvLog(deviceid: string): Promise<ProvLog> {
  */
 export function provLogQueryOptions(deviceid: string) {
   return queryOptions({
-    queryKey: provKeys.log(deviceid),
+    queryKey: queryKeys.prov.log(deviceid),
     queryFn: () => getProvLog(deviceid),
     staleTime: Infinity,
     refetchOnMount: false,
@@ -36,7 +36,7 @@ export function useProvLog(deviceid: string) {
 
 /** Reads the log again (after a call that wrote to it). */
 export function refreshProvLog(queryClient: QueryClient, deviceid: string): Promise<void> {
-  return queryClient.invalidateQueries({ queryKey: provKeys.log(deviceid) });
+  return queryClient.invalidateQueries({ queryKey: queryKeys.prov.log(deviceid) });
 }
 
 /** POST /api/prov-portal-add-device-log/{id} (API-55): answers the whole log, which replaces the cached one. */
@@ -48,6 +48,6 @@ export function useAddProvLog(deviceid: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (message: string) => addProvLog(deviceid, message),
-    onSuccess: (log) => queryClient.setQueryData(provKeys.log(deviceid), log),
+    onSuccess: (log) => queryClient.setQueryData(queryKeys.prov.log(deviceid), log),
   });
 }

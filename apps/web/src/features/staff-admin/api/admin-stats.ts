@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BillingAdminStatsResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { staffKeys } from './staff-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { BillingAdminStatsResponse };
 
@@ -10,7 +10,7 @@ export function getAdminStats(): Promise<BillingAdminStatsResponse> {
   return api.get<BillingAdminStatsResponse>('/billing-admin-stats', { area: 'billing' });
 }
 
-export const adminStatsQueryOptions = () => queryOptions({ queryKey: staffKeys.stats(), queryFn: getAdminStats });
+export const adminStatsQueryOptions = () => queryOptions({ queryKey: queryKeys.staff.stats(), queryFn: getAdminStats });
 
 export function useAdminStats() {
   return useQuery(adminStatsQueryOptions());

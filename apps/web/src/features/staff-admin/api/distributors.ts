@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Distributor, DistributorBody, DistributorDevicesBody, DistributorDevicesResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { staffKeys } from './staff-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { Distributor, DistributorBody, DistributorDevicesResponse };
 
@@ -11,7 +11,7 @@ export function getDistributors(): Promise<Distributor[]> {
 }
 
 export const distributorsQueryOptions = () =>
-  queryOptions({ queryKey: staffKeys.distributors(), queryFn: getDistributors });
+  queryOptions({ queryKey: queryKeys.staff.distributors(), queryFn: getDistributors });
 
 export function useDistributors() {
   return useQuery(distributorsQueryOptions());
@@ -28,7 +28,7 @@ export function useSaveDistributor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveDistributor,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.staff.all }),
   });
 }
 
@@ -41,6 +41,6 @@ export function useAssignDistributorDevices() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: assignDistributorDevices,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffKeys.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.staff.all }),
   });
 }

@@ -7,14 +7,14 @@ import type {
   UpdatePlanResponse,
 } from '@portal/core';
 import { api } from '@/lib/api';
-import { staffKeys } from './staff-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** Every staff figure may have changed: the staff queries are read again. */
 function useStaffMutation<TBody, TAnswer>(mutationFn: (body: TBody) => Promise<TAnswer>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: staffKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.staff.all }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BillingAdminDeviceResponse, StaffDeviceResponse, StaffUserResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { staffKeys } from './staff-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { BillingAdminDeviceResponse, StaffDeviceResponse, StaffUserResponse };
 
@@ -11,7 +11,7 @@ export function getStaffDevice(deviceid: string): Promise<StaffDeviceResponse> {
 }
 
 export const staffDeviceQueryOptions = (deviceid: string) =>
-  queryOptions({ queryKey: staffKeys.device(deviceid), queryFn: () => getStaffDevice(deviceid) });
+  queryOptions({ queryKey: queryKeys.staff.device(deviceid), queryFn: () => getStaffDevice(deviceid) });
 
 export function useStaffDevice(deviceid: string) {
   return useQuery(staffDeviceQueryOptions(deviceid));
@@ -26,7 +26,7 @@ export function getBillingAdminDevice(deviceid: string): Promise<BillingAdminDev
 
 export function useBillingAdminDevice(deviceid: string) {
   return useQuery({
-    queryKey: staffKeys.billingDevice(deviceid),
+    queryKey: queryKeys.staff.billingDevice(deviceid),
     queryFn: () => getBillingAdminDevice(deviceid),
   });
 }
@@ -38,7 +38,7 @@ export function getStaffUser(userid: string): Promise<StaffUserResponse> {
 
 export function useStaffUser(userid: string | null) {
   return useQuery({
-    queryKey: staffKeys.user(userid ?? ''),
+    queryKey: queryKeys.staff.user(userid ?? ''),
     queryFn: () => getStaffUser(userid!),
     enabled: userid !== null,
   });

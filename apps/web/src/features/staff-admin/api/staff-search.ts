@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { STAFF_LIMITS, type StaffSearchResponse } from '@portal/core';
 import { api } from '@/lib/api';
-import { staffKeys } from './staff-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 export type { StaffSearchResponse };
 
@@ -15,7 +15,7 @@ export function staffSearch(q: string, signal?: AbortSignal): Promise<StaffSearc
 
 export const staffSearchQueryOptions = (q: string) =>
   queryOptions({
-    queryKey: staffKeys.search(q),
+    queryKey: queryKeys.staff.search(q),
     queryFn: ({ signal }) => staffSearch(q, signal),
     enabled: q.trim().length >= STAFF_LIMITS.searchMin,
     placeholderData: keepPreviousData,

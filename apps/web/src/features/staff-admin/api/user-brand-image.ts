@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserBrandImagePutBody, UserBrandImageResponse } from '@portal/core';
 import { api } from '@/lib/api';
 import { readAsBase64 } from '@/lib/read-as-base64';
-import { staffKeys } from './staff-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 const path = (userid: string) => `/staff/user/${encodeURIComponent(userid)}/brand-image`;
 
@@ -19,6 +19,6 @@ export function useUserBrandImage(userid: string) {
       const body: UserBrandImagePutBody = { dataBase64: await readAsBase64(file) };
       return api.put<UserBrandImageResponse>(path(userid), body, { area: 'user' });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: staffKeys.user(userid) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.staff.user(userid) }),
   });
 }

@@ -7,7 +7,7 @@
  */
 import { useQueries } from '@tanstack/react-query';
 import { STALE_TIMES_MS, type DataResponse } from '@portal/core';
-import { deviceQueryKeys } from '@/lib/device-query-keys';
+import * as queryKeys from '@/lib/query-keys';
 
 /** How many of the group's devices are asked for their keys. */
 export const KEY_SAMPLE_DEVICES = 5;
@@ -23,7 +23,7 @@ export function useKnownKeys(
   const sample = [...deviceids].sort().slice(0, KEY_SAMPLE_DEVICES);
   const answers = useQueries({
     queries: sample.map((deviceid) => ({
-      queryKey: deviceQueryKeys.data(deviceid, 1),
+      queryKey: queryKeys.device.data(deviceid, 1),
       queryFn: ({ signal }: { signal: AbortSignal }) => loadRecord(deviceid, signal),
       staleTime: STALE_TIMES_MS.data,
     })),

@@ -1,5 +1,6 @@
-/** Query keys of the staff pages: everything under ['staff'] is read again after a staff change. */
-export const staffKeys = {
+/** The keys of the staff pages, all under ['staff']. Part of the key factory (lib/query-keys). */
+export const staff = {
+  /** Everything under it is read again after a staff change. */
   all: ['staff'] as const,
   distributors: () => ['staff', 'distributors'] as const,
   search: (q: string) => ['staff', 'search', q] as const,
