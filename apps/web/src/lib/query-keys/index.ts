@@ -5,13 +5,13 @@
  * every answer of one group, ['groups'] the user's groups and what they hold, ['staff'] every
  * staff page, ['prov'] the provisioning pages. Import it whole (`import * as queryKeys`) and ask for
  * queryKeys.device.settings(id), queryKeys.group.all(id), queryKeys.staff.all ...: each area is a
- * module of its own, so a chunk carries only the areas it uses (a module the entry chunk shares
- * would land in it whole).
+ * module of named exports re-exported as a namespace, so a chunk carries only the keys it uses (an
+ * object of keys would land whole in the entry chunk that shares it).
  */
-export { account } from './account';
-export { device } from './device';
-export { group } from './group';
-export { groups } from './groups';
-export { prov } from './prov';
-export { staff } from './staff';
+export * as account from './account';
+export * as device from './device';
+export * as group from './group';
+export * as groups from './groups';
+export * as prov from './prov';
+export * as staff from './staff';
 export { billingCustomer, firmware, mapTiles, search } from './other';

@@ -1,6 +1,4 @@
 /** The keys of the provisioning pages, all under ['prov']. Part of the key factory (lib/query-keys). */
-export const prov = {
-  all: ['prov'] as const,
-  device: (deviceid: string) => ['prov', 'device', deviceid] as const,
-  log: (deviceid: string) => ['prov', 'log', deviceid] as const,
-};
+export const all = ['prov'] as const;
+export const device = (deviceid: string) => ['prov', 'device', deviceid] as const;
+export const log = (deviceid: string) => ['prov', 'log', deviceid] as const;
