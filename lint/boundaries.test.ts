@@ -200,6 +200,13 @@ describe('apps/server/src', () => {
       ]);
       expect(await errors(inPlugins, relativeSpecifier(inPlugins, serviceOf(guarded)))).toEqual([]);
     }
+    expect(await errors(inPlugins, relativeSpecifier(inPlugins, `${SERVER}/modules/access/access.hooks.ts`))).toEqual(
+      [],
+    );
+    // Another file of auth (the second factor) is no guard.
+    expect(await errors(inPlugins, relativeSpecifier(inPlugins, `${SERVER}/modules/auth/mfa.service.ts`))).toEqual([
+      expect.stringMatching(refused),
+    ]);
     expect(await errors(inPlugins, relativeSpecifier(inPlugins, firstSource(`${SERVER}/ingest`)))).toEqual([
       expect.stringMatching(refused),
     ]);
