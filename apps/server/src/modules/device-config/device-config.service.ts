@@ -1,6 +1,6 @@
 /**
  * Device config: the config document (applied and pending), custom script settings, the device
- * script with its edit lock, and firmware and file pushes (queued as commands through telemetry;
+ * script with its edit lock, and firmware and file pushes (queued as commands through delivery;
  * ADMIN only, a firmware from the configured list).
  *
  * A change is kept as a pending config (a partial document merged into earlier pending changes)

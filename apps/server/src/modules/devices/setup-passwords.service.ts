@@ -6,18 +6,13 @@ import { DEVICE_MESSAGES, PASSWORDS_MESSAGES, type BrandConfig } from '@portal/c
 import type { Db } from '../../db/db';
 import { AppError } from '../../errors';
 import type { User } from '../auth/auth.service';
+import type { MfaService } from '../auth/mfa.service';
 import type { AccessService } from '../access/access.service';
 import { loadDevice } from './load-device';
 
 /** Checks of the caller's second factor, from the auth service. */
-export interface MfaStepUp {
-  /** True when `code` is the user's current TOTP code, not used before. */
-  checkTotp(user: User, code: string): Promise<boolean>;
-  /** Texts an SMS user a step-up code; false when one was sent less than a minute ago (nothing new sent). */
-  sendStepUpSms(user: User, brand: BrandConfig): Promise<boolean>;
-  /** True when `code` is the user's live step-up SMS code (accepted once). */
-  checkStepUpSms(user: User, code: string): Promise<boolean>;
-}
+/** The second factor's step-up checks a setup password's caller confirms with. */
+export type MfaStepUp = Pick<MfaService, 'checkTotp' | 'sendStepUpSms' | 'checkStepUpSms'>;
 
 /** What the setup passwords offer the routes. */
 export interface SetupPasswordsService {

@@ -8,7 +8,7 @@
  */
 import {
   BRAND_IMAGE_MESSAGES,
-  STAFF_ADMIN_GROUP,
+  isStaffAdmin,
   brandImageTypeOfBase64,
   userBrandImagePath,
   type BrandImageType,
@@ -64,7 +64,7 @@ export function createUserBrandImageService({ db, images }: UserBrandImageDeps):
     },
 
     async get(viewer, userId) {
-      if (viewer.id !== userId && !viewer.userGroups.includes(STAFF_ADMIN_GROUP)) throw images.notFound('brand');
+      if (viewer.id !== userId && !isStaffAdmin(viewer.userGroups)) throw images.notFound('brand');
       return images.get('brand', [userId]);
     },
   };

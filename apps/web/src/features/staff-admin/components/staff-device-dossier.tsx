@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from 'primereact/button';
-import type { DistributorActionBody, StaffDeviceResponse } from '@portal/core';
+import { noPassActive, type DistributorActionBody, type StaffDeviceResponse } from '@portal/core';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LocalTime } from '@/components/ui/local-time';
 import { useMessageDialog } from '@/lib/message-dialog';
@@ -27,6 +27,7 @@ const TRIAL_RESET_TEXT: Record<StaffDeviceResponse['device']['trialResetState'],
 /** A device as staff see it: its header, overview and distributor actions, then its users, billing and log cards. */
 export function StaffDeviceDossier({ data }: { data: StaffDeviceResponse }) {
   const { device } = data;
+  const noPassOn = noPassActive(device.addWithoutPass);
   const nowMs = Date.now();
   const [planOpen, setPlanOpen] = useState(false);
   const [confirmAction, setConfirmAction] = useState<DistributorActionBody | null>(null);
@@ -135,12 +136,10 @@ export function StaffDeviceDossier({ data }: { data: StaffDeviceResponse }) {
             <div>
               <h3 className="staff-subtitle">Allow Add Without Password</h3>
               <p className="staff-muted">
-                {device.addWithoutPass === 'ADMIN'
-                  ? 'Enabled: the next user added becomes Admin without the setup password.'
-                  : 'Inactive'}
+                {noPassOn ? 'Enabled: the next user added becomes Admin without the setup password.' : 'Inactive'}
               </p>
             </div>
-            {device.addWithoutPass === 'ADMIN' ? (
+            {noPassOn ? (
               <Button
                 type="button"
                 label="Cancel"
