@@ -60,6 +60,9 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           maxWorkers: availableParallelism(),
           pool: 'forks',
+          // As in the server project: a worker keeps its modules (the portal, Playwright, the
+          // simulator) from file to file instead of a new process importing them for each file.
+          isolate: false,
         },
       },
     ],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { expect } from 'vitest';
-import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { expect, vi } from 'vitest';
+import type { BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import type { GroupResult } from '@portal/core';
 import { DESKTOP } from './browser';
 import { freshDeviceId, type Stack } from './harness';
@@ -82,6 +82,22 @@ export async function until<T>(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/**
+ * Opens a dropdown and clicks its option `name`, opening it again while the list does not show:
+ * a key field's suggestions open 300 ms after typing, and a click on the dropdown while they
+ * open or close can leave its list shut (seen under load: the option never appeared).
+ */
+export async function chooseOption(page: Page, dropdown: Locator, name: string): Promise<void> {
+  const option = page.getByRole('option', { name, exact: true });
+  await vi.waitFor(
+    async () => {
+      if (!(await option.isVisible())) await dropdown.click();
+      await option.click({ timeout: 2_000 });
+    },
+    { timeout: 20_000, interval: 250 },
+  );
 }
 
 /** axe-core's browser bundle, put into a page as a script. */
