@@ -100,6 +100,26 @@ export async function chooseOption(page: Page, dropdown: Locator, name: string):
   );
 }
 
+/**
+ * Types a record key into a key field and closes its suggestions. They open 300 ms after typing,
+ * over the field below; so this waits for them to list the key (typing again while the field's
+ * known keys are still loading) and then closes them with Escape.
+ */
+export async function typeKey(page: Page, input: Locator, key: string): Promise<void> {
+  const panel = page.locator('.p-autocomplete-panel');
+  // The option is the key, or its name with the key in brackets.
+  const option = panel.getByRole('option', { name: new RegExp(`^${key}$|\\(${key}\\)`) });
+  await vi.waitFor(
+    async () => {
+      await input.fill(key);
+      await option.first().waitFor({ timeout: 3_000 });
+    },
+    { timeout: 20_000, interval: 250 },
+  );
+  await input.press('Escape');
+  await panel.waitFor({ state: 'hidden' });
+}
+
 /** axe-core's browser bundle, put into a page as a script. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
