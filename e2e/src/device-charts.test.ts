@@ -17,7 +17,7 @@ import { keyDisplayName, type DataResponse, type DeviceSettingsResponse } from '
 import { startFleet, type Fleet } from '../../apps/simulator/src/index';
 import { DESKTOP, PHONE, chromiumAvailable } from './browser';
 import { freshDeviceId, startStack, uniqueEmail, type Stack } from './harness';
-import { chooseOption, DEMO, parseCsv, seriousAxeViolations, signedInPageOf, typeKey, until } from './helpers';
+import { DEMO, parseCsv, seriousAxeViolations, signedInPageOf, typeKey, until } from './helpers';
 
 const required = process.env.REQUIRE_SERVICES === '1';
 /** Where the screenshots go (looked at by hand: 1280 and 390 px). */
@@ -114,7 +114,8 @@ describe.skipIf(!chromiumAvailable() && !required)('custom charts of a device', 
     await typeKey(page, page.locator('#field-dc-series-0-key'), 'vsys');
     await page.getByRole('button', { name: 'Add series' }).click();
     await typeKey(page, page.locator('#field-dc-series-1-key'), 'batt');
-    await chooseOption(page, page.locator('.p-dropdown:has(#field-dc-series-1-axisBind)'), 'Right axis (ax2)');
+    await page.locator('.p-dropdown:has(#field-dc-series-1-axisBind)').click();
+    await page.getByRole('option', { name: 'Right axis (ax2)' }).click();
     await page.locator('#field-dc-axis-ax1-unit').fill('V');
 
     const [put] = await Promise.all([

@@ -85,22 +85,6 @@ export async function until<T>(
 }
 
 /**
- * Opens a dropdown and clicks its option `name`, opening it again while the list does not show:
- * a key field's suggestions open 300 ms after typing, and a click on the dropdown while they
- * open or close can leave its list shut (seen under load: the option never appeared).
- */
-export async function chooseOption(page: Page, dropdown: Locator, name: string): Promise<void> {
-  const option = page.getByRole('option', { name, exact: true });
-  await vi.waitFor(
-    async () => {
-      if (!(await option.isVisible())) await dropdown.click();
-      await option.click({ timeout: 2_000 });
-    },
-    { timeout: 20_000, interval: 250 },
-  );
-}
-
-/**
  * Types a record key into a key field and closes its suggestions. They open 300 ms after typing,
  * over the field below; so this waits for them to list the key (typing again while the field's
  * known keys are still loading) and then closes them with Escape.
@@ -108,7 +92,8 @@ export async function chooseOption(page: Page, dropdown: Locator, name: string):
 export async function typeKey(page: Page, input: Locator, key: string): Promise<void> {
   const panel = page.locator('.p-autocomplete-panel');
   // The option is the key, or its name with the key in brackets.
-  const option = panel.getByRole('option', { name: new RegExp(`^${key}$|\\(${key}\\)`) });
+  const k = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const option = panel.getByRole('option', { name: new RegExp(`^${k}$|\\(${k}\\)`) });
   await vi.waitFor(
     async () => {
       await input.fill(key);
