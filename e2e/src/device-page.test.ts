@@ -59,10 +59,6 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
     password = DEMO.password,
   ): Promise<{ context: BrowserContext; page: Page }> {
     const { context, page } = await newPage(stack.browser);
-    await context.route(
-      (url) => url.hostname !== 'localhost' && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
     await stack.signInContext(context, email, password);
     return { context, page };
   }
@@ -114,10 +110,6 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page', () => {
 
   it('adds a device through /add?device=ID and fills its Data page with a card per simulated key', async () => {
     const { context, page } = await newPage(stack.browser);
-    await context.route(
-      (url) => url.hostname !== 'localhost',
-      (route) => route.abort(),
-    );
     await page.goto(stack.url('/login'));
     await signIn(page, DEMO.email, DEMO.password);
     await expectPath(page, '/');

@@ -33,10 +33,6 @@ describe.skipIf(!chromiumAvailable() && !required)('device Data page states', ()
 
   async function signedInPage() {
     const { context, page } = await newPage(stack.browser);
-    await context.route(
-      (url) => url.hostname !== 'localhost' && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
     await stack.signInContext(context, DEMO.email, DEMO.password);
     return { context, page };
   }

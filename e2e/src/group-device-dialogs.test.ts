@@ -27,7 +27,7 @@ describe.skipIf(!chromiumAvailable() && !required)("a device row's dialogs on th
   const contexts: BrowserContext[] = [];
 
   const pageAs = (credentials: { email: string; password: string }, viewport = DESKTOP): Promise<Page> =>
-    signedInPageOf(stack, contexts, credentials, { viewport, localOnly: false });
+    signedInPageOf(stack, contexts, credentials, { viewport });
 
   async function openMenu(page: Page): Promise<void> {
     await page.goto(stack.url(`/group/${groupid}`));

@@ -62,10 +62,6 @@ describe.skipIf(!chromiumAvailable() && !required)('dashboard map widget', () =>
     const context = await stack.browser.newContext({ viewport, bypassCSP: true });
     const requests: string[] = [];
     context.on('request', (r: Request) => requests.push(r.url()));
-    await context.route(
-      (url) => url.hostname !== 'localhost' && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
     if (block) await context.route(block, (route) => route.abort());
     await stack.signInContext(context, DEMO.email, DEMO.password);
     const page = await context.newPage();

@@ -153,8 +153,6 @@ export interface SignedInPageOptions {
   viewport?: { width: number; height: number };
   /** More context options (time zone, downloads); viewport and bypassCSP are set already. */
   context?: BrowserContextOptions;
-  /** Abort every request to a host other than the local stack (default true): nothing is fetched from elsewhere. */
-  localOnly?: boolean;
 }
 
 /**
@@ -166,16 +164,10 @@ export async function signedInPageOf(
   stack: Stack,
   contexts: BrowserContext[],
   credentials: { email: string; password: string } = DEMO,
-  { viewport = DESKTOP, context: options, localOnly = true }: SignedInPageOptions = {},
+  { viewport = DESKTOP, context: options }: SignedInPageOptions = {},
 ): Promise<Page> {
   const context = await stack.browser.newContext({ ...options, viewport, bypassCSP: true });
   contexts.push(context);
-  if (localOnly) {
-    await context.route(
-      (url) => url.hostname !== 'localhost' && !url.hostname.endsWith('.localhost') && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
-  }
   await stack.signInContext(context, credentials.email, credentials.password);
   return context.newPage();
 }

@@ -87,10 +87,6 @@ describe.skipIf(!chromiumAvailable() && !required)('layout', () => {
   /** A page whose probe is installed before anything loads; map tiles from the internet are refused. */
   async function probedPage(viewport: Viewport, signedIn: boolean): Promise<{ context: BrowserContext; page: Page }> {
     const { context, page } = await newPage(stack.browser, viewport);
-    await context.route(
-      (url) => url.hostname !== 'localhost' && url.hostname !== '127.0.0.1',
-      (route) => route.abort(),
-    );
     await context.addInitScript(installProbe);
     if (signedIn) await stack.signInContext(context, DEMO.email, DEMO.password);
     return { context, page };
