@@ -190,6 +190,20 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
     return context;
   }
 
+  /**
+   * The brand and session's one tab, which each of its pages opens in turn (a new tab is a new
+   * renderer process: twice the CPU of opening the next page in the same tab, and axe compiled again).
+   */
+  const pages = new Map<string, Page>();
+  async function pageFor(brand: CheckedBrand, session: Session): Promise<Page> {
+    const key = `${brand}/${session}`;
+    const known = pages.get(key);
+    if (known && !known.isClosed()) return known;
+    const page = await (await contextFor(brand, session)).newPage();
+    pages.set(key, page);
+    return page;
+  }
+
   const openData = async (page: Page, brand: CheckedBrand) => {
     await go(page, brand, `/data/${deviceId}`);
     await page.locator('section.dp-reading').first().waitFor();
@@ -713,16 +727,11 @@ describe.skipIf(!chromiumAvailable() && !required)('accessibility (axe-core, WCA
   describe.each(CHECKED_BRANDS)('%s brand', (brand) => {
     const cases = PAGES.filter((c) => !c.brands || c.brands.includes(brand));
     it.each(cases.map((c) => [c.name, c] as const))('%s: no serious or critical violation', async (_name, c) => {
-      const context = await contextFor(brand, c.session);
-      const page = await context.newPage();
-      try {
-        if (c.viewport) await page.setViewportSize(c.viewport);
-        await c.open(page, brand);
-        await settle(page);
-        expect(await axeViolations(page), `${c.name} in the ${brand} brand`).toEqual([]);
-      } finally {
-        await page.close();
-      }
+      const page = await pageFor(brand, c.session);
+      await page.setViewportSize(c.viewport ?? DESKTOP);
+      await c.open(page, brand);
+      await settle(page);
+      expect(await axeViolations(page), `${c.name} in the ${brand} brand`).toEqual([]);
     });
   });
 });
