@@ -11,6 +11,9 @@ export default defineConfig({
         test: {
           name: 'core',
           include: ['packages/core/test/**/*.test.ts'],
+          // Pure functions: a worker keeps core's modules from file to file (importing them again
+          // for each of the 69 files took 0.45 s a file).
+          isolate: false,
         },
       },
       {
