@@ -40,11 +40,22 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1',
 ];
 
-/** Starts Chromium (the benchmarks' browser); the browser tests' harness passes TEST_BROWSER_PATH. */
-export async function launchBrowser(executablePath = CHROMIUM_PATH): Promise<Browser> {
+/**
+ * What the browser tests add: V8 runs the page's scripts without its optimising compilers
+ * (Maglev, TurboFan), whose work a test page, open for seconds, seldom earns back (home.test.ts
+ * 86-87 to 79-81 core-seconds, accessibility.test.ts 185 to 170). Benchmarks time pages as people
+ * get them, so they keep V8's defaults.
+ */
+export const TEST_FLAGS: readonly string[] = ['--js-flags=--max-opt=1'];
+
+/** Starts Chromium (the benchmarks' browser); the browser tests' harness passes TEST_BROWSER_PATH and TEST_FLAGS. */
+export async function launchBrowser(
+  executablePath = CHROMIUM_PATH,
+  extraFlags: readonly string[] = [],
+): Promise<Browser> {
   return chromium.launch({
     executablePath,
-    args: [...CHROMIUM_FLAGS],
+    args: [...CHROMIUM_FLAGS, ...extraFlags],
   });
 }
 

@@ -7,7 +7,7 @@ import { DEVICE_ID_ALPHABET, type BrandOverrides, type DeviceModel, type UserGro
 import { startPortal } from '../../apps/server/src/portal';
 import { loadConfig } from '../../apps/server/src/config';
 import { pgliteTemplate, TEST_PORTAL_ENV } from '../../apps/server/test/suite-setup';
-import { launchBrowser, TEST_BROWSER_PATH } from './browser';
+import { launchBrowser, TEST_BROWSER_PATH, TEST_FLAGS } from './browser';
 import { linkIn, startMailbox } from './mailbox';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -37,7 +37,7 @@ export async function startStack(options: { brandOverrides?: BrandOverrides } = 
     },
     { pgliteTemplate: pgliteTemplate() },
   );
-  const browser: Browser = await launchBrowser(TEST_BROWSER_PATH);
+  const browser: Browser = await launchBrowser(TEST_BROWSER_PATH, TEST_FLAGS);
   const port = portal.port;
 
   /** The portal's address under a brand host prefix ('' = default brand on localhost). */
