@@ -23,7 +23,6 @@ export type WorkerResponse =
   | { kind: 'failed'; error: WorkerError };
 
 export interface WorkerInit {
-  entry: string;
   dataDir: string;
   /** A dumped data directory (tar) a new database starts from instead of a new, empty cluster. */
   template?: string | undefined;
