@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHANNEL_NAME } from './channel';
 import type { Db } from './db';
 import { DbError } from './db-error';
@@ -186,6 +186,7 @@ let workerModule: Promise<URL> | undefined;
  * 3.6 core-seconds that opening a database cost (the test suite opens about 150).
  */
 function compiledWorker(): Promise<URL> {
+  const INNER = Symbol('resolved by esbuild');
   workerModule ??= (async () => {
     const { build } = await import('esbuild');
     const built = await build({
@@ -200,10 +201,18 @@ function compiledWorker(): Promise<URL> {
         {
           name: 'packages-by-url',
           setup(b) {
-            b.onResolve({ filter: /^[^./]/ }, (args) => ({
-              path: args.path.startsWith('node:') ? args.path : import.meta.resolve(args.path),
-              external: true,
-            }));
+            b.onResolve({ filter: /^[^./]/ }, async (args) => {
+              if (args.path.startsWith('node:')) return { path: args.path, external: true };
+              if (args.pluginData === INNER) return undefined;
+              // The package's own ES module entry, as esbuild finds it (its resolver, this plugin aside).
+              const found = await b.resolve(args.path, {
+                kind: args.kind,
+                resolveDir: args.resolveDir,
+                pluginData: INNER,
+              });
+              if (found.errors.length > 0) return { errors: found.errors };
+              return { path: pathToFileURL(found.path).href, external: true };
+            });
           },
         },
       ],
