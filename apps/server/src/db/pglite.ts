@@ -183,7 +183,9 @@ let workerModule: Promise<URL> | undefined;
  * The worker thread's module, pglite-worker.ts compiled to JavaScript by esbuild (tsx's compiler)
  * once per process, as a data: URL, its packages imported by file URL. Started on the TypeScript
  * file, each worker thread would first start tsx's loader on a thread of its own: about 0.5 of the
- * 3.6 core-seconds that opening a database cost (the test suite opens about 150).
+ * 3.6 core-seconds that opening a database cost (the test suite opens about 150). esbuild's service
+ * process stays beside the portal, idle, and ends with it (stopping it could break a compile of
+ * someone else's in this thread, as Vite's in the tests' global setup).
  */
 function compiledWorker(): Promise<URL> {
   const INNER = Symbol('resolved by esbuild');
