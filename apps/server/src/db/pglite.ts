@@ -188,8 +188,8 @@ let workerModule: Promise<URL> | undefined;
  * someone else's in this thread, as Vite's in the tests' global setup).
  */
 function compiledWorker(): Promise<URL> {
-  const INNER = Symbol('resolved by esbuild');
   workerModule ??= (async () => {
+    const INNER = Symbol('resolved by esbuild');
     const { build } = await import('esbuild');
     const built = await build({
       entryPoints: [fileURLToPath(new URL('./pglite-worker.ts', import.meta.url))],
@@ -222,7 +222,11 @@ function compiledWorker(): Promise<URL> {
     const code = built.outputFiles[0]?.text;
     if (!code) throw new DbError('The database worker did not compile');
     return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
-  })();
+  })().catch((error: unknown) => {
+    // Not kept: the next database opened compiles again (esbuild's process may have failed to start).
+    workerModule = undefined;
+    throw error;
+  });
   return workerModule;
 }
 

@@ -509,9 +509,9 @@ async function walPosition(tp: TestPortal): Promise<string> {
   return row!.lsn;
 }
 
-async function snapshot(tp: TestPortal, sql: string): Promise<Snapshot> {
+async function snapshot(tp: TestPortal, sql: string, walRead?: string): Promise<Snapshot> {
   // The position first: a write during the hashing moves it past this, so the next look hashes again.
-  const lsn = await walPosition(tp);
+  const lsn = walRead ?? (await walPosition(tp));
   const rows = await tp.portal.db.query<{ t: string; n: number; h: string }>(sql);
   return { lsn, tables: new Map(rows.map((r) => [r.t, `${r.n}:${r.h}`])) };
 }
@@ -524,7 +524,8 @@ async function snapshot(tp: TestPortal, sql: string): Promise<Snapshot> {
  * else that moves the log (another schema's tests on a shared PostgreSQL), still gets the hash.
  */
 async function snapshotSince(tp: TestPortal, sql: string, before: Snapshot): Promise<Snapshot> {
-  return (await walPosition(tp)) === before.lsn ? before : snapshot(tp, sql);
+  const lsn = await walPosition(tp);
+  return lsn === before.lsn ? before : snapshot(tp, sql, lsn);
 }
 
 function changedTables(before: Snapshot, after: Snapshot): string[] {
